@@ -1,0 +1,1 @@
+"""replay: event-sourced log analyzer and replay toolkit for four card games."""

@@ -1,0 +1,166 @@
+"""The event model: one row per event, shared by the four games.
+
+An event is a fact about one game: its position (``game_id``, ``seq``), what happened (``type``),
+and typed optional fields for what it carries. The same fields are the Parquet columns of the
+store and the keys of the JSON Lines format, so SQL aggregates tricks and scores without parsing
+JSON; ``data`` (a JSON text) is only for rare setup data on ``game_start``.
+
+Every event type belongs to one of four categories:
+
+- ``setup``: the game start (kind, seats, players, bots, options, stakes);
+- ``chance``: an outcome of shuffling or drawing (deal, start card, drawn card, token order...);
+- ``decision``: a player's choice, checked for legality (play, pass, discard, draw...);
+- ``ruling``: what the rules make follow (trick won, token taken, Fool, scores, payouts, end),
+  recomputed by the audit and compared.
+
+>>> e = Event(game_id="g1", seq=3, kind="hearts", type="play", player=2, card="QS")
+>>> e.describe()
+'#3 play seat 2 QS'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+import pyarrow as pa
+
+
+class Category(str, Enum):
+    """What kind of fact an event records."""
+
+    SETUP = "setup"
+    CHANCE = "chance"
+    DECISION = "decision"
+    RULING = "ruling"
+
+
+#: The Arrow/Parquet schema of the event table, column by column.
+SCHEMA = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("seq", pa.int32(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),
+        pa.field("type", pa.string(), nullable=False),
+        pa.field("round", pa.int16()),
+        pa.field("trick", pa.int16()),
+        pa.field("player", pa.int8()),
+        pa.field("target", pa.int8()),
+        pa.field("card", pa.string()),
+        pa.field("cards", pa.list_(pa.string())),
+        pa.field("suit", pa.string()),
+        pa.field("amount", pa.int32()),
+        pa.field("total", pa.int32()),
+        pa.field("values", pa.list_(pa.int32())),
+        pa.field("ts", pa.timestamp("ms", tz="UTC")),
+        pa.field("data", pa.string()),
+    ]
+)
+
+COLUMNS: tuple[str, ...] = tuple(SCHEMA.names)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One recorded event. Optional fields are ``None`` when the event type does not use them."""
+
+    game_id: str
+    seq: int
+    kind: str
+    type: str
+    round: int | None = None
+    trick: int | None = None
+    player: int | None = None
+    target: int | None = None
+    card: str | None = None
+    cards: tuple[str, ...] | None = None
+    suit: str | None = None
+    amount: int | None = None
+    total: int | None = None
+    values: tuple[int, ...] | None = None
+    ts: datetime | None = None
+    data: str | None = None
+
+    def setup(self) -> dict[str, Any]:
+        """The parsed ``data`` JSON of a ``game_start`` event (empty when absent)."""
+        if not self.data:
+            return {}
+        parsed = json.loads(self.data)
+        if not isinstance(parsed, dict):
+            raise ValueError("game_start data must be a JSON object")
+        return parsed
+
+    def payload(self) -> dict[str, Any]:
+        """The fields that make the fact, without position, kind or time (for comparisons)."""
+        out: dict[str, Any] = {}
+        for name in PAYLOAD_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def describe(self) -> str:
+        """A one-line human description, e.g. ``#12 play seat 2 QS``."""
+        parts = [f"#{self.seq}", self.type]
+        if self.player is not None:
+            parts.append(f"seat {self.player}")
+        if self.target is not None:
+            parts.append(f"-> seat {self.target}")
+        if self.card is not None:
+            parts.append(self.card)
+        if self.cards is not None:
+            parts.append("[" + " ".join(self.cards) + "]")
+        if self.suit is not None:
+            parts.append(f"suit {self.suit}")
+        if self.amount is not None:
+            parts.append(f"amount {self.amount}")
+        if self.total is not None:
+            parts.append(f"total {self.total}")
+        if self.values is not None:
+            parts.append("(" + " ".join(map(str, self.values)) + ")")
+        return " ".join(parts)
+
+    def at(self, seq: int) -> Event:
+        """The same event at another sequence number."""
+        return replace(self, seq=seq)
+
+
+#: Fields that describe what happened (compared when a ruling is recomputed).
+PAYLOAD_FIELDS: tuple[str, ...] = (
+    "type",
+    "round",
+    "trick",
+    "player",
+    "target",
+    "card",
+    "cards",
+    "suit",
+    "amount",
+    "total",
+    "values",
+)
+
+EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Event))
+assert EVENT_FIELDS == COLUMNS, "Event fields and SCHEMA columns must match"
+
+
+def events_from_table(table: pa.Table) -> list[Event]:
+    """Convert an Arrow table in :data:`SCHEMA` (any row order) to events, as stored."""
+    cols = {name: table.column(name).to_pylist() for name in COLUMNS}
+    for name in ("cards", "values"):
+        cols[name] = [tuple(v) if v is not None else None for v in cols[name]]
+    return [Event(*row) for row in zip(*(cols[n] for n in COLUMNS), strict=True)]
+
+
+def events_to_table(events: list[Event]) -> pa.Table:
+    """Convert events to an Arrow table in :data:`SCHEMA`."""
+    arrays = []
+    for name in COLUMNS:
+        values = [getattr(e, name) for e in events]
+        if name in ("cards", "values"):
+            values = [list(v) if v is not None else None for v in values]
+        arrays.append(pa.array(values, type=SCHEMA.field(name).type))
+    return pa.Table.from_arrays(arrays, schema=SCHEMA)

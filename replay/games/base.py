@@ -1,0 +1,341 @@
+"""The interface every game implements, and the machinery shared by all of them.
+
+A game is one :class:`Rules` object. Its state is a :class:`GameState` subclass whose fields are
+immutable values (ints used as card bit sets, tuples), so that a state is its own snapshot and the
+reducer is pure: :meth:`Rules.apply` returns a new state and never touches the old one.
+
+The game tells what it waits for next with :meth:`Rules.due`:
+
+- ``RULING``: the rules decide alone; ``Due.ruling`` is the exact event that must be recorded
+  next, ``Due.rule`` the rule that requires it;
+- ``CHANCE``: a random outcome is recorded next (a deal, a drawn card...); ``Due.seats`` names
+  the seats concerned when that matters;
+- ``DECISION``: one of ``Due.seats`` must decide; :meth:`Rules.legal_decisions` lists the options;
+- ``OVER``: the game has ended; any further event is a LOG-AFTER-END fault.
+
+Every operation exists as verify / can / apply (as in pokerkit): :meth:`Rules.verify` raises a
+:class:`RuleViolation` naming the rule ID, :meth:`Rules.can` answers yes or no, and
+:meth:`Rules.step` is verify then apply. The generic checks (sequence numbers, events after the
+end, rulings that are missing, wrong or out of place, whose turn it is) live here once; a game
+implements only what is its own.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any, ClassVar, Generic, TypeVar
+
+from replay.events import PAYLOAD_FIELDS, Category, Event
+
+
+class Phase(str, Enum):
+    """What a game waits for next."""
+
+    RULING = "ruling"
+    CHANCE = "chance"
+    DECISION = "decision"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """The next thing a game waits for (see the module docstring)."""
+
+    phase: Phase
+    seats: tuple[int, ...] = ()
+    ruling: Event | None = None
+    rule: str | None = None
+    what: str = ""
+
+    @staticmethod
+    def decision(*seats: int, what: str = "") -> Due:
+        return Due(Phase.DECISION, seats=seats, what=what)
+
+    @staticmethod
+    def chance(*seats: int, what: str = "") -> Due:
+        return Due(Phase.CHANCE, seats=seats, what=what)
+
+    @staticmethod
+    def of_ruling(event: Event, rule: str) -> Due:
+        return Due(Phase.RULING, ruling=event, rule=rule, what=event.type)
+
+
+OVER = Due(Phase.OVER, what="game over")
+
+
+class RuleViolation(Exception):
+    """A recorded event that the rules do not allow, naming the rule that decides it.
+
+    ``recoverable`` says whether the state can still soundly absorb the event (an illegal but
+    possible play, for example): the audit then applies it and carries on. ``expected`` is the
+    event the rules give, for a wrong ruling.
+    """
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        recoverable: bool = False,
+        expected: Event | None = None,
+    ) -> None:
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+        self.message = message
+        self.recoverable = recoverable
+        self.expected = expected
+
+
+_SLOT_CACHE: dict[type, tuple[str, ...]] = {}
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names = _SLOT_CACHE.get(cls)
+    if names is None:
+        names = tuple(f.name for f in fields(cls))
+        _SLOT_CACHE[cls] = names
+    return names
+
+
+S = TypeVar("S", bound="GameState")
+
+
+@dataclass(slots=True)
+class GameState:
+    """Fields common to every game's state. Subclasses add their own immutable fields."""
+
+    game_id: str
+    kind: str
+    n: int
+    seq: int = 0
+    over: bool = False
+    last: Event | None = None
+
+    def clone(self: S) -> S:
+        """A shallow copy (all fields are immutable values, so this is a full snapshot)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        for name in _slot_names(cls):
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+
+Bot = Callable[[Any, int, random.Random], Event]
+"""A bot: ``bot(state, seat, rng) -> decision event`` (seeded by ``rng``)."""
+
+
+class Rules(ABC, Generic[S]):
+    """One game's rules: reducer, legality, rulings, rendering, bots."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: Every event type of the game (common ones included) and its category.
+    event_types: ClassVar[Mapping[str, Category]]
+    #: The game's rule IDs (as in RULES.md), besides the LOG-* integrity rules.
+    rule_ids: ClassVar[tuple[str, ...]]
+    #: The rule cited when a decision is made by a seat whose turn it is not.
+    turn_rule: ClassVar[str]
+
+    # ----------------------------------------------------------------- setup
+    @abstractmethod
+    def setup_event(
+        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+    ) -> Event:
+        """A ``game_start`` event for a new simulated game (seq 0).
+
+        ``options`` may hold ``bots`` (list of bools), ``names``, ``stakes`` and game variants.
+        """
+
+    @abstractmethod
+    def start(self, event: Event) -> S:
+        """The state after ``game_start``; raises :class:`RuleViolation` (LOG-SETUP)."""
+
+    # ----------------------------------------------------------------- reducer
+    @abstractmethod
+    def due(self, state: S) -> Due:
+        """What the game waits for next."""
+
+    @abstractmethod
+    def verify_decision(self, state: S, event: Event) -> None:
+        """Raise :class:`RuleViolation` if the decision (by a seat whose turn it is) is illegal."""
+
+    @abstractmethod
+    def verify_chance(self, state: S, event: Event) -> None:
+        """Raise :class:`RuleViolation` if the chance event is impossible (e.g. LOG-CARD)."""
+
+    @abstractmethod
+    def reduce(self, state: S, event: Event) -> S:
+        """Game-specific part of :meth:`apply`: return a new state (``state`` is a fresh clone
+        that the method may modify and return)."""
+
+    @abstractmethod
+    def legal_decisions(self, state: S, seat: int) -> list[Event]:
+        """Every legal decision of ``seat`` now, as events ready to record."""
+
+    @abstractmethod
+    def sample_chance(self, state: S, rng: random.Random) -> Event:
+        """The next chance event, drawn with ``rng`` (for the simulator)."""
+
+    # ----------------------------------------------------------------- views
+    @abstractmethod
+    def view(self, state: S, seat: int | None = None) -> dict[str, Any]:
+        """The state as JSON-ready data, omniscient (``seat=None``) or as ``seat`` sees it."""
+
+    @abstractmethod
+    def render(self, state: S, seat: int | None = None) -> str:
+        """The state as text for a person, omniscient or from one seat."""
+
+    @abstractmethod
+    def bots(self) -> Mapping[str, Bot]:
+        """The game's bots by name; ``random`` is always one of them."""
+
+    def summary(self, state: S) -> str:
+        """A one-line state summary for findings (override for something better)."""
+        return self.render(state).splitlines()[0] if state else ""
+
+    def result(self, state: S) -> dict[str, Any]:
+        """The result of a finished game as data (winners, totals or places)."""
+        return {}
+
+    # ----------------------------------------------------------------- shared machinery
+    def new_event(self, state: GameState, type: str, **fields_: Any) -> Event:
+        """An event of this game at the state's next sequence number."""
+        return Event(game_id=state.game_id, seq=state.seq, kind=state.kind, type=type, **fields_)
+
+    def verify(self, state: S, event: Event) -> None:
+        """Raise :class:`RuleViolation` unless ``event`` may be recorded next in ``state``."""
+        if event.seq != state.seq:
+            raise RuleViolation("LOG-SEQUENCE", f"expected seq {state.seq}, got {event.seq}")
+        category = self.event_types.get(event.type)
+        if category is None:
+            raise RuleViolation("LOG-ORDER", f"unknown {self.kind} event type {event.type!r}")
+        due = self.due(state)
+        if due.phase is Phase.OVER:
+            raise RuleViolation("LOG-AFTER-END", f"{event.type} after the end of the game")
+        if due.phase is Phase.RULING:
+            self._verify_ruling(due, event, category)
+            return
+        if category is Category.RULING:
+            raise RuleViolation("LOG-ORDER", f"ruling {event.type} while no ruling is due")
+        if category is Category.SETUP:
+            raise RuleViolation("LOG-SETUP", "a second game_start in one game")
+        if due.phase is Phase.CHANCE:
+            if category is not Category.CHANCE:
+                raise RuleViolation(
+                    "LOG-ORDER", f"{event.type} while a chance event ({due.what}) is due"
+                )
+            self.verify_chance(state, event)
+            return
+        if category is not Category.DECISION:
+            raise RuleViolation("LOG-ORDER", f"{event.type} while a decision ({due.what}) is due")
+        if event.player not in due.seats:
+            whose = ", ".join(str(s) for s in due.seats)
+            raise RuleViolation(
+                self.turn_rule,
+                f"seat {event.player} made a {event.type} but it is the turn of seat {whose}",
+            )
+        self.verify_decision(state, event)
+
+    def _verify_ruling(self, due: Due, event: Event, category: Category) -> None:
+        expected = due.ruling
+        assert expected is not None and due.rule is not None
+        if category is not Category.RULING:
+            raise RuleViolation(
+                "LOG-ORDER",
+                f"{event.type} recorded but the ruling {describe_payload(expected)} is due "
+                f"({due.rule})",
+                expected=expected,
+            )
+        if event.payload() != expected.payload():
+            raise RuleViolation(
+                due.rule,
+                f"recorded {describe_payload(event)}, the rules give {describe_payload(expected)}",
+                recoverable=True,
+                expected=expected,
+            )
+
+    def can(self, state: S, event: Event) -> bool:
+        """Whether ``event`` may be recorded next."""
+        try:
+            self.verify(state, event)
+        except RuleViolation:
+            return False
+        return True
+
+    def apply(self, state: S, event: Event) -> S:
+        """The pure reducer: the state after ``event`` (assumed verified)."""
+        new = self.reduce(state.clone(), event)
+        new.seq = event.seq + 1
+        new.last = event
+        return new
+
+    def step(self, state: S, event: Event) -> S:
+        """Verify, then apply."""
+        self.verify(state, event)
+        return self.apply(state, event)
+
+    def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
+        """Reduce a whole game (``events[0]`` is its ``game_start``)."""
+        state = self.start(events[0])
+        advance = self.step if check else self.apply
+        for event in events[1:]:
+            state = advance(state, event)
+        return state
+
+
+def describe_payload(event: Event) -> str:
+    """A compact rendering of an event's payload for messages, e.g. ``trick_won(player=2, ...)``."""
+    payload = {k: v for k, v in event.payload().items() if k != "type"}
+    inner = ", ".join(f"{k}={_fmt(v)}" for k, v in payload.items())
+    return f"{event.type}({inner})"
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, tuple):
+        return "[" + " ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def parse_setup(event: Event, kind: str) -> dict[str, Any]:
+    """The setup data of a ``game_start`` event, or a LOG-SETUP violation."""
+    if event.type != "game_start":
+        raise RuleViolation("LOG-SETUP", f"a game must begin with game_start, not {event.type}")
+    if event.seq != 0:
+        raise RuleViolation("LOG-SETUP", f"game_start must have seq 0, not {event.seq}")
+    if event.kind != kind:
+        raise RuleViolation("LOG-SETUP", f"game_start of kind {event.kind!r}, expected {kind!r}")
+    try:
+        return event.setup()
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise RuleViolation("LOG-SETUP", f"game_start data is not a JSON object: {exc}") from None
+
+
+def check_players(setup: Mapping[str, Any], low: int, high: int, rule: str) -> int:
+    """The number of seats of a setup, checked against the game's range."""
+    n = setup.get("players")
+    if not isinstance(n, int) or not low <= n <= high:
+        raise RuleViolation(rule, f"{n!r} players; the game takes {low} to {high}")
+    return n
+
+
+def random_bot(rules: Rules[Any]) -> Bot:
+    """A bot that picks uniformly among the legal decisions."""
+
+    def choose(state: Any, seat: int, rng: random.Random) -> Event:
+        return rng.choice(rules.legal_decisions(state, seat))
+
+    return choose
+
+
+COMMON_EVENT_TYPES: dict[str, Category] = {
+    "game_start": Category.SETUP,
+    "deal": Category.CHANCE,
+    "game_end": Category.RULING,
+}
