@@ -21,15 +21,15 @@ Every event type belongs to one of four categories:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import pyarrow as pa
 
 
-class Category(str, Enum):
+class Category(StrEnum):
     """What kind of fact an event records."""
 
     SETUP = "setup"
@@ -39,26 +39,25 @@ class Category(str, Enum):
 
 
 #: The Arrow/Parquet schema of the event table, column by column.
-SCHEMA = pa.schema(
-    [
-        pa.field("game_id", pa.string(), nullable=False),
-        pa.field("seq", pa.int32(), nullable=False),
-        pa.field("kind", pa.string(), nullable=False),
-        pa.field("type", pa.string(), nullable=False),
-        pa.field("round", pa.int16()),
-        pa.field("trick", pa.int16()),
-        pa.field("player", pa.int8()),
-        pa.field("target", pa.int8()),
-        pa.field("card", pa.string()),
-        pa.field("cards", pa.list_(pa.string())),
-        pa.field("suit", pa.string()),
-        pa.field("amount", pa.int32()),
-        pa.field("total", pa.int32()),
-        pa.field("values", pa.list_(pa.int32())),
-        pa.field("ts", pa.timestamp("ms", tz="UTC")),
-        pa.field("data", pa.string()),
-    ]
-)
+_FIELDS: list[pa.Field[Any]] = [
+    pa.field("game_id", pa.string(), nullable=False),
+    pa.field("seq", pa.int32(), nullable=False),
+    pa.field("kind", pa.string(), nullable=False),
+    pa.field("type", pa.string(), nullable=False),
+    pa.field("round", pa.int16()),
+    pa.field("trick", pa.int16()),
+    pa.field("player", pa.int8()),
+    pa.field("target", pa.int8()),
+    pa.field("card", pa.string()),
+    pa.field("cards", pa.list_(pa.string())),
+    pa.field("suit", pa.string()),
+    pa.field("amount", pa.int32()),
+    pa.field("total", pa.int32()),
+    pa.field("values", pa.list_(pa.int32())),
+    pa.field("ts", pa.timestamp("ms", tz="UTC")),
+    pa.field("data", pa.string()),
+]
+SCHEMA = pa.schema(_FIELDS)
 
 COLUMNS: tuple[str, ...] = tuple(SCHEMA.names)
 

@@ -27,13 +27,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from enum import Enum
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from replay.events import PAYLOAD_FIELDS, Category, Event
+from replay.events import Category, Event
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """What a game waits for next."""
 
     RULING = "ruling"

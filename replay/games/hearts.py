@@ -1,0 +1,590 @@
+"""Hearts (RULES.md HEARTS-*): four players, pass cycle, follow suit, 26 points a hand, to 100.
+
+Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``QS``, ``TH``,
+``2C``). Inside, a card is an index ``suit * 13 + rank`` and a hand is a 52-bit set.
+
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(RULES, "doc", players=4, seed=1, check=True)
+>>> final = RULES.replay(events)
+>>> final.over, max(final.totals) >= 100
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from replay.cards import Deck, bits, highest, lowest, popcount
+from replay.events import Category, Event
+from replay.games.base import (
+    COMMON_EVENT_TYPES,
+    OVER,
+    Bot,
+    Due,
+    GameState,
+    Rules,
+    RuleViolation,
+    check_players,
+    parse_setup,
+    random_bot,
+)
+
+RANKS = "23456789TJQKA"
+SUITS = "CDSH"
+SUIT_NAMES = ("clubs", "diamonds", "spades", "hearts")
+DECK = Deck([r + s for s in SUITS for r in RANKS], "52-card deck")
+
+CLUBS, DIAMONDS, SPADES, HEARTS = range(4)
+SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
+HEARTS_MASK = SUIT_MASK[HEARTS]
+QUEEN_OF_SPADES = DECK.index("QS")
+QS_BIT = 1 << QUEEN_OF_SPADES
+TWO_OF_CLUBS = DECK.index("2C")
+POINT_CARDS = HEARTS_MASK | QS_BIT
+HAND_SIZE = 13
+TRICKS = 13
+PASS_SIZE = 3
+GAME_TARGET = 100
+MOON = 26
+
+#: Seat offset of the pass receiver for hands 1, 2, 3, 4 (then the cycle repeats); 0 = no pass.
+PASS_OFFSETS = (1, 3, 2, 0)
+PASS_NAMES = {1: "left", 3: "right", 2: "across", 0: "no pass"}
+
+# Stages of a hand.
+DEAL, PASS, PLAY, SCORE, END, DONE = range(6)
+
+
+def card_points(index: int) -> int:
+    """Penalty points of one card: 1 for a heart, 13 for the queen of spades."""
+    if index == QUEEN_OF_SPADES:
+        return 13
+    return 1 if index // 13 == HEARTS else 0
+
+
+def mask_points(mask: int) -> int:
+    """Penalty points of a set of cards."""
+    return popcount(mask & HEARTS_MASK) + (13 if mask & QS_BIT else 0)
+
+
+def pass_offset(hand_no: int) -> int:
+    """Seat offset of the receiver of passed cards in hand ``hand_no`` (1-based)."""
+    return PASS_OFFSETS[(hand_no - 1) % 4]
+
+
+@dataclass(slots=True)
+class HeartsState(GameState):
+    """A Hearts game between events. All fields are immutable values."""
+
+    names: tuple[str, ...] = ()
+    hand_no: int = 1
+    stage: int = DEAL
+    hands: tuple[int, ...] = (0, 0, 0, 0)
+    dealt: int = 0  # cards dealt this hand (bit set)
+    deals: int = 0  # deal events this hand
+    passes: tuple[int, ...] = (-1, -1, -1, -1)  # passed cards per seat, -1 = not yet
+    trick_no: int = 1
+    leader: int = 0
+    turn: int = 0
+    table: tuple[int, ...] = ()  # card indices in play order from the leader
+    broken: bool = False
+    taken: tuple[int, ...] = (0, 0, 0, 0)  # points taken this hand
+    scored: int = 0  # round_scored events recorded this hand
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+    winners: tuple[int, ...] = ()
+
+
+def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+def trick_winner(leader: int, table: tuple[int, ...]) -> int:
+    """Seat that wins a complete trick: the highest card of the led suit (HEARTS-TRICK)."""
+    led = table[0] // 13
+    best = 0
+    for i in range(1, len(table)):
+        card = table[i]
+        if card // 13 == led and card > table[best]:
+            best = i
+    return (leader + best) % 4
+
+
+def legal_mask(state: HeartsState, seat: int) -> int:
+    """The cards ``seat`` may play now (assumes it is their turn to play)."""
+    hand = state.hands[seat]
+    if not state.table:
+        if state.trick_no == 1:
+            return hand & (1 << TWO_OF_CLUBS)
+        if state.broken:
+            return hand
+        safe = hand & ~HEARTS_MASK
+        return safe or hand
+    suited = hand & SUIT_MASK[state.table[0] // 13]
+    if suited:
+        return suited
+    if state.trick_no == 1:
+        return (hand & ~POINT_CARDS) or hand
+    return hand
+
+
+def _suit_name(card: int) -> str:
+    return SUIT_NAMES[card // 13]
+
+
+class Hearts(Rules[HeartsState]):
+    """The Hearts rules of RULES.md."""
+
+    kind: ClassVar[str] = "hearts"
+    title: ClassVar[str] = "Hearts"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 4
+    turn_rule: ClassVar[str] = "HEARTS-TURN"
+    event_types: ClassVar[Mapping[str, Category]] = {
+        **COMMON_EVENT_TYPES,
+        "pass": Category.DECISION,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "round_scored": Category.RULING,
+    }
+    rule_ids: ClassVar[tuple[str, ...]] = (
+        "HEARTS-SETUP",
+        "HEARTS-PASS",
+        "HEARTS-FIRST-LEAD",
+        "HEARTS-TURN",
+        "HEARTS-FOLLOW",
+        "HEARTS-TRICK",
+        "HEARTS-FIRST-TRICK",
+        "HEARTS-BREAK",
+        "HEARTS-POINTS",
+        "HEARTS-MOON",
+        "HEARTS-END",
+    )
+    deck: ClassVar[Deck] = DECK
+
+    # ----------------------------------------------------------------- setup
+    def setup_event(
+        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+    ) -> Event:
+        names = list(options.get("names") or [f"p{i}" for i in range(4)])
+        bots = list(options.get("bots") or [True] * 4)
+        data = {"players": players, "names": names, "bots": bots}
+        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
+
+    def start(self, event: Event) -> HeartsState:
+        setup = parse_setup(event, self.kind)
+        n = check_players(setup, 4, 4, "HEARTS-SETUP")
+        names = setup.get("names") or [f"p{i}" for i in range(n)]
+        if not isinstance(names, list) or len(names) != n:
+            raise RuleViolation("HEARTS-SETUP", "names must list one player id per seat")
+        return HeartsState(
+            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
+            names=tuple(str(x) for x in names),
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- what is due
+    def due(self, state: HeartsState) -> Due:
+        stage = state.stage
+        if stage == PLAY:
+            if len(state.table) == 4:
+                return Due.of_ruling(self._trick_won(state), "HEARTS-TRICK")
+            return Due.decision(state.turn, what="play")
+        if stage == DEAL:
+            return Due.chance(state.deals, what="deal")
+        if stage == PASS:
+            waiting = tuple(s for s in range(4) if state.passes[s] < 0)
+            return Due.decision(*waiting, what="pass")
+        if stage == SCORE:
+            return self._round_scored_due(state)
+        if stage == END:
+            winner = min(range(4), key=lambda s: state.totals[s])
+            return Due.of_ruling(self.new_event(state, "game_end", values=(winner,)), "HEARTS-END")
+        return OVER
+
+    def _trick_won(self, state: HeartsState) -> Event:
+        winner = trick_winner(state.leader, state.table)
+        points = sum(card_points(c) for c in state.table)
+        return self.new_event(
+            state, "trick_won", round=state.hand_no, trick=state.trick_no, player=winner,
+            cards=tuple(DECK.order[c] for c in state.table), amount=points,
+        )  # fmt: skip
+
+    def _round_scored_due(self, state: HeartsState) -> Due:
+        seat = state.scored
+        moon = MOON in state.taken
+        if moon:
+            amount = 0 if state.taken[seat] == MOON else MOON
+        else:
+            amount = state.taken[seat]
+        event = self.new_event(
+            state, "round_scored", round=state.hand_no, player=seat, amount=amount,
+            total=state.totals[seat] + amount,
+        )  # fmt: skip
+        return Due.of_ruling(event, "HEARTS-MOON" if moon else "HEARTS-POINTS")
+
+    # ----------------------------------------------------------------- verification
+    def verify_chance(self, state: HeartsState, event: Event) -> None:
+        if event.type != "deal":
+            raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
+        if event.player != state.deals or event.round != state.hand_no:
+            raise RuleViolation(
+                "LOG-ORDER",
+                f"deal for seat {event.player} round {event.round}, expected seat "
+                f"{state.deals} round {state.hand_no}",
+            )
+        cards = event.cards or ()
+        mask = self._known_cards(cards)
+        if len(cards) != HAND_SIZE:
+            raise RuleViolation(
+                "HEARTS-SETUP", f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
+            )
+        if popcount(mask) != len(cards) or mask & state.dealt:
+            twice = DECK.codes(mask & state.dealt) or _repeated(cards)
+            raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
+
+    def verify_decision(self, state: HeartsState, event: Event) -> None:
+        seat = event.player
+        assert seat is not None
+        if event.round != state.hand_no:
+            raise RuleViolation(
+                "LOG-ORDER", f"{event.type} in round {event.round} during round {state.hand_no}",
+                recoverable=True,
+            )  # fmt: skip
+        if state.stage == PASS:
+            self._verify_pass(state, seat, event)
+        elif event.type != "play":
+            raise RuleViolation("LOG-ORDER", f"{event.type} while a play is due")
+        else:
+            self._verify_play(state, seat, event)
+
+    def _known_cards(self, codes: tuple[str, ...] | None) -> int:
+        try:
+            return DECK.mask(codes or ())
+        except ValueError as exc:
+            raise RuleViolation("LOG-CARD", str(exc)) from None
+
+    def _verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
+        if event.type != "pass":
+            raise RuleViolation("HEARTS-PASS", f"seat {seat} made a {event.type} before passing")
+        cards = event.cards or ()
+        mask = self._known_cards(cards)
+        if popcount(mask) != len(cards) or mask & ~state.hands[seat]:
+            missing = DECK.codes(mask & ~state.hands[seat]) or _repeated(cards)
+            raise RuleViolation(
+                "LOG-CARD", f"seat {seat} passed {' '.join(missing)} which it does not hold"
+            )
+        if len(cards) != PASS_SIZE:
+            raise RuleViolation(
+                "HEARTS-PASS", f"seat {seat} passed {len(cards)} cards, not {PASS_SIZE}"
+            )
+        receiver = (seat + pass_offset(state.hand_no)) % 4
+        if event.target != receiver:
+            raise RuleViolation(
+                "HEARTS-PASS",
+                f"seat {seat} passed to seat {event.target}, but hand {state.hand_no} passes "
+                f"{PASS_NAMES[pass_offset(state.hand_no)]} to seat {receiver}",
+                recoverable=True,
+            )
+
+    def _verify_play(self, state: HeartsState, seat: int, event: Event) -> None:
+        code = event.card
+        if code is None or code not in DECK:
+            raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
+        card = DECK.index(code)
+        hand = state.hands[seat]
+        if not hand >> card & 1:
+            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        if event.trick != state.trick_no:
+            raise RuleViolation(
+                "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
+                recoverable=True,
+            )  # fmt: skip
+        if not legal_mask(state, seat) >> card & 1:
+            rule, why = self._why_illegal(state, seat, card)
+            raise RuleViolation(rule, why, recoverable=True)
+
+    def _why_illegal(self, state: HeartsState, seat: int, card: int) -> tuple[str, str]:
+        """The rule an illegal play breaks, and the reason in a sentence."""
+        hand = state.hands[seat]
+        code = DECK.order[card]
+        if not state.table:
+            if state.trick_no == 1:
+                return "HEARTS-FIRST-LEAD", f"seat {seat} led {code} but must lead 2C"
+            safe = DECK.codes(hand & ~HEARTS_MASK)
+            return "HEARTS-BREAK", (
+                f"seat {seat} led {code} before hearts were broken while holding {' '.join(safe)}"
+            )
+        led = state.table[0] // 13
+        suited = hand & SUIT_MASK[led]
+        if suited:
+            return "HEARTS-FOLLOW", (
+                f"seat {seat} played {code} while holding {DECK.order[lowest(suited)]} "
+                f"and {SUIT_NAMES[led]} were led"
+            )
+        others = DECK.codes(hand & ~POINT_CARDS)
+        return "HEARTS-FIRST-TRICK", (
+            f"seat {seat} played {code} on the first trick while holding {' '.join(others)}"
+        )
+
+    # ----------------------------------------------------------------- reducer
+    def reduce(self, state: HeartsState, event: Event) -> HeartsState:
+        kind = event.type
+        if kind == "play":
+            return self._reduce_play(state, event)
+        if kind == "trick_won":
+            return self._reduce_trick_won(state, event)
+        if kind == "deal":
+            return self._reduce_deal(state, event)
+        if kind == "pass":
+            return self._reduce_pass(state, event)
+        if kind == "round_scored":
+            return self._reduce_round_scored(state, event)
+        if kind == "game_end":
+            state.winners = tuple(event.values or ())
+            state.stage = DONE
+            state.over = True
+        return state
+
+    def _reduce_deal(self, state: HeartsState, event: Event) -> HeartsState:
+        seat = event.player if event.player is not None else state.deals
+        mask = DECK.mask(event.cards or ())
+        state.hands = _set(state.hands, seat, mask)
+        state.dealt |= mask
+        state.deals += 1
+        if state.deals == 4:
+            if pass_offset(state.hand_no):
+                state.stage = PASS
+            else:
+                self._start_play(state)
+        return state
+
+    def _reduce_pass(self, state: HeartsState, event: Event) -> HeartsState:
+        seat = event.player
+        assert seat is not None
+        state.passes = _set(state.passes, seat, DECK.mask(event.cards or ()))
+        if min(state.passes) >= 0:
+            offset = pass_offset(state.hand_no)
+            hands = [h & ~p for h, p in zip(state.hands, state.passes, strict=True)]
+            for giver in range(4):
+                hands[(giver + offset) % 4] |= state.passes[giver]
+            state.hands = tuple(hands)
+            self._start_play(state)
+        return state
+
+    def _start_play(self, state: HeartsState) -> None:
+        holder = next((s for s in range(4) if state.hands[s] >> TWO_OF_CLUBS & 1), 0)
+        state.stage = PLAY
+        state.leader = state.turn = holder
+
+    def _reduce_play(self, state: HeartsState, event: Event) -> HeartsState:
+        seat = event.player
+        assert seat is not None and event.card is not None
+        card = DECK.index(event.card)
+        state.hands = _set(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.table = (*state.table, card)
+        if card // 13 == HEARTS:
+            state.broken = True
+        state.turn = (seat + 1) % 4
+        return state
+
+    def _reduce_trick_won(self, state: HeartsState, event: Event) -> HeartsState:
+        winner = event.player
+        assert winner is not None
+        state.taken = _set(state.taken, winner, state.taken[winner] + (event.amount or 0))
+        state.table = ()
+        state.leader = state.turn = winner
+        if state.trick_no == TRICKS:
+            state.stage = SCORE
+        else:
+            state.trick_no += 1
+        return state
+
+    def _reduce_round_scored(self, state: HeartsState, event: Event) -> HeartsState:
+        seat = event.player
+        assert seat is not None and event.total is not None
+        state.totals = _set(state.totals, seat, event.total)
+        state.scored += 1
+        if state.scored < 4:
+            return state
+        low = min(state.totals)
+        if max(state.totals) >= GAME_TARGET and state.totals.count(low) == 1:
+            state.stage = END
+            return state
+        state.hand_no += 1
+        state.stage = DEAL
+        state.hands = (0, 0, 0, 0)
+        state.dealt = state.deals = state.scored = 0
+        state.passes = (-1, -1, -1, -1)
+        state.trick_no = 1
+        state.table = ()
+        state.broken = False
+        state.taken = (0, 0, 0, 0)
+        return state
+
+    # ----------------------------------------------------------------- decisions
+    def legal_decisions(self, state: HeartsState, seat: int) -> list[Event]:
+        if state.stage == PASS:
+            hand = list(bits(state.hands[seat]))
+            target = (seat + pass_offset(state.hand_no)) % 4
+            return [
+                self._pass_event(state, seat, (a, b, c), target)
+                for i, a in enumerate(hand)
+                for j, b in enumerate(hand[i + 1 :], i + 1)
+                for c in hand[j + 1 :]
+            ]
+        return [self._play_event(state, seat, c) for c in bits(legal_mask(state, seat))]
+
+    def _pass_event(
+        self, state: HeartsState, seat: int, cards: tuple[int, ...], target: int
+    ) -> Event:
+        return self.new_event(
+            state, "pass", round=state.hand_no, player=seat, target=target,
+            cards=tuple(DECK.order[c] for c in sorted(cards)),
+        )  # fmt: skip
+
+    def _play_event(self, state: HeartsState, seat: int, card: int) -> Event:
+        return self.new_event(
+            state, "play", round=state.hand_no, trick=state.trick_no, player=seat,
+            card=DECK.order[card],
+        )  # fmt: skip
+
+    def sample_chance(self, state: HeartsState, rng: random.Random) -> Event:
+        remaining = list(bits(DECK.full & ~state.dealt))
+        hand = sorted(rng.sample(remaining, HAND_SIZE))
+        return self.new_event(
+            state, "deal", round=state.hand_no, player=state.deals,
+            cards=tuple(DECK.order[c] for c in hand),
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- bots
+    def bots(self) -> Mapping[str, Bot]:
+        return {"random": random_bot(self), "heuristic": self._heuristic}
+
+    def _heuristic(self, state: HeartsState, seat: int, rng: random.Random) -> Event:
+        if state.stage == PASS:
+            target = (seat + pass_offset(state.hand_no)) % 4
+            return self._pass_event(state, seat, heuristic_pass(state.hands[seat]), target)
+        return self._play_event(state, seat, heuristic_play(state, seat))
+
+    # ----------------------------------------------------------------- views
+    def view(self, state: HeartsState, seat: int | None = None) -> dict[str, Any]:
+        due = self.due(state)
+        hands: list[list[str] | None] = [
+            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
+        ]
+        passes: list[list[str] | None] = [
+            (DECK.codes(p) if p >= 0 else []) if seat is None or seat == s else None
+            for s, p in enumerate(state.passes)
+        ]
+        return {
+            "kind": self.kind,
+            "game_id": state.game_id,
+            "seq": state.seq,
+            "players": state.n,
+            "names": list(state.names),
+            "seat_view": seat,
+            "phase": due.phase.value,
+            "turn": list(due.seats) if due.phase.value == "decision" else [],
+            "round": state.hand_no,
+            "trick": state.trick_no,
+            "hands": hands,
+            "hand_sizes": [popcount(h) for h in state.hands],
+            "table": [
+                {"seat": (state.leader + i) % 4, "card": DECK.order[c]}
+                for i, c in enumerate(state.table)
+            ],
+            "totals": list(state.totals),
+            "over": state.over,
+            "last_event": state.last.describe() if state.last else None,
+            "game": {
+                "pass": PASS_NAMES[pass_offset(state.hand_no)],
+                "passes": passes,
+                "hearts_broken": state.broken,
+                "points_this_hand": list(state.taken),
+                "leader": state.leader,
+                "winners": list(state.winners),
+            },
+        }
+
+    def render(self, state: HeartsState, seat: int | None = None) -> str:
+        due = self.due(state)
+        who = "over" if state.over else f"{due.what} by seat {','.join(map(str, due.seats))}"
+        if due.phase.value == "ruling":
+            who = f"ruling {due.what} due"
+        head = (
+            f"hearts hand {state.hand_no} ({PASS_NAMES[pass_offset(state.hand_no)]}) "
+            f"trick {state.trick_no}: {who}"
+        )
+        lines = [head]
+        for s in range(4):
+            hand = state.hands[s]
+            shown = seat is None or seat == s
+            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
+            lines.append(
+                f"  seat {s} {state.names[s]:<8} total {state.totals[s]:>3}  "
+                f"hand pts {state.taken[s]:>2}  {cards}"
+            )
+        table = " ".join(
+            f"{(state.leader + i) % 4}:{DECK.order[c]}" for i, c in enumerate(state.table)
+        )
+        lines.append(f"  table: {table or '-'}   hearts broken: {'yes' if state.broken else 'no'}")
+        if state.over:
+            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
+        return "\n".join(lines)
+
+    def summary(self, state: HeartsState) -> str:
+        return self.render(state).splitlines()[0]
+
+    def result(self, state: HeartsState) -> dict[str, Any]:
+        return {"winners": list(state.winners), "totals": list(state.totals)}
+
+
+def _repeated(codes: tuple[str, ...]) -> list[str]:
+    seen: set[str] = set()
+    return [c for c in codes if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+
+
+# --------------------------------------------------------------------- heuristic bot
+def _danger(card: int) -> int:
+    """How dangerous a card is to keep (higher = pass or dump first)."""
+    suit, rank = divmod(card, 13)
+    if card == QUEEN_OF_SPADES:
+        return 100
+    if suit == SPADES and rank > 10:  # K, A of spades catch the queen
+        return 90 + rank
+    if suit == HEARTS:
+        return 40 + rank
+    return rank
+
+
+def heuristic_pass(hand: int) -> tuple[int, int, int]:
+    """Pass the three most dangerous cards: the queen, high spades, high hearts, high cards."""
+    ranked = sorted(bits(hand), key=_danger, reverse=True)
+    return ranked[0], ranked[1], ranked[2]
+
+
+def heuristic_play(state: HeartsState, seat: int) -> int:
+    """Avoid points: duck under the led suit's best card, dump the queen and hearts when void."""
+    legal = legal_mask(state, seat)
+    if not state.table:
+        safe = legal & ~POINT_CARDS
+        pool = safe or legal
+        return min(bits(pool), key=lambda c: c % 13)
+    led = state.table[0] // 13
+    suited = legal & SUIT_MASK[led]
+    if not suited:
+        return max(bits(legal), key=_danger)
+    best = max(c for c in state.table if c // 13 == led)
+    under = suited & ((1 << best) - 1)
+    if under:
+        return highest(under)
+    if len(state.table) == 3 and not any(card_points(c) for c in state.table):
+        highest_safe = suited & ~QS_BIT
+        return highest(highest_safe) if highest_safe else highest(suited)
+    return lowest(suited & ~QS_BIT) if suited & ~QS_BIT else lowest(suited)
+
+
+RULES = Hearts()
