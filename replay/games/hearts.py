@@ -30,7 +30,6 @@ from replay.games.base import (
     RuleViolation,
     check_players,
     parse_setup,
-    random_bot,
 )
 
 RANKS = "23456789TJQKA"
@@ -362,12 +361,15 @@ class Hearts(Rules[HeartsState]):
         return state
 
     def _reduce_pass(self, state: HeartsState, event: Event) -> HeartsState:
+        """Passed cards leave the hand at once and are received when all four have passed."""
         seat = event.player
         assert seat is not None
-        state.passes = _set(state.passes, seat, DECK.mask(event.cards or ()))
+        mask = DECK.mask(event.cards or ())
+        state.passes = _set(state.passes, seat, mask)
+        state.hands = _set(state.hands, seat, state.hands[seat] & ~mask)
         if min(state.passes) >= 0:
             offset = pass_offset(state.hand_no)
-            hands = [h & ~p for h, p in zip(state.hands, state.passes, strict=True)]
+            hands = list(state.hands)
             for giver in range(4):
                 hands[(giver + offset) % 4] |= state.passes[giver]
             state.hands = tuple(hands)
@@ -461,7 +463,15 @@ class Hearts(Rules[HeartsState]):
 
     # ----------------------------------------------------------------- bots
     def bots(self) -> Mapping[str, Bot]:
-        return {"random": random_bot(self), "heuristic": self._heuristic}
+        return {"random": self._random, "heuristic": self._heuristic}
+
+    def _random(self, state: HeartsState, seat: int, rng: random.Random) -> Event:
+        """Uniform among legal decisions (passes drawn directly, not from all 286 triples)."""
+        if state.stage == PASS:
+            target = (seat + pass_offset(state.hand_no)) % 4
+            cards = tuple(rng.sample(list(bits(state.hands[seat])), PASS_SIZE))
+            return self._pass_event(state, seat, cards, target)
+        return self._play_event(state, seat, rng.choice(list(bits(legal_mask(state, seat)))))
 
     def _heuristic(self, state: HeartsState, seat: int, rng: random.Random) -> Event:
         if state.stage == PASS:

@@ -1,0 +1,54 @@
+"""Hand-made logs for rule tests: append events one by one through the reducer.
+
+>>> from replay.games import get_rules
+>>> log = GameLog(get_rules("hearts"), {"players": 4, "names": ["a", "b", "c", "d"]})
+>>> log.state.seq
+1
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from replay.events import Event
+from replay.games.base import Phase, Rules, RuleViolation
+
+
+class GameLog:
+    """A game being recorded by hand: each added event is verified, then applied."""
+
+    def __init__(self, rules: Rules[Any], setup: dict[str, Any], game_id: str = "t1") -> None:
+        self.rules = rules
+        start = Event(game_id, 0, rules.kind, "game_start", data=json.dumps(setup))
+        self.events: list[Event] = [start]
+        self.state: Any = rules.start(start)
+
+    def event(self, type: str, **fields: Any) -> Event:
+        """An event at the next sequence number (not yet recorded)."""
+        return self.rules.new_event(self.state, type, **fields)
+
+    def add(self, type: str, **fields: Any) -> Event:
+        """Record an event; raises RuleViolation when the rules reject it."""
+        event = self.event(type, **fields)
+        self.state = self.rules.step(self.state, event)
+        self.events.append(event)
+        return event
+
+    def violation(self, type: str, **fields: Any) -> RuleViolation:
+        """The RuleViolation an event would raise (fails the test if it is accepted)."""
+        try:
+            self.rules.verify(self.state, self.event(type, **fields))
+        except RuleViolation as exc:
+            return exc
+        raise AssertionError(f"{type} {fields} was accepted")
+
+    def rulings(self) -> list[Event]:
+        """Record every ruling now due, as the rules give them."""
+        out = []
+        while (due := self.rules.due(self.state)).phase is Phase.RULING:
+            assert due.ruling is not None
+            self.state = self.rules.step(self.state, due.ruling)
+            self.events.append(due.ruling)
+            out.append(due.ruling)
+        return out
