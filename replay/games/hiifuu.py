@@ -1,0 +1,776 @@
+"""Hiifuu (RULES.md HIIFUU-*): 4-6 players, secret discard, exactly two tricks for a token.
+
+Cards are ``<value><suit>`` codes: values 1-13 (4 players), 1-15 (5) or 1-18 (6), suits
+``R G B Y`` (red, green, blue, yellow): ``1R``, ``13Y``, ``18G``. Inside, a card is the index
+``suit * V + value - 1`` (``V`` values per suit) and a hand is a bit set, so within one suit a
+higher index is a higher card.
+
+A game is five rounds at most. Each round lays out its four tokens (``tokens``), deals every card
+(``deal`` per seat), collects one secret ``discard`` per seat, then plays 9 or 10 tricks. Winning a
+second trick takes the first token left (``token_taken``), a third covers it (``token_covered``).
+
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(RULES, "doc", players=5, seed=3, check=True)
+>>> final = RULES.replay(events)
+>>> final.over, final.round <= 5
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any, ClassVar
+
+from replay.cards import Deck, bits, lowest, popcount
+from replay.events import Category, Event
+from replay.games.base import (
+    COMMON_EVENT_TYPES,
+    OVER,
+    Bot,
+    Due,
+    GameState,
+    Rules,
+    RuleViolation,
+    check_players,
+    parse_setup,
+)
+
+SUITS = "RGBY"
+SUIT_NAMES = ("red", "green", "blue", "yellow")
+ROUNDS = 5
+TARGET = 10
+TOKENS_PER_ROUND = 4
+NORMAL, RANDOM_TOKENS = "normal", "random-tokens"
+VARIANTS = (NORMAL, RANDOM_TOKENS)
+
+#: [default] token values per round (HIIFUU-TOKENS), used only when a setup gives none.
+DEFAULT_TOKENS: tuple[tuple[int, ...], ...] = (
+    (1, 2, 3, 4),
+    (1, 2, 4, 5),
+    (2, 3, 4, 6),
+    (2, 3, 5, 7),
+    (3, 4, 6, 8),
+)
+
+#: Per player count: (values per suit, cards dealt, cards discarded) — HIIFUU-SETUP.
+TABLE_SIZES: dict[int, tuple[int, int, int]] = {4: (13, 13, 4), 5: (15, 12, 3), 6: (18, 12, 2)}
+
+# Stages of a game.
+FIRST_LEADER, TOKENS, DEAL, DISCARD, PLAY, SCORE, END, DONE = range(8)
+# Token ruling due after a trick (PLAY stage).
+NO_TOKEN, TAKE, COVER = range(3)
+UNTAKEN = -1  # ``token_of`` entry of a seat without a token
+
+
+def make_deck(values: int) -> Deck:
+    """The deck of four suits with values 1..``values``.
+
+    >>> make_deck(13).order[:3], len(make_deck(18))
+    (('1R', '2R', '3R'), 72)
+    """
+    return Deck([f"{v}{s}" for s in SUITS for v in range(1, values + 1)], f"1-{values} deck")
+
+
+DECKS: dict[int, Deck] = {v: make_deck(v) for v, _, _ in TABLE_SIZES.values()}
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a game's setup fixes: seats, deck in play, hand and discard sizes, tokens, variant."""
+
+    names: tuple[str, ...]
+    bots: tuple[bool, ...]
+    values: int
+    deal_size: int
+    discard_size: int
+    variant: str
+    tokens: tuple[tuple[int, ...], ...]  # each round's token values, sorted
+    deck: Deck
+
+    @property
+    def tricks(self) -> int:
+        """Tricks per round (cards kept after the discard)."""
+        return self.deal_size - self.discard_size
+
+    def suit_mask(self, suit: int) -> int:
+        """The bit set of every card of ``suit``."""
+        return ((1 << self.values) - 1) << (suit * self.values)
+
+
+@dataclass(slots=True)
+class HiifuuState(GameState):
+    """A Hiifuu game between events. All fields are immutable values."""
+
+    fixed: Setup | None = None
+    stage: int = FIRST_LEADER
+    round: int = 0
+    first_leader: int = -1
+    layout: tuple[int, ...] = ()  # this round's token values in layout order
+    next_token: int = 0  # index in ``layout`` of the first token still in the centre
+    hands: tuple[int, ...] = ()
+    dealt: int = 0  # cards dealt this round (bit set)
+    deals: int = 0  # deal events this round
+    discards: tuple[int, ...] = ()  # discarded cards per seat, -1 = not yet
+    trick_no: int = 1
+    leader: int = 0
+    turn: int = 0
+    table: tuple[int, ...] = ()  # card indices in play order from the leader
+    tricks: tuple[int, ...] = ()  # tricks won this round per seat
+    token_of: tuple[int, ...] = ()  # layout index of each seat's token, UNTAKEN if none
+    covered: tuple[bool, ...] = ()
+    token_due: int = NO_TOKEN
+    scored: int = 0  # round_scored events recorded this round
+    totals: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+
+    @property
+    def setup(self) -> Setup:
+        """The game's fixed setup (always present after :meth:`Hiifuu.start`)."""
+        assert self.fixed is not None
+        return self.fixed
+
+
+def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+def trick_winner(leader: int, table: tuple[int, ...], values: int, n: int) -> int:
+    """Seat that wins a complete trick: the highest card of the led suit (HIIFUU-TRICK).
+
+    >>> trick_winner(2, (5, 40, 7, 9), values=13, n=4)  # 6R led, 2B off-suit, 8R, 10R
+    1
+    """
+    led = table[0] // values
+    best = 0
+    for i in range(1, len(table)):
+        card = table[i]
+        if card // values == led and card > table[best]:
+            best = i
+    return (leader + best) % n
+
+
+def legal_mask(state: HiifuuState, seat: int) -> int:
+    """The cards ``seat`` may play now: the led suit if held, else any card (HIIFUU-FOLLOW)."""
+    hand = state.hands[seat]
+    if not state.table:
+        return hand
+    setup = state.setup
+    suited = hand & setup.suit_mask(state.table[0] // setup.values)
+    return suited or hand
+
+
+def round_score(state: HiifuuState, seat: int) -> int:
+    """What ``seat`` scores this round: its token's value unless covered (HIIFUU-SCORE)."""
+    index = state.token_of[seat]
+    if index == UNTAKEN or state.covered[seat]:
+        return 0
+    return state.layout[index]
+
+
+class Hiifuu(Rules[HiifuuState]):
+    """The Hiifuu rules of RULES.md."""
+
+    kind: ClassVar[str] = "hiifuu"
+    title: ClassVar[str] = "Hiifuu"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 6
+    turn_rule: ClassVar[str] = "HIIFUU-TURN"
+    event_types: ClassVar[Mapping[str, Category]] = {
+        **COMMON_EVENT_TYPES,
+        "first_leader": Category.CHANCE,
+        "tokens": Category.CHANCE,
+        "discard": Category.DECISION,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "token_taken": Category.RULING,
+        "token_covered": Category.RULING,
+        "round_scored": Category.RULING,
+    }
+    rule_ids: ClassVar[tuple[str, ...]] = (
+        "HIIFUU-SETUP",
+        "HIIFUU-TOKENS",
+        "HIIFUU-LEAD",
+        "HIIFUU-TURN",
+        "HIIFUU-FOLLOW",
+        "HIIFUU-TRICK",
+        "HIIFUU-SECOND",
+        "HIIFUU-THIRD",
+        "HIIFUU-SCORE",
+        "HIIFUU-END",
+    )
+
+    # ----------------------------------------------------------------- setup
+    def setup_event(
+        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+    ) -> Event:
+        values, deal_size, discard_size = TABLE_SIZES[players]
+        tokens = options.get("tokens") or DEFAULT_TOKENS
+        data = {
+            "players": players,
+            "names": list(options.get("names") or [f"p{i}" for i in range(players)]),
+            "bots": list(options.get("bots") or [True] * players),
+            "variant": options.get("variant") or NORMAL,
+            "values": values,
+            "deal": deal_size,
+            "discard": discard_size,
+            "tokens": [list(t) for t in tokens],
+        }
+        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
+
+    def start(self, event: Event) -> HiifuuState:
+        setup = parse_setup(event, self.kind)
+        n = check_players(setup, self.min_players, self.max_players, "HIIFUU-SETUP")
+        fixed = _parse_setup(setup, n)
+        return HiifuuState(
+            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, fixed=fixed,
+            totals=(0,) * n,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- what is due
+    def due(self, state: HiifuuState) -> Due:
+        stage = state.stage
+        if stage == PLAY:
+            if state.token_due:
+                return self._token_due(state)
+            if len(state.table) == state.n:
+                return Due.of_ruling(self._trick_won(state), "HIIFUU-TRICK")
+            return Due.decision(state.turn, what="play")
+        if stage == DISCARD:
+            waiting = tuple(s for s in range(state.n) if state.discards[s] < 0)
+            return Due.decision(*waiting, what="discard")
+        if stage == DEAL:
+            return Due.chance(state.deals, what="deal")
+        if stage == TOKENS:
+            return Due.chance(what="tokens")
+        if stage == SCORE:
+            return self._round_scored_due(state)
+        if stage == END:
+            top = max(state.totals)
+            winners = tuple(s for s in range(state.n) if state.totals[s] == top)
+            return Due.of_ruling(self.new_event(state, "game_end", values=winners), "HIIFUU-END")
+        if stage == FIRST_LEADER:
+            return Due.chance(what="first_leader")
+        return OVER
+
+    def _trick_won(self, state: HiifuuState) -> Event:
+        setup = state.setup
+        winner = trick_winner(state.leader, state.table, setup.values, state.n)
+        return self.new_event(
+            state, "trick_won", round=state.round, trick=state.trick_no, player=winner,
+            cards=tuple(setup.deck.order[c] for c in state.table), total=state.tricks[winner] + 1,
+        )  # fmt: skip
+
+    def _token_due(self, state: HiifuuState) -> Due:
+        seat = state.leader  # the winner of the trick just ruled
+        if state.token_due == TAKE:
+            index = state.next_token
+            event = self.new_event(
+                state, "token_taken", round=state.round, player=seat, target=index,
+                amount=state.layout[index],
+            )  # fmt: skip
+            return Due.of_ruling(event, "HIIFUU-SECOND")
+        index = state.token_of[seat]
+        event = self.new_event(
+            state, "token_covered", round=state.round, player=seat, target=index,
+            amount=state.layout[index],
+        )  # fmt: skip
+        return Due.of_ruling(event, "HIIFUU-THIRD")
+
+    def _round_scored_due(self, state: HiifuuState) -> Due:
+        seat = state.scored
+        amount = round_score(state, seat)
+        event = self.new_event(
+            state, "round_scored", round=state.round, player=seat, amount=amount,
+            total=state.totals[seat] + amount,
+        )  # fmt: skip
+        return Due.of_ruling(event, "HIIFUU-SCORE")
+
+    # ----------------------------------------------------------------- verification
+    def verify(self, state: HiifuuState, event: Event) -> None:
+        """As :meth:`Rules.verify`, citing HIIFUU-LEAD when the wrong seat opens a trick."""
+        try:
+            super().verify(state, event)
+        except RuleViolation as exc:
+            if exc.rule == self.turn_rule and state.stage == PLAY and not state.table:
+                raise RuleViolation(
+                    "HIIFUU-LEAD",
+                    f"seat {event.player} led trick {state.trick_no} of round {state.round} "
+                    f"but seat {state.leader} leads it",
+                    recoverable=exc.recoverable,
+                ) from None
+            raise
+
+    def verify_chance(self, state: HiifuuState, event: Event) -> None:
+        expected = self.due(state).what
+        if event.type != expected:
+            raise RuleViolation("LOG-ORDER", f"{event.type} while {expected} is due")
+        if event.type == "deal":
+            self._verify_deal(state, event)
+        elif event.type == "tokens":
+            self._verify_tokens(state, event)
+        elif event.player is None or not 0 <= event.player < state.n or event.round != 1:
+            raise RuleViolation(
+                "HIIFUU-LEAD",
+                f"first_leader names seat {event.player} in round {event.round}; "
+                f"expected a seat 0..{state.n - 1} in round 1",
+            )
+
+    def _verify_tokens(self, state: HiifuuState, event: Event) -> None:
+        number = state.round + 1
+        if event.round != number:
+            raise RuleViolation("LOG-ORDER", f"tokens for round {event.round}, expected {number}")
+        values = tuple(event.values or ())
+        expected = state.setup.tokens[number - 1]
+        if tuple(sorted(values)) != expected:
+            raise RuleViolation(
+                "HIIFUU-TOKENS",
+                f"round {number} lays out tokens {_join(values)}, the game's tokens for it "
+                f"are {_join(expected)}",
+            )
+        if state.setup.variant == NORMAL and values != expected:
+            raise RuleViolation(
+                "HIIFUU-TOKENS",
+                f"round {number} lays out tokens {_join(values)}, not in increasing order "
+                f"as the normal rule requires",
+                recoverable=True,
+            )
+
+    def _verify_deal(self, state: HiifuuState, event: Event) -> None:
+        if event.player != state.deals or event.round != state.round:
+            raise RuleViolation(
+                "LOG-ORDER",
+                f"deal for seat {event.player} round {event.round}, expected seat "
+                f"{state.deals} round {state.round}",
+            )
+        cards = event.cards or ()
+        mask = self._known_cards(state, cards)
+        if popcount(mask) != len(cards) or mask & state.dealt:
+            twice = state.setup.deck.codes(mask & state.dealt) or _repeated(cards)
+            raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
+        size = state.setup.deal_size
+        if len(cards) != size:
+            raise RuleViolation(
+                "HIIFUU-SETUP", f"seat {event.player} dealt {len(cards)} cards, not {size}"
+            )
+
+    def verify_decision(self, state: HiifuuState, event: Event) -> None:
+        seat = event.player
+        assert seat is not None
+        if event.round != state.round:
+            raise RuleViolation(
+                "LOG-ORDER", f"{event.type} in round {event.round} during round {state.round}",
+                recoverable=True,
+            )  # fmt: skip
+        if state.stage == DISCARD:
+            self._verify_discard(state, seat, event)
+        elif event.type != "play":
+            raise RuleViolation("LOG-ORDER", f"{event.type} by seat {seat} while a play is due")
+        else:
+            self._verify_play(state, seat, event)
+
+    def _known_cards(self, state: HiifuuState, codes: Sequence[str]) -> int:
+        try:
+            return state.setup.deck.mask(codes)
+        except ValueError as exc:
+            raise RuleViolation("LOG-CARD", str(exc)) from None
+
+    def _verify_discard(self, state: HiifuuState, seat: int, event: Event) -> None:
+        if event.type != "discard":
+            raise RuleViolation(
+                "HIIFUU-SETUP", f"seat {seat} made a {event.type} before every seat discarded"
+            )
+        cards = event.cards or ()
+        mask = self._known_cards(state, cards)
+        hand = state.hands[seat]
+        if popcount(mask) != len(cards) or mask & ~hand:
+            missing = state.setup.deck.codes(mask & ~hand) or _repeated(cards)
+            raise RuleViolation(
+                "LOG-CARD", f"seat {seat} discarded {' '.join(missing)} which it does not hold"
+            )
+        size = state.setup.discard_size
+        if len(cards) != size:
+            raise RuleViolation(
+                "HIIFUU-SETUP",
+                f"seat {seat} discarded {len(cards)} cards, not {size} with {state.n} players",
+            )
+
+    def _verify_play(self, state: HiifuuState, seat: int, event: Event) -> None:
+        deck = state.setup.deck
+        code = event.card
+        if code is None or code not in deck:
+            raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
+        card = deck.index(code)
+        hand = state.hands[seat]
+        if not hand >> card & 1:
+            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        if event.trick != state.trick_no:
+            raise RuleViolation(
+                "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
+                recoverable=True,
+            )  # fmt: skip
+        if not legal_mask(state, seat) >> card & 1:
+            led = state.table[0] // state.setup.values
+            suited = hand & state.setup.suit_mask(led)
+            raise RuleViolation(
+                "HIIFUU-FOLLOW",
+                f"seat {seat} played {code} while holding {deck.order[lowest(suited)]} "
+                f"and {SUIT_NAMES[led]} was led",
+                recoverable=True,
+            )
+
+    # ----------------------------------------------------------------- reducer
+    def reduce(self, state: HiifuuState, event: Event) -> HiifuuState:
+        kind = event.type
+        if kind == "play":
+            return self._reduce_play(state, event)
+        if kind == "trick_won":
+            return self._reduce_trick_won(state)
+        if kind == "token_taken" or kind == "token_covered":
+            return self._reduce_token(state)
+        if kind == "deal":
+            return self._reduce_deal(state, event)
+        if kind == "discard":
+            return self._reduce_discard(state, event)
+        if kind == "round_scored":
+            return self._reduce_round_scored(state)
+        if kind == "tokens":
+            return self._start_round(state, tuple(event.values or ()))
+        if kind == "first_leader":
+            state.first_leader = state.leader = state.turn = event.player or 0
+            state.stage = TOKENS
+            return state
+        if kind == "game_end":
+            state.winners = tuple(event.values or ())
+            state.stage = DONE
+            state.over = True
+        return state
+
+    def _start_round(self, state: HiifuuState, layout: tuple[int, ...]) -> HiifuuState:
+        n = state.n
+        state.round += 1
+        state.layout = layout
+        state.next_token = 0
+        state.stage = DEAL
+        state.hands = (0,) * n
+        state.discards = (-1,) * n
+        state.dealt = state.deals = state.scored = 0
+        state.trick_no = 1
+        state.table = ()
+        state.tricks = (0,) * n
+        state.token_of = (UNTAKEN,) * n
+        state.covered = (False,) * n
+        state.token_due = NO_TOKEN
+        return state
+
+    def _reduce_deal(self, state: HiifuuState, event: Event) -> HiifuuState:
+        seat = event.player if event.player is not None else state.deals
+        mask = state.setup.deck.mask(event.cards or ())
+        state.hands = _set(state.hands, seat, mask)
+        state.dealt |= mask
+        state.deals += 1
+        if state.deals == state.n:
+            state.stage = DISCARD
+        return state
+
+    def _reduce_discard(self, state: HiifuuState, event: Event) -> HiifuuState:
+        seat = event.player
+        assert seat is not None
+        mask = state.setup.deck.mask(event.cards or ())
+        state.discards = _set(state.discards, seat, mask)
+        state.hands = _set(state.hands, seat, state.hands[seat] & ~mask)
+        if min(state.discards) >= 0:
+            state.stage = PLAY
+        return state
+
+    def _reduce_play(self, state: HiifuuState, event: Event) -> HiifuuState:
+        seat = event.player
+        assert seat is not None and event.card is not None
+        card = state.setup.deck.index(event.card)
+        state.hands = _set(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.table = (*state.table, card)
+        state.turn = (seat + 1) % state.n
+        return state
+
+    def _reduce_trick_won(self, state: HiifuuState) -> HiifuuState:
+        winner = trick_winner(state.leader, state.table, state.setup.values, state.n)
+        won = state.tricks[winner] + 1
+        state.tricks = _set(state.tricks, winner, won)
+        state.table = ()
+        state.leader = state.turn = winner
+        if won == 2 and state.next_token < len(state.layout):
+            state.token_due = TAKE
+        elif won == 3 and state.token_of[winner] != UNTAKEN:
+            state.token_due = COVER
+        else:
+            self._after_trick(state)
+        return state
+
+    def _reduce_token(self, state: HiifuuState) -> HiifuuState:
+        seat = state.leader
+        if state.token_due == TAKE:
+            state.token_of = _set(state.token_of, seat, state.next_token)
+            state.next_token += 1
+        else:
+            state.covered = _set(state.covered, seat, True)
+        state.token_due = NO_TOKEN
+        self._after_trick(state)
+        return state
+
+    def _after_trick(self, state: HiifuuState) -> None:
+        if state.trick_no == state.setup.tricks:
+            state.stage = SCORE
+        else:
+            state.trick_no += 1
+
+    def _reduce_round_scored(self, state: HiifuuState) -> HiifuuState:
+        seat = state.scored
+        state.totals = _set(state.totals, seat, state.totals[seat] + round_score(state, seat))
+        state.scored += 1
+        if state.scored == state.n:
+            if state.round == ROUNDS or max(state.totals) >= TARGET:
+                state.stage = END
+            else:
+                state.stage = TOKENS
+        return state
+
+    # ----------------------------------------------------------------- decisions
+    def legal_decisions(self, state: HiifuuState, seat: int) -> list[Event]:
+        if state.stage == DISCARD:
+            hand = list(bits(state.hands[seat]))
+            return [
+                self.discard_event(state, seat, chosen)
+                for chosen in combinations(hand, state.setup.discard_size)
+            ]
+        return [self.play_event(state, seat, c) for c in bits(legal_mask(state, seat))]
+
+    def discard_event(self, state: HiifuuState, seat: int, cards: Sequence[int]) -> Event:
+        """The ``discard`` decision of ``seat`` for these card indices."""
+        order = state.setup.deck.order
+        return self.new_event(
+            state, "discard", round=state.round, player=seat,
+            cards=tuple(order[c] for c in sorted(cards)),
+        )  # fmt: skip
+
+    def play_event(self, state: HiifuuState, seat: int, card: int) -> Event:
+        """The ``play`` decision of ``seat`` for this card index."""
+        return self.new_event(
+            state, "play", round=state.round, trick=state.trick_no, player=seat,
+            card=state.setup.deck.order[card],
+        )  # fmt: skip
+
+    def sample_chance(self, state: HiifuuState, rng: random.Random) -> Event:
+        if state.stage == DEAL:
+            return self._sample_deal(state, rng)
+        if state.stage == TOKENS:
+            values = list(state.setup.tokens[state.round])
+            if state.setup.variant == RANDOM_TOKENS:
+                rng.shuffle(values)
+            return self.new_event(state, "tokens", round=state.round + 1, values=tuple(values))
+        return self.new_event(state, "first_leader", round=1, player=rng.randrange(state.n))
+
+    def _sample_deal(self, state: HiifuuState, rng: random.Random) -> Event:
+        deck = state.setup.deck
+        remaining = list(bits(deck.full & ~state.dealt))
+        hand = sorted(rng.sample(remaining, state.setup.deal_size))
+        return self.new_event(
+            state, "deal", round=state.round, player=state.deals,
+            cards=tuple(deck.order[c] for c in hand),
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- bots
+    def bots(self) -> Mapping[str, Bot]:
+        from replay.games.hiifuu_bots import heuristic_bot, random_legal_bot
+
+        return {"random": random_legal_bot(self), "heuristic": heuristic_bot(self)}
+
+    # ----------------------------------------------------------------- views
+    def view(self, state: HiifuuState, seat: int | None = None) -> dict[str, Any]:
+        due = self.due(state)
+        setup = state.setup
+        deck = setup.deck
+        shown = [seat is None or seat == s for s in range(state.n)]
+        hands = [deck.codes(h) if shown[s] else None for s, h in enumerate(state.hands)]
+        discards = [
+            (deck.codes(d) if d >= 0 else []) if shown[s] else None
+            for s, d in enumerate(state.discards)
+        ]
+        return {
+            "kind": self.kind,
+            "game_id": state.game_id,
+            "seq": state.seq,
+            "players": state.n,
+            "names": list(setup.names),
+            "seat_view": seat,
+            "phase": due.phase.value,
+            "turn": list(due.seats) if due.phase.value == "decision" else [],
+            "round": state.round,
+            "trick": state.trick_no,
+            "hands": hands,
+            "hand_sizes": [popcount(h) for h in state.hands],
+            "table": [
+                {"seat": (state.leader + i) % state.n, "card": deck.order[c]}
+                for i, c in enumerate(state.table)
+            ],
+            "totals": list(state.totals),
+            "over": state.over,
+            "last_event": _describe_for(state.last, seat),
+            "game": {
+                "variant": setup.variant,
+                "values": setup.values,
+                "discard_size": setup.discard_size,
+                "tokens": [
+                    {
+                        "value": v,
+                        "holder": self._holder(state, i),
+                        "covered": self._covered(state, i),
+                    }
+                    for i, v in enumerate(state.layout)
+                ],
+                "next_token": state.next_token,
+                "tricks_won": list(state.tricks),
+                "discards": discards,
+                "discarded": [d >= 0 for d in state.discards],
+                "leader": state.leader,
+                "first_leader": state.first_leader if state.first_leader >= 0 else None,
+                "winners": list(state.winners),
+            },
+        }
+
+    @staticmethod
+    def _holder(state: HiifuuState, index: int) -> int | None:
+        for seat, held in enumerate(state.token_of):
+            if held == index:
+                return seat
+        return None
+
+    @staticmethod
+    def _covered(state: HiifuuState, index: int) -> bool:
+        seat = Hiifuu._holder(state, index)
+        return seat is not None and state.covered[seat]
+
+    def render(self, state: HiifuuState, seat: int | None = None) -> str:
+        due = self.due(state)
+        if state.over:
+            who = "over"
+        elif due.phase.value == "ruling":
+            who = f"ruling {due.what} due"
+        elif due.seats:
+            who = f"{due.what} by seat {','.join(map(str, due.seats))}"
+        else:
+            who = f"{due.what} due"
+        lines = [f"hiifuu round {state.round}/{ROUNDS} trick {state.trick_no}: {who}"]
+        lines.append(f"  tokens: {self._render_tokens(state)}")
+        deck = state.setup.deck
+        for s in range(state.n):
+            lines.append(self._render_seat(state, s, seat is None or seat == s, deck))
+        table = " ".join(
+            f"{(state.leader + i) % state.n}:{deck.order[c]}" for i, c in enumerate(state.table)
+        )
+        lines.append(f"  table: {table or '-'}")
+        if state.over:
+            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
+        return "\n".join(lines)
+
+    def _render_tokens(self, state: HiifuuState) -> str:
+        parts = []
+        for i, value in enumerate(state.layout):
+            holder = self._holder(state, i)
+            if holder is None:
+                parts.append(str(value))
+            else:
+                parts.append(f"{value}@{holder}{'x' if state.covered[holder] else ''}")
+        return " ".join(parts) or "-"
+
+    def _render_seat(self, state: HiifuuState, s: int, shown: bool, deck: Deck) -> str:
+        hand = state.hands[s] if state.hands else 0
+        cards = " ".join(deck.codes(hand)) if shown else f"({popcount(hand)} cards)"
+        tricks = state.tricks[s] if state.tricks else 0
+        discard = state.discards[s] if state.discards else -1
+        aside = f"  discard {' '.join(deck.codes(discard))}" if shown and discard > 0 else ""
+        return (
+            f"  seat {s} {state.setup.names[s]:<8} total {state.totals[s]:>3}  "
+            f"tricks {tricks:>2}  {cards}{aside}"
+        )
+
+    def summary(self, state: HiifuuState) -> str:
+        return self.render(state).splitlines()[0]
+
+    def result(self, state: HiifuuState) -> dict[str, Any]:
+        return {"winners": list(state.winners), "totals": list(state.totals)}
+
+
+# --------------------------------------------------------------------- helpers
+def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
+    """The fixed setup of a game from its ``game_start`` data (LOG-SETUP / HIIFUU-SETUP)."""
+    names = setup.get("names") or [f"p{i}" for i in range(n)]
+    if not isinstance(names, list) or len(names) != n:
+        raise RuleViolation("LOG-SETUP", "names must list one player id per seat")
+    bots = setup.get("bots") or [False] * n
+    if not isinstance(bots, list) or len(bots) != n:
+        raise RuleViolation("LOG-SETUP", "bots must list one flag per seat")
+    variant = setup.get("variant") or NORMAL
+    if variant not in VARIANTS:
+        raise RuleViolation("LOG-SETUP", f"unknown hiifuu variant {variant!r}")
+    values, deal_size, discard_size = TABLE_SIZES[n]
+    for key, expected in (("values", values), ("deal", deal_size), ("discard", discard_size)):
+        if setup.get(key, expected) != expected:
+            raise RuleViolation(
+                "HIIFUU-SETUP", f"{key} {setup.get(key)!r} with {n} players, expected {expected}"
+            )
+    return Setup(
+        names=tuple(str(x) for x in names), bots=tuple(bool(b) for b in bots), values=values,
+        deal_size=deal_size, discard_size=discard_size, variant=str(variant),
+        tokens=_parse_tokens(setup.get("tokens", DEFAULT_TOKENS)), deck=DECKS[values],
+    )  # fmt: skip
+
+
+def _parse_tokens(raw: object) -> tuple[tuple[int, ...], ...]:
+    """Five rounds of four non-negative integer token values, each round sorted.
+
+    >>> _parse_tokens([[4, 3, 2, 1]] * 5)[0]
+    (1, 2, 3, 4)
+    """
+    rounds = [_token_round(values) for values in raw] if isinstance(raw, list | tuple) else []
+    if len(rounds) != ROUNDS or None in rounds:
+        raise RuleViolation(
+            "LOG-SETUP", f"tokens must give {ROUNDS} rounds of {TOKENS_PER_ROUND} values"
+        )
+    return tuple(r for r in rounds if r is not None)
+
+
+def _token_round(values: object) -> tuple[int, ...] | None:
+    """One round's token values sorted, or None when malformed."""
+    if not isinstance(values, list | tuple) or len(values) != TOKENS_PER_ROUND:
+        return None
+    if not all(type(v) is int and v >= 0 for v in values):
+        return None
+    return tuple(sorted(values))
+
+
+def _describe_for(event: Event | None, seat: int | None) -> str | None:
+    """``event.describe()``, without the cards of another seat's deal or discard."""
+    if event is None:
+        return None
+    hidden = event.type in ("deal", "discard") and seat is not None and event.player != seat
+    return replace(event, cards=None).describe() if hidden else event.describe()
+
+
+def _join(values: Sequence[int]) -> str:
+    return " ".join(map(str, values)) or "(none)"
+
+
+def _repeated(codes: Sequence[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for code in codes:
+        if code in seen:
+            out.append(code)
+        seen.add(code)
+    return out
+
+
+RULES = Hiifuu()

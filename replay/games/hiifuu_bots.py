@@ -1,0 +1,99 @@
+"""Hiifuu bots: a uniform random legal player and a heuristic that aims at exactly two tricks.
+
+Both are deterministic given the ``random.Random`` passed in.
+
+>>> from replay.games.hiifuu import RULES
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(RULES, "b", players=4, seed=2, bots=("heuristic",), check=True)
+>>> events[-1].type
+'game_end'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from replay.cards import bits, highest, lowest
+from replay.events import Event
+from replay.games.base import Bot
+from replay.games.hiifuu import DISCARD, TOKENS_PER_ROUND, HiifuuState, legal_mask
+
+if TYPE_CHECKING:
+    from replay.games.hiifuu import Hiifuu
+
+
+def random_legal_bot(rules: Hiifuu) -> Bot:
+    """Uniform over the legal decisions, like ``base.random_bot``.
+
+    A discard is drawn with ``rng.sample`` (uniform over the same subsets) instead of listing up
+    to C(13, 4) = 715 options first; a play is ``rng.choice`` over the legal plays.
+    """
+
+    def choose(state: HiifuuState, seat: int, rng: random.Random) -> Event:
+        if state.stage == DISCARD:
+            hand = list(bits(state.hands[seat]))
+            return rules.discard_event(state, seat, rng.sample(hand, state.setup.discard_size))
+        return rng.choice(rules.legal_decisions(state, seat))
+
+    return choose
+
+
+def heuristic_bot(rules: Hiifuu) -> Bot:
+    """Keeps two strong cards, takes tricks until it has two, then ducks (see module doc)."""
+
+    def choose(state: HiifuuState, seat: int, rng: random.Random) -> Event:
+        if state.stage == DISCARD:
+            return rules.discard_event(state, seat, heuristic_discard(state, seat))
+        return rules.play_event(state, seat, heuristic_play(state, seat))
+
+    return choose
+
+
+def heuristic_discard(state: HiifuuState, seat: int) -> list[int]:
+    """Keep the two highest values to win two tricks, discard the next highest ones.
+
+    High cards are what wins unwanted third tricks, so all but two of them go.
+    """
+    values = state.setup.values
+    ranked = sorted(bits(state.hands[seat]), key=lambda c: (c % values, c), reverse=True)
+    return ranked[2 : 2 + state.setup.discard_size]
+
+
+def wants_tricks(state: HiifuuState, seat: int) -> bool:
+    """Whether winning the current trick helps ``seat``.
+
+    Below two tricks with a token still in the centre, a trick is progress (and taking early gets
+    the cheap tokens while they last); with exactly two, a trick would cover the token; after a
+    third the round is lost and taking tricks only denies them to the others.
+    """
+    won = state.tricks[seat]
+    if won >= 3:
+        return True
+    return won < 2 and state.next_token < TOKENS_PER_ROUND
+
+
+def heuristic_play(state: HiifuuState, seat: int) -> int:
+    """The card index the heuristic plays now."""
+    legal = legal_mask(state, seat)
+    values = state.setup.values
+    wants = wants_tricks(state, seat)
+    if not state.table:
+        pick = max if wants else min
+        return pick(bits(legal), key=lambda c: c % values)
+    led = state.table[0] // values
+    suited = legal & state.setup.suit_mask(led)
+    if not suited:  # void: any card, and it cannot win
+        pick = min if wants else max
+        return pick(bits(legal), key=lambda c: c % values)
+    best = max(c for c in state.table if c // values == led)
+    last = len(state.table) == state.n - 1
+    above = suited & ~((1 << (best + 1)) - 1)
+    below = suited & ((1 << best) - 1)
+    if wants:
+        if not above:
+            return lowest(suited)
+        return lowest(above) if last else highest(above)
+    if below:
+        return highest(below)
+    return highest(suited) if last else lowest(suited)
