@@ -91,15 +91,21 @@ class RuleViolation(Exception):
         self.expected = expected
 
 
-_SLOT_CACHE: dict[type, tuple[str, ...]] = {}
+_CLONERS: dict[type, Callable[[Any], Any]] = {}
 
 
-def _slot_names(cls: type) -> tuple[str, ...]:
-    names = _SLOT_CACHE.get(cls)
-    if names is None:
-        names = tuple(f.name for f in fields(cls))
-        _SLOT_CACHE[cls] = names
-    return names
+def _cloner(cls: type) -> Callable[[Any], Any]:
+    """A copy function generated for one state class (field by field, no reflection per call)."""
+    cloner = _CLONERS.get(cls)
+    if cloner is None:
+        names = [f.name for f in fields(cls)]
+        body = "\n".join(f"    new.{n} = old.{n}" for n in names)
+        source = f"def clone(old):\n    new = new_instance(cls)\n{body}\n    return new\n"
+        namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls}
+        exec(source, namespace)
+        cloner = namespace["clone"]
+        _CLONERS[cls] = cloner
+    return cloner
 
 
 S = TypeVar("S", bound="GameState")
@@ -118,10 +124,7 @@ class GameState:
 
     def clone(self: S) -> S:
         """A shallow copy (all fields are immutable values, so this is a full snapshot)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        for name in _slot_names(cls):
-            object.__setattr__(new, name, getattr(self, name))
+        new: S = _cloner(type(self))(self)
         return new
 
 
@@ -281,11 +284,24 @@ class Rules(ABC, Generic[S]):
         self.verify(state, event)
         return self.apply(state, event)
 
+    def apply_in_place(self, state: S, event: Event) -> S:
+        """:meth:`apply` without the copy, for a state nobody else holds (bulk replay, audit).
+
+        The same reducer runs; only the snapshot is skipped. Returns the state to use next.
+        """
+        new = self.reduce(state, event)
+        new.seq = event.seq + 1
+        new.last = event
+        return new
+
     def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
-        """Reduce a whole game (``events[0]`` is its ``game_start``)."""
+        """Reduce a whole game (``events[0]`` is its ``game_start``), verifying each event."""
         state = self.start(events[0])
-        advance = self.step if check else self.apply
+        verify = self.verify
+        advance = self.apply_in_place
         for event in events[1:]:
+            if check:
+                verify(state, event)
             state = advance(state, event)
         return state
 
