@@ -1,0 +1,766 @@
+"""Hez2 (RULES.md HEZ2-*): 2-4 players, 40-card Spanish deck, match suit or rank, go out first.
+
+Cards are ``<rank><suit>`` codes: ranks ``1234567`` then ``S`` (Sota), ``C`` (Caballo), ``R``
+(Rey); suits ``O C E B`` (Oros, Copas, Espadas, Bastos): ``1O``, ``7E``, ``SB``, ``CC``, ``RO``.
+Inside, a card is an index ``suit * 10 + rank`` (rank 0 is the ace) and a hand is a 40-bit set.
+
+One game is one round. The stock is a set of unknown order: every card taken from it is a chance
+event naming the card (``deal``, ``start_card``, ``card_drawn``). Places, payouts and the end are
+rulings. See ``docs/games/hez2.md`` for every event type.
+
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(RULES, "doc", players=3, seed=4, check=True)
+>>> final = RULES.replay(events)
+>>> final.over, sorted(final.places)
+(True, [0, 1, 2])
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from replay.cards import Deck, bits, popcount
+from replay.events import Category, Event
+from replay.games.base import (
+    COMMON_EVENT_TYPES,
+    OVER,
+    Bot,
+    Due,
+    GameState,
+    Rules,
+    RuleViolation,
+    check_players,
+    parse_setup,
+    random_bot,
+)
+
+RANKS = "1234567SCR"
+SUITS = "OCEB"
+SUIT_CODES = tuple(SUITS)
+SUIT_NAMES = ("Oros", "Copas", "Espadas", "Bastos")
+DECK = Deck([r + s for s in SUITS for r in RANKS], "40-card Spanish deck")
+
+ACE, TWO, SEVEN = 0, 1, 6
+SUIT_MASK = tuple(0x3FF << (10 * s) for s in range(4))
+RANK_MASK = tuple(sum(1 << (10 * s + r) for s in range(4)) for r in range(10))
+ACES, TWOS, SEVENS = RANK_MASK[ACE], RANK_MASK[TWO], RANK_MASK[SEVEN]
+HAND_SIZE = 4
+ROUND = 1
+
+# Stages of the round (a queue of rulings, when not empty, comes first).
+DEAL, START, TURN, DECLARE, DRAW, END = range(6)
+
+#: Shares of the pot in percent by rank among staked players (HEZ2-STAKES), for 2-4 of them.
+SPLITS: Mapping[int, tuple[int, ...]] = {2: (100, 0), 3: (70, 30, 0), 4: (60, 30, 10, 0)}
+
+#: Stakes ``setup_event`` draws for a human seat when options do not give them (minor units).
+STAKE_CHOICES = (None, 100, 250, 500, 1000)
+
+
+def suit_of(card: int) -> int:
+    """The suit (0-3) of a card index."""
+    return card // 10
+
+
+def rank_of(card: int) -> int:
+    """The rank (0 = ace ... 9 = Rey) of a card index."""
+    return card % 10
+
+
+def split_pot(stakes_by_rank: Sequence[int]) -> list[int]:
+    """Payouts of staked players listed best placed first (HEZ2-STAKES).
+
+    Shares are rounded down; the remainder goes to the best placed, so they sum to the pot.
+
+    >>> split_pot([100, 100, 100])
+    [210, 90, 0]
+    >>> split_pot([101, 100, 100, 32])
+    [201, 99, 33, 0]
+    >>> split_pot([250])
+    [250]
+    """
+    pot = sum(stakes_by_rank)
+    if len(stakes_by_rank) <= 1:
+        return [pot] if stakes_by_rank else []
+    shares = [pot * pct // 100 for pct in SPLITS[len(stakes_by_rank)]]
+    shares[0] += pot - sum(shares)
+    return shares
+
+
+#: A queued ruling: (event type, player, amount, rule ID).
+Ruling = tuple[str, int, int, str]
+
+
+@dataclass(slots=True)
+class Hez2State(GameState):
+    """A Hez2 round between events. All fields are immutable values."""
+
+    names: tuple[str, ...] = ()
+    bots: tuple[bool, ...] = ()
+    stakes: tuple[int | None, ...] = ()
+    dealer: int = 0
+    stage: int = DEAL
+    dealt: int = 0  # deal events recorded
+    hands: tuple[int, ...] = ()
+    stock: int = DECK.full  # cards not yet seen (set of unknown order)
+    discard: int = 0  # the discard pile, its top card included
+    top: int = -1  # the exposed card
+    top_seat: int = -1  # who played it (-1: the start card)
+    suit: int = -1  # the suit to match (a 7's declared suit)
+    turn: int = 0
+    pending_skip: bool = False
+    pending_draw: int = 0
+    to_draw: int = 0  # cards still to draw by ``turn`` in the DRAW stage
+    turns: int = 0  # turns begun (a served skip is a turn)
+    places: tuple[int, ...] = ()  # seats in order of places, 1st first
+    payouts: tuple[int, ...] = ()  # payout per seat once paid (0 for unstaked seats)
+    forced: bool = False  # the current or last draw is a penalty (HEZ2-TWO), not a choice
+    queue: tuple[Ruling, ...] = ()  # rulings due, first first
+
+
+def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+def next_holder(hands: tuple[int, ...], seat: int) -> int:
+    """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
+    n = len(hands)
+    for step in range(1, n + 1):
+        other = (seat + step) % n
+        if hands[other]:
+            return other
+    return seat
+
+
+def holders_after(hands: tuple[int, ...], seat: int) -> list[int]:
+    """Seats holding cards, clockwise starting after ``seat``."""
+    n = len(hands)
+    return [(seat + step) % n for step in range(1, n + 1) if hands[(seat + step) % n]]
+
+
+def playable_mask(state: Hez2State, seat: int) -> int:
+    """The cards ``seat`` may play now on their turn (HEZ2-MATCH, HEZ2-ACE, HEZ2-TWO)."""
+    hand = state.hands[seat]
+    if state.pending_skip:
+        return hand & ACES
+    if state.pending_draw:
+        return hand & TWOS
+    return hand & (SUIT_MASK[state.suit] | RANK_MASK[rank_of(state.top)])
+
+
+def payout_list(stakes: Sequence[int | None], places: Sequence[int]) -> list[int]:
+    """Payout per seat for a complete ranking (0 for unstaked seats)."""
+    staked = [seat for seat in places if stakes[seat] is not None]
+    amounts = split_pot([stakes[seat] or 0 for seat in staked])
+    out = [0] * len(stakes)
+    for seat, amount in zip(staked, amounts, strict=True):
+        out[seat] = amount
+    return out
+
+
+class Hez2(Rules[Hez2State]):
+    """The Hez2 rules of RULES.md."""
+
+    kind: ClassVar[str] = "hez2"
+    title: ClassVar[str] = "Hez2"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    turn_rule: ClassVar[str] = "HEZ2-TURN"
+    event_types: ClassVar[Mapping[str, Category]] = {
+        **COMMON_EVENT_TYPES,
+        "start_card": Category.CHANCE,
+        "card_drawn": Category.CHANCE,
+        "play": Category.DECISION,
+        "declare_suit": Category.DECISION,
+        "draw": Category.DECISION,
+        "accept_skip": Category.DECISION,
+        "accept_draw": Category.DECISION,
+        "skip": Category.RULING,
+        "forced_draw": Category.RULING,
+        "reshuffle": Category.RULING,
+        "player_out": Category.RULING,
+        "placed": Category.RULING,
+        "payout": Category.RULING,
+    }
+    rule_ids: ClassVar[tuple[str, ...]] = (
+        "HEZ2-SETUP",
+        "HEZ2-TURN",
+        "HEZ2-MATCH",
+        "HEZ2-DRAW",
+        "HEZ2-RESHUFFLE",
+        "HEZ2-ACE",
+        "HEZ2-TWO",
+        "HEZ2-SEVEN",
+        "HEZ2-OUT",
+        "HEZ2-RANKING",
+        "HEZ2-BOTS",
+        "HEZ2-STAKES",
+    )
+    deck: ClassVar[Deck] = DECK
+
+    # ----------------------------------------------------------------- setup
+    def setup_event(
+        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+    ) -> Event:
+        """A game start; bots, stakes and dealer are drawn with ``rng`` when not given."""
+        bots = list(options.get("bots") or [rng.random() < 0.5 for _ in range(players)])
+        names = list(options.get("names") or _default_names(bots))
+        stakes = options.get("stakes")
+        if stakes is None:
+            stakes = [None if bot else rng.choice(STAKE_CHOICES) for bot in bots]
+        dealer = options.get("dealer")
+        if dealer is None:
+            dealer = rng.randrange(players)
+        data = {
+            "players": players,
+            "names": names,
+            "bots": bots,
+            "stakes": list(stakes),
+            "dealer": dealer,
+        }
+        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
+
+    def start(self, event: Event) -> Hez2State:
+        setup = parse_setup(event, self.kind)
+        n = check_players(setup, 2, 4, "HEZ2-SETUP")
+        names = _seat_list(setup, "names", n, str, "a player id")
+        bots = _seat_list(setup, "bots", n, bool, "true or false")
+        stakes = _stakes(setup, n, bots)
+        dealer = setup.get("dealer")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise RuleViolation("HEZ2-SETUP", f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        return Hez2State(
+            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
+            names=tuple(names), bots=tuple(bots), stakes=tuple(stakes), dealer=dealer,
+            hands=(0,) * n, payouts=(0,) * n,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- what is due
+    def due(self, state: Hez2State) -> Due:
+        if state.queue:
+            return self._queued_ruling(state)
+        stage = state.stage
+        if stage == TURN:
+            if state.pending_skip:
+                return Due.decision(state.turn, what="answer the skip")
+            if state.pending_draw:
+                return Due.decision(state.turn, what="answer the draw")
+            return Due.decision(state.turn, what="play or draw")
+        if stage == DRAW:
+            if state.stock:
+                return Due.chance(state.turn, what="card drawn")
+            moved = state.discard & ~(1 << state.top)
+            event = self.new_event(
+                state, "reshuffle", round=ROUND, cards=tuple(DECK.codes(moved)),
+                amount=popcount(moved),
+            )  # fmt: skip
+            return Due.of_ruling(event, "HEZ2-RESHUFFLE")
+        if stage == DECLARE:
+            return Due.decision(state.turn, what="declare a suit")
+        if stage == DEAL:
+            return Due.chance(state.dealt, what="deal")
+        if stage == START:
+            return Due.chance(what="start card")
+        return OVER
+
+    def _queued_ruling(self, state: Hez2State) -> Due:
+        type_, player, amount, rule = state.queue[0]
+        if type_ == "game_end":
+            event = self.new_event(state, "game_end", values=(player,))
+        elif type_ == "payout":
+            event = self.new_event(state, "payout", player=player, amount=amount)
+        elif type_ == "skip":
+            event = self.new_event(state, "skip", round=ROUND, player=player)
+        else:
+            event = self.new_event(state, type_, round=ROUND, player=player, amount=amount)
+        return Due.of_ruling(event, rule)
+
+    # ----------------------------------------------------------------- verification
+    def verify(self, state: Hez2State, event: Event) -> None:
+        """As :meth:`Rules.verify`; acting again after one's own draw cites HEZ2-DRAW/-TWO."""
+        try:
+            super().verify(state, event)
+        except RuleViolation as exc:
+            if exc.rule in ("HEZ2-TURN", "LOG-ORDER") and self._acts_after_draw(state, event):
+                rule = "HEZ2-TWO" if state.forced else "HEZ2-DRAW"
+                raise RuleViolation(
+                    rule,
+                    f"seat {event.player} made a {event.type} after drawing; the draw ended "
+                    "its turn",
+                    recoverable=exc.recoverable,
+                    expected=exc.expected,
+                ) from None
+            raise
+
+    def _acts_after_draw(self, state: Hez2State, event: Event) -> bool:
+        last = state.last
+        return (
+            last is not None
+            and last.type in ("card_drawn", "draw")
+            and event.type in ("play", "draw", "card_drawn")
+            and event.player == last.player
+            and state.stage == TURN
+        )
+
+    def verify_chance(self, state: Hez2State, event: Event) -> None:
+        expected = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}.get(state.stage)
+        if event.type != expected:
+            raise RuleViolation("LOG-ORDER", f"{event.type} while a {expected} is due")
+        if event.type == "deal":
+            self._verify_deal(state, event)
+            return
+        if event.type == "card_drawn" and event.player != state.turn:
+            raise RuleViolation(
+                "LOG-ORDER", f"card drawn by seat {event.player} but seat {state.turn} is drawing"
+            )
+        card = self._card(event.card, f"{event.type} names")
+        if not state.stock >> card & 1:
+            raise RuleViolation(
+                "LOG-CARD", f"{event.type} names {event.card} which is not in the stock"
+            )
+
+    def _verify_deal(self, state: Hez2State, event: Event) -> None:
+        if event.player != state.dealt:
+            raise RuleViolation(
+                "LOG-ORDER", f"deal for seat {event.player}, expected seat {state.dealt}"
+            )
+        cards = event.cards or ()
+        mask = 0
+        for code in cards:
+            bit = 1 << self._card(code, f"deal to seat {event.player} names")
+            if mask & bit or not state.stock & bit:
+                raise RuleViolation("LOG-CARD", f"card {code} dealt twice")
+            mask |= bit
+        if len(cards) != HAND_SIZE:
+            raise RuleViolation(
+                "HEZ2-SETUP", f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
+            )
+
+    def _card(self, code: str | None, context: str) -> int:
+        if code is None or code not in DECK:
+            raise RuleViolation("LOG-CARD", f"{context} unknown card {code!r}")
+        return DECK.index(code)
+
+    def verify_decision(self, state: Hez2State, event: Event) -> None:
+        seat = event.player
+        assert seat is not None
+        kind = event.type
+        if event.round != ROUND:
+            raise RuleViolation(
+                "LOG-ORDER", f"{kind} in round {event.round}; a Hez2 game is round {ROUND}",
+                recoverable=True,
+            )  # fmt: skip
+        if state.stage == DECLARE:
+            if kind != "declare_suit":
+                raise RuleViolation(
+                    "HEZ2-SEVEN", f"seat {seat} made a {kind} before declaring the suit of its 7"
+                )
+            if event.suit not in SUIT_CODES:
+                raise RuleViolation(
+                    "HEZ2-SEVEN", f"seat {seat} declared {event.suit!r}, not one of O C E B"
+                )
+            return
+        if kind == "play":
+            self._verify_play(state, seat, event)
+        elif kind == "draw":
+            self._verify_draw(state, seat)
+        elif kind == "accept_skip" and not state.pending_skip:
+            raise RuleViolation("HEZ2-ACE", f"seat {seat} accepted a skip but none is pending")
+        elif kind == "accept_draw" and not state.pending_draw:
+            raise RuleViolation("HEZ2-TWO", f"seat {seat} accepted a draw but none is pending")
+        elif kind == "declare_suit":
+            raise RuleViolation("HEZ2-SEVEN", f"seat {seat} declared a suit without playing a 7")
+
+    def _verify_draw(self, state: Hez2State, seat: int) -> None:
+        if state.pending_skip:
+            raise RuleViolation(
+                "HEZ2-ACE", f"seat {seat} drew while facing a skip; only an ace or accepting"
+            )
+        if state.pending_draw:
+            raise RuleViolation(
+                "HEZ2-TWO",
+                f"seat {seat} drew one card while facing a draw of {state.pending_draw}; "
+                "only a 2 or accepting",
+            )
+
+    def _verify_play(self, state: Hez2State, seat: int, event: Event) -> None:
+        card = self._card(event.card, f"seat {seat} played")
+        code = DECK.order[card]
+        if not state.hands[seat] >> card & 1:
+            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        if playable_mask(state, seat) >> card & 1:
+            return
+        top = DECK.order[state.top]
+        if state.pending_skip:
+            rule, why = "HEZ2-ACE", f"seat {seat} played {code} on a pending skip; only an ace"
+        elif state.pending_draw:
+            rule, why = (
+                "HEZ2-TWO",
+                (f"seat {seat} played {code} on a pending draw of {state.pending_draw}; only a 2"),
+            )
+        else:
+            rule = "HEZ2-SEVEN" if rank_of(card) == SEVEN else "HEZ2-MATCH"
+            why = (
+                f"seat {seat} played {code} on {top} with {SUIT_NAMES[state.suit]} to follow; "
+                "it matches neither suit nor rank"
+            )
+        raise RuleViolation(rule, why, recoverable=True)
+
+    # ----------------------------------------------------------------- reducer
+    def reduce(self, state: Hez2State, event: Event) -> Hez2State:
+        kind = event.type
+        if state.queue and self.event_types.get(kind) is Category.RULING:
+            state.queue = state.queue[1:]
+        if kind == "card_drawn":
+            return self._reduce_card_drawn(state, event)
+        if kind == "play":
+            return self._reduce_play(state, event)
+        if kind == "draw":
+            state.forced = False
+            state.to_draw = 1
+            state.stage = DRAW
+            return self._settle_draw(state)
+        handler = _REDUCERS.get(kind)
+        if handler is not None:
+            handler(self, state, event)
+        return state
+
+    def _reduce_deal(self, state: Hez2State, event: Event) -> None:
+        seat = state.dealt
+        mask = DECK.mask(event.cards or ())
+        state.hands = _set(state.hands, seat, mask)
+        state.stock &= ~mask
+        state.dealt += 1
+        if state.dealt == state.n:
+            state.stage = START
+
+    def _reduce_start_card(self, state: Hez2State, event: Event) -> None:
+        card = DECK.index(event.card or "")
+        state.stock &= ~(1 << card)
+        state.discard = 1 << card
+        state.top = card
+        state.suit = suit_of(card)
+        state.turn = (state.dealer + 1) % state.n
+        state.turns = 1
+        state.stage = TURN
+
+    def _reduce_card_drawn(self, state: Hez2State, event: Event) -> Hez2State:
+        bit = DECK.bit(event.card or "")
+        seat = state.turn
+        state.stock &= ~bit
+        state.hands = _set(state.hands, seat, state.hands[seat] | bit)
+        state.to_draw -= 1
+        return self._settle_draw(state)
+
+    def _settle_draw(self, state: Hez2State) -> Hez2State:
+        """End the turn once nothing (more) can be drawn (HEZ2-DRAW, HEZ2-RESHUFFLE)."""
+        nothing_left = not state.stock and not state.discard & ~(1 << state.top)
+        if state.to_draw <= 0 or nothing_left:
+            state.to_draw = 0
+            _end_turn(state)
+        return state
+
+    def _reduce_play(self, state: Hez2State, event: Event) -> Hez2State:
+        seat = event.player
+        assert seat is not None
+        card = DECK.index(event.card or "")
+        bit = 1 << card
+        state.hands = _set(state.hands, seat, state.hands[seat] & ~bit)
+        state.discard |= bit
+        state.top = card
+        state.top_seat = seat
+        state.suit = suit_of(card)
+        rank = rank_of(card)
+        state.pending_skip = rank == ACE
+        state.pending_draw = state.pending_draw + 2 if rank == TWO else 0
+        if rank == SEVEN:
+            state.stage = DECLARE
+        elif state.hands[seat]:
+            _end_turn(state)
+        else:
+            self._go_out(state, seat)
+        return state
+
+    def _reduce_declare(self, state: Hez2State, event: Event) -> None:
+        state.suit = SUITS.index(event.suit or "")
+        seat = state.turn
+        if state.hands[seat]:
+            _end_turn(state)
+        else:
+            self._go_out(state, seat)
+
+    def _go_out(self, state: Hez2State, seat: int) -> None:
+        """``seat`` played its last card: it takes the next place; the rest may follow."""
+        state.pending_skip = False
+        state.pending_draw = 0
+        queue: list[Ruling] = [("player_out", seat, len(state.places) + 1, "HEZ2-OUT")]
+        remaining = holders_after(state.hands, seat)
+        bots_only = self._bots_only(state, remaining)
+        if not (state.n == 2 or len(remaining) == 1 or bots_only):
+            state.queue = tuple(queue)
+            state.turn = remaining[0]
+            state.turns += 1
+            state.stage = TURN
+            return
+        remaining.sort(key=lambda s: popcount(state.hands[s]))  # stable: turn order breaks ties
+        order = [*state.places, seat, *remaining]
+        rule = "HEZ2-BOTS" if bots_only else "HEZ2-RANKING"
+        first_free = len(order) - len(remaining) + 1
+        queue += [("placed", s, place, rule) for place, s in enumerate(remaining, first_free)]
+        paid = payout_list(state.stakes, order)
+        queue += [
+            ("payout", s, paid[s], "HEZ2-STAKES")
+            for s in range(state.n)
+            if state.stakes[s] is not None
+        ]
+        queue.append(("game_end", order[0], 0, "HEZ2-RANKING"))
+        state.queue = tuple(queue)
+        state.stage = END
+
+    def _bots_only(self, state: Hez2State, remaining: list[int]) -> bool:
+        """HEZ2-BOTS: every human is out and two or more bots still hold cards."""
+        has_human = not all(state.bots)
+        return has_human and len(remaining) >= 2 and all(state.bots[s] for s in remaining)
+
+    def _reduce_skip(self, state: Hez2State, event: Event) -> None:
+        state.pending_skip = False
+        _end_turn(state)
+
+    def _reduce_accept_draw(self, state: Hez2State, event: Event) -> None:
+        state.queue = (("forced_draw", state.turn, state.pending_draw, "HEZ2-TWO"),)
+
+    def _reduce_accept_skip(self, state: Hez2State, event: Event) -> None:
+        state.queue = (("skip", state.turn, 0, "HEZ2-ACE"),)
+
+    def _reduce_forced_draw(self, state: Hez2State, event: Event) -> None:
+        state.forced = True
+        state.to_draw = state.pending_draw
+        state.pending_draw = 0
+        state.stage = DRAW
+        self._settle_draw(state)
+
+    def _reduce_reshuffle(self, state: Hez2State, event: Event) -> None:
+        top = 1 << state.top
+        state.stock |= state.discard & ~top
+        state.discard = top
+
+    def _reduce_place(self, state: Hez2State, event: Event) -> None:
+        assert event.player is not None
+        state.places = (*state.places, event.player)
+
+    def _reduce_payout(self, state: Hez2State, event: Event) -> None:
+        assert event.player is not None
+        state.payouts = _set(state.payouts, event.player, event.amount or 0)
+
+    def _reduce_game_end(self, state: Hez2State, event: Event) -> None:
+        state.over = True
+
+    # ----------------------------------------------------------------- decisions
+    def legal_decisions(self, state: Hez2State, seat: int) -> list[Event]:
+        if state.queue or seat != state.turn:
+            return []
+        if state.stage == DECLARE:
+            return [
+                self.new_event(state, "declare_suit", round=ROUND, player=seat, suit=s)
+                for s in SUITS
+            ]
+        if state.stage != TURN:
+            return []
+        plays = [self.play_event(state, seat, c) for c in bits(playable_mask(state, seat))]
+        return [*plays, self.pass_event(state, seat)]
+
+    def play_event(self, state: Hez2State, seat: int, card: int) -> Event:
+        """The ``play`` decision of ``card`` by ``seat``."""
+        return self.new_event(state, "play", round=ROUND, player=seat, card=DECK.order[card])
+
+    def pass_event(self, state: Hez2State, seat: int) -> Event:
+        """The decision of not playing: draw, or accept the pending skip or draw."""
+        if state.pending_skip:
+            kind = "accept_skip"
+        elif state.pending_draw:
+            kind = "accept_draw"
+        else:
+            kind = "draw"
+        return self.new_event(state, kind, round=ROUND, player=seat)
+
+    def sample_chance(self, state: Hez2State, rng: random.Random) -> Event:
+        stock = list(bits(state.stock))
+        if state.stage == DEAL:
+            hand = sorted(rng.sample(stock, HAND_SIZE))
+            return self.new_event(
+                state, "deal", round=ROUND, player=state.dealt,
+                cards=tuple(DECK.order[c] for c in hand),
+            )  # fmt: skip
+        card = DECK.order[rng.choice(stock)]
+        if state.stage == START:
+            return self.new_event(state, "start_card", round=ROUND, card=card)
+        return self.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
+
+    # ----------------------------------------------------------------- bots
+    def bots(self) -> Mapping[str, Bot]:
+        from replay.games.hez2_bots import heuristic_bot
+
+        return {"random": random_bot(self), "heuristic": heuristic_bot(self)}
+
+    # ----------------------------------------------------------------- views
+    def view(self, state: Hez2State, seat: int | None = None) -> dict[str, Any]:
+        due = self.due(state)
+        hands: list[list[str] | None] = [
+            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
+        ]
+        table = []
+        if state.top >= 0:
+            owner = state.top_seat if state.top_seat >= 0 else None
+            table.append({"seat": owner, "card": DECK.order[state.top]})
+        return {
+            "kind": self.kind,
+            "game_id": state.game_id,
+            "seq": state.seq,
+            "players": state.n,
+            "names": list(state.names),
+            "seat_view": seat,
+            "phase": due.phase.value,
+            "turn": list(due.seats) if due.phase.value == "decision" else [],
+            "round": ROUND,
+            "trick": None,
+            "hands": hands,
+            "hand_sizes": [popcount(h) for h in state.hands],
+            "table": table,
+            "totals": self._net(state),
+            "over": state.over,
+            "last_event": _public_description(state.last, seat),
+            "game": {
+                "suit": SUITS[state.suit] if state.suit >= 0 else None,
+                "pending_skip": state.pending_skip,
+                "pending_draw": state.pending_draw,
+                "stock_size": popcount(state.stock) if state.stage != DEAL else None,
+                "discard_size": popcount(state.discard),
+                "dealer": state.dealer,
+                "bots": list(state.bots),
+                "stakes": list(state.stakes),
+                "places": list(state.places),
+                "payouts": list(state.payouts),
+                "turns": state.turns,
+            },
+        }
+
+    def _net(self, state: Hez2State) -> list[int]:
+        """Net winnings per seat (payout less stake), all 0 until the payouts are recorded."""
+        if not state.over:
+            return [0] * state.n
+        return [state.payouts[s] - (state.stakes[s] or 0) for s in range(state.n)]
+
+    def render(self, state: Hez2State, seat: int | None = None) -> str:
+        lines = [self.summary(state)]
+        place_of = {s: i + 1 for i, s in enumerate(state.places)}
+        for s in range(state.n):
+            hand = state.hands[s]
+            shown = seat is None or seat == s
+            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
+            who = "bot" if state.bots[s] else "human"
+            stake = state.stakes[s]
+            money = f" stake {stake}" if stake is not None else ""
+            if state.over and stake is not None:
+                money += f" paid {state.payouts[s]}"
+            place = f" place {place_of[s]}" if s in place_of else ""
+            lines.append(f"  seat {s} {state.names[s]:<8} {who}{money}{place}: {cards or '-'}")
+        pending = ""
+        if state.pending_skip:
+            pending = "  pending: skip"
+        elif state.pending_draw:
+            pending = f"  pending: draw {state.pending_draw}"
+        lines.append(f"  stock {popcount(state.stock)}  discard {popcount(state.discard)}{pending}")
+        return "\n".join(lines)
+
+    def summary(self, state: Hez2State) -> str:
+        due = self.due(state)
+        if state.over:
+            who = "over"
+        elif due.phase.value == "ruling":
+            who = f"ruling {due.what} due"
+        elif due.seats:
+            who = f"{due.what} by seat {','.join(map(str, due.seats))}"
+        else:
+            who = due.what
+        top = "-"
+        if state.top >= 0:
+            top = f"{DECK.order[state.top]} ({SUIT_NAMES[state.suit]} to follow)"
+        return f"hez2 round {ROUND} turn {state.turns}: {who}; top {top}"
+
+    def result(self, state: Hez2State) -> dict[str, Any]:
+        return {
+            "winners": list(state.places[:1]),
+            "places": list(state.places),
+            "payouts": list(state.payouts),
+            "totals": self._net(state),
+        }
+
+
+def _end_turn(state: Hez2State) -> None:
+    """Pass the turn to the next player holding cards."""
+    state.turn = next_holder(state.hands, state.turn)
+    state.turns += 1
+    state.stage = TURN
+
+
+_REDUCERS: dict[str, Any] = {
+    "deal": Hez2._reduce_deal,
+    "start_card": Hez2._reduce_start_card,
+    "declare_suit": Hez2._reduce_declare,
+    "accept_skip": Hez2._reduce_accept_skip,
+    "accept_draw": Hez2._reduce_accept_draw,
+    "skip": Hez2._reduce_skip,
+    "forced_draw": Hez2._reduce_forced_draw,
+    "reshuffle": Hez2._reduce_reshuffle,
+    "player_out": Hez2._reduce_place,
+    "placed": Hez2._reduce_place,
+    "payout": Hez2._reduce_payout,
+    "game_end": Hez2._reduce_game_end,
+}
+
+
+def _public_description(event: Event | None, seat: int | None) -> str | None:
+    """``event.describe()``, without the cards a seat view must not see."""
+    if event is None:
+        return None
+    hidden = event.type in ("deal", "card_drawn") and seat is not None and event.player != seat
+    if hidden:
+        event = Event(event.game_id, event.seq, event.kind, event.type, event.round,
+                      player=event.player)  # fmt: skip
+    return event.describe()
+
+
+def _default_names(bots: Sequence[bool]) -> list[str]:
+    return [f"{'bot' if bot else 'p'}{seat}" for seat, bot in enumerate(bots)]
+
+
+def _seat_list(setup: Mapping[str, Any], key: str, n: int, type_: type, what: str) -> list[Any]:
+    values = setup.get(key)
+    ok = isinstance(values, list) and len(values) == n
+    if not ok or not all(isinstance(v, type_) for v in values or ()):
+        raise RuleViolation("LOG-SETUP", f"{key} must list {what} per seat, not {values!r}")
+    return list(values or ())
+
+
+def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int | None]:
+    """The stakes of a setup: a positive integer in minor units or null per seat."""
+    stakes = setup.get("stakes", [None] * n)
+    if not isinstance(stakes, list) or len(stakes) != n:
+        raise RuleViolation("LOG-SETUP", f"stakes must list one stake or null per seat: {stakes!r}")
+    for seat, stake in enumerate(stakes):
+        if stake is None:
+            continue
+        if not isinstance(stake, int) or isinstance(stake, bool) or stake <= 0:
+            raise RuleViolation(
+                "HEZ2-STAKES", f"seat {seat} staked {stake!r}; a stake is a positive integer"
+            )
+        if bots[seat]:
+            raise RuleViolation("HEZ2-STAKES", f"seat {seat} is a bot and staked {stake}")
+    return list(stakes)
+
+
+RULES = Hez2()
