@@ -54,30 +54,23 @@ class Cursor:
         self.snapshot_every = snapshot_every
         self.stopped: Stop | None = None
         self.violations: dict[int, RuleViolation] = {}
-        self._applied: list[Event] = [self.events[0]]  # what the reducer actually applied
+        self._applied: list[Event] = []  # what the reducer actually applied
         self._snapshots: list[Any] = []
         self._build()
         self.step = 0
 
     def _build(self) -> None:
-        rules = self.rules
-        state = rules.start(self.events[0])
-        self._snapshots.append(state)
-        for event in self.events[1:]:
-            applied = event
-            try:
-                rules.verify(state, event)
-            except RuleViolation as violation:
-                self.violations[event.seq] = violation
-                if not violation.recoverable:
-                    self.stopped = Stop(event.seq, violation)
-                    return
-                if violation.expected is not None:
-                    applied = violation.expected
-            state = rules.apply(state, applied)
-            self._applied.append(applied)
-            if (len(self._applied) - 1) % self.snapshot_every == 0:
-                self._snapshots.append(state)
+        every = self.snapshot_every
+        for step in self.rules.walk(self.events):
+            if step.violation is not None:
+                self.violations[step.event.seq] = step.violation
+            if step.applied is None:
+                assert step.violation is not None
+                self.stopped = Stop(step.event.seq, step.violation)
+                return
+            self._applied.append(step.applied)
+            if (len(self._applied) - 1) % every == 0:
+                self._snapshots.append(step.state.clone())
 
     # ------------------------------------------------------------------ navigation
     @property

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
@@ -199,9 +199,20 @@ class Rules(ABC, Generic[S]):
     def bots(self) -> Mapping[str, Bot]:
         """The game's bots by name; ``random`` is always one of them."""
 
-    def summary(self, state: S) -> str:
-        """A one-line state summary for findings (override for something better)."""
-        return self.render(state).splitlines()[0] if state else ""
+    def summary(self, state: S, seat: int | None = None) -> str:
+        """A short state summary for findings: the situation, ``seat``'s hand, the table.
+
+        Built from the common keys of :meth:`view`; a game may override it.
+        """
+        view = self.view(state)
+        parts = [self.render(state).splitlines()[0]]
+        hands = view.get("hands") or []
+        if seat is not None and 0 <= seat < len(hands) and hands[seat] is not None:
+            parts.append(f"seat {seat} holds {' '.join(hands[seat]) or 'nothing'}")
+        table = view.get("table") or []
+        if table:
+            parts.append("table " + " ".join(f"{t['seat']}:{t['card']}" for t in table))
+        return "; ".join(parts)
 
     def result(self, state: S) -> dict[str, Any]:
         """The result of a finished game as data (winners, totals or places)."""
@@ -294,6 +305,35 @@ class Rules(ABC, Generic[S]):
         new.last = event
         return new
 
+    def walk(self, events: Sequence[Event]) -> Iterator[Step]:
+        """Reduce a log as far as it soundly goes, yielding one :class:`Step` per event.
+
+        An illegal but possible event is applied (a wrong ruling is replaced by the one the rules
+        give); the walk ends after the first event the state cannot absorb. The state yielded is
+        the working state, changed in place by the next step: clone it to keep it.
+        Raises :class:`RuleViolation` (LOG-SETUP) when the first event cannot start a game.
+        """
+        state = self.start(events[0])
+        yield Step(events[0], events[0], state, None, "")
+        verify = self.verify
+        for event in events[1:]:
+            applied: Event | None = event
+            violation = None
+            summary = ""
+            try:
+                verify(state, event)
+            except RuleViolation as exc:
+                violation = exc
+                summary = self.summary(state, event.player)
+                if not exc.recoverable:
+                    yield Step(event, None, state, exc, summary)
+                    return
+                if exc.expected is not None:
+                    applied = exc.expected
+            assert applied is not None
+            state = self.apply_in_place(state, applied)
+            yield Step(event, applied, state, violation, summary)
+
     def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
         """Reduce a whole game (``events[0]`` is its ``game_start``), verifying each event."""
         state = self.start(events[0])
@@ -304,6 +344,19 @@ class Rules(ABC, Generic[S]):
                 verify(state, event)
             state = advance(state, event)
         return state
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event of a :meth:`Rules.walk`: what was recorded, what the reducer applied (``None``
+    when it could not), the state after it, the violation if any, and a summary of the state
+    before it (only when there is a violation)."""
+
+    event: Event
+    applied: Event | None
+    state: Any
+    violation: RuleViolation | None
+    before: str
 
 
 def describe_payload(event: Event) -> str:
