@@ -696,9 +696,6 @@ class Hiifuu(Rules[HiifuuState]):
             f"tricks {tricks:>2}  {cards}{aside}"
         )
 
-    def summary(self, state: HiifuuState) -> str:
-        return self.render(state).splitlines()[0]
-
     def result(self, state: HiifuuState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
 

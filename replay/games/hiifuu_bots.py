@@ -27,14 +27,14 @@ def random_legal_bot(rules: Hiifuu) -> Bot:
     """Uniform over the legal decisions, like ``base.random_bot``.
 
     A discard is drawn with ``rng.sample`` (uniform over the same subsets) instead of listing up
-    to C(13, 4) = 715 options first; a play is ``rng.choice`` over the legal plays.
+    to C(13, 4) = 715 options first; a play is ``rng.choice`` over the legal cards.
     """
 
     def choose(state: HiifuuState, seat: int, rng: random.Random) -> Event:
         if state.stage == DISCARD:
             hand = list(bits(state.hands[seat]))
             return rules.discard_event(state, seat, rng.sample(hand, state.setup.discard_size))
-        return rng.choice(rules.legal_decisions(state, seat))
+        return rules.play_event(state, seat, rng.choice(list(bits(legal_mask(state, seat)))))
 
     return choose
 
