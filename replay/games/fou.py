@@ -1,0 +1,742 @@
+"""Fou! (Foppen, RULES.md FOU-*): 4 to 8 players, follow colour, 1s as jokers, the Fool sits out.
+
+Cards are ``<colour><value>`` codes: ``G2``..``G27`` (green), ``R2``..``R23`` (red), ``Y2``..``Y21``
+(yellow), ``B2``..``B15`` (blue), and the six colourless 1s ``1a``..``1f``. Inside, a card is an
+index into the full 88-card deck (the 1s first, then each colour in increasing value), and a hand
+is a bit set; the deck in play is a bit set recorded by the ``deck`` chance event.
+
+Event order: ``game_start``, ``deck`` (chance: the cards in play), ``dealer`` (chance: the first
+dealer), then per round ``deal`` x n, and per trick ``play`` by each seat not sitting out,
+``trick_won`` and one ``fool`` (two at 7-8 players); a round ends with ``round_scored`` x n, the
+game with ``game_end``.
+
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(RULES, "doc", players=5, seed=3, check=True)
+>>> final = RULES.replay(events)
+>>> final.over, min(final.totals) <= -80 or max(final.plus) >= 6
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from replay.cards import Deck, bits, popcount
+from replay.events import Category, Event
+from replay.games.base import (
+    COMMON_EVENT_TYPES,
+    OVER,
+    Bot,
+    Due,
+    GameState,
+    Phase,
+    Rules,
+    RuleViolation,
+    check_players,
+    parse_setup,
+    random_bot,
+)
+
+COLOURS = "GRYB"
+COLOUR_NAMES = ("green", "red", "yellow", "blue")
+#: Highest value of each colour in the full deck (every colour starts at 2).
+TOP_VALUES = (27, 23, 21, 15)
+FULL_SIZES = tuple(top - 1 for top in TOP_VALUES)  # 26, 22, 20, 14
+ONE_CODES = ("1a", "1b", "1c", "1d", "1e", "1f")
+ONE = 4  # the "colour" of a 1 (it has none)
+
+DECK = Deck(
+    [*ONE_CODES, *(c + str(v) for c, top in zip(COLOURS, TOP_VALUES, strict=True)
+                   for v in range(2, top + 1))],
+    "Fou! deck",
+)  # fmt: skip
+VALUE: tuple[int, ...] = tuple(1 if c[0] == "1" else int(c[1:]) for c in DECK.order)
+COLOUR: tuple[int, ...] = tuple(ONE if c[0] == "1" else COLOURS.index(c[0]) for c in DECK.order)
+#: Points of a card left in hand at the end of a round (FOU-SCORE: a 1 counts 5).
+PENALTY: tuple[int, ...] = tuple(5 if v == 1 else v for v in VALUE)
+ONES_MASK = DECK.mask(ONE_CODES)
+COLOUR_MASK: tuple[int, ...] = tuple(
+    sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
+)
+
+EMPTY_HAND_SCORE = 10
+PLUS_ROUNDS_TO_END = 6
+LOSING_TOTAL = -80
+
+# Stages of a game.
+DECK_STAGE, DEALER, DEAL, PLAY, FOOL, SCORE, END, DONE = range(8)
+STAGE_NAMES = ("deck", "dealer", "deal", "play", "fool", "score", "end", "done")
+_PLAY_DUE = tuple(Due.decision(seat, what="play") for seat in range(8))
+
+
+def hand_size(players: int) -> int:
+    """Cards dealt to each player: 12, or 11 at 8 players (FOU-SETUP)."""
+    return 11 if players == 8 else 12
+
+
+def fools_per_trick(players: int) -> int:
+    """Fools made by each trick: two at 7 or 8 players, else one (FOU-FOOL)."""
+    return 2 if players >= 7 else 1
+
+
+def colour_counts(players: int) -> tuple[int, ...]:
+    """Cards kept per colour in the [default] deck for ``players`` (largest remainder).
+
+    >>> colour_counts(4), colour_counts(8)
+    ((14, 11, 10, 7), (26, 22, 20, 14))
+    """
+    coloured = hand_size(players) * players - len(ONE_CODES)
+    full = sum(FULL_SIZES)
+    counts = [size * coloured // full for size in FULL_SIZES]
+    remainders = [size * coloured % full for size in FULL_SIZES]
+    by_remainder = sorted(range(4), key=lambda c: (-remainders[c], c))
+    for colour in by_remainder[: coloured - sum(counts)]:
+        counts[colour] += 1
+    return tuple(counts)
+
+
+def default_deck(players: int) -> tuple[str, ...]:
+    """The [default] deck in play: all six 1s and each colour's lowest values (FOU-SETUP).
+
+    >>> deck = default_deck(4)
+    >>> len(deck), deck[6], deck[-1]
+    (48, 'G2', 'B8')
+    """
+    kept = [c + str(v) for c, n in zip(COLOURS, colour_counts(players), strict=True)
+            for v in range(2, n + 2)]  # fmt: skip
+    return (*ONE_CODES, *kept)
+
+
+def card_name(card: int) -> str:
+    """The code of a card index."""
+    return DECK.order[card]
+
+
+def describe_colour(colour: int) -> str:
+    """A colour's name for messages (``none`` when no colour is set)."""
+    return COLOUR_NAMES[colour] if 0 <= colour < 4 else "none"
+
+
+def card_rank(card: int, position: int, led: int) -> int:
+    """A sortable strength of a played card: led colour (and 1s) above discards, then value,
+    then the earlier card (ties are lost by the later card; FOU-TRICK, FOU-FOOL)."""
+    colour = COLOUR[card]
+    follows = 1 if colour in (ONE, led) else 0
+    return (follows << 10) | (VALUE[card] << 4) | (15 - position)
+
+
+def trick_order(cards: tuple[int, ...], led: int) -> list[int]:
+    """Positions of a trick's cards from the best (the winner) to the worst (the Fool)."""
+    ranks = [card_rank(card, pos, led) for pos, card in enumerate(cards)]
+    return sorted(range(len(cards)), key=ranks.__getitem__, reverse=True)
+
+
+def legal_mask(hand: int, led: int) -> int:
+    """The cards of ``hand`` that may be played when ``led`` is the led colour (-1: not set).
+
+    >>> hand = DECK.mask(["1a", "G5", "R7"])
+    >>> DECK.codes(legal_mask(hand, 0))
+    ['1a', 'G5']
+    >>> DECK.codes(legal_mask(hand, 3))
+    ['1a', 'G5', 'R7']
+    """
+    if led >= 0:
+        suited = hand & COLOUR_MASK[led]
+        if suited:
+            return suited | (hand & ONES_MASK)
+    return hand
+
+
+def hand_penalty(hand: int) -> int:
+    """The points of the cards left in a hand (a 1 counts 5)."""
+    return sum(PENALTY[c] for c in bits(hand))
+
+
+@dataclass(slots=True)
+class FouState(GameState):
+    """A Fou! game between events. All fields are immutable values."""
+
+    names: tuple[str, ...] = ()
+    bots: tuple[bool, ...] = ()
+    stage: int = DECK_STAGE
+    deck: int = 0  # the deck in play (bit set)
+    hand_size: int = 12
+    first_dealer: int = -1
+    round: int = 0
+    hands: tuple[int, ...] = ()
+    dealt: int = 0  # cards dealt this round (bit set)
+    deals: int = 0  # deal events this round
+    round_leader: int = -1  # leader of the round's first trick
+    trick: int = 0
+    leader: int = -1  # leader of the current trick
+    turn: int = -1  # seat to play next, -1 when the trick is complete
+    out: int = 0  # seats sitting out the current trick (bit set of seats)
+    need: int = 0  # cards the current trick takes (seats not sitting out)
+    table: tuple[int, ...] = ()  # cards of the current trick in play order
+    table_seats: tuple[int, ...] = ()  # who played them
+    led: int = -1  # the led colour, -1 until a card other than a 1 is played
+    last_cards: tuple[int, ...] = ()  # the trick being ruled (kept until its Fools are named)
+    last_seats: tuple[int, ...] = ()
+    last_led: int = -1
+    fools: tuple[int, ...] = ()  # Fools named for the last complete trick
+    scored: int = 0  # round_scored events recorded this round
+    totals: tuple[int, ...] = ()
+    plus: tuple[int, ...] = ()  # rounds scored +10, per seat
+    winners: tuple[int, ...] = ()
+
+
+def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+def next_seat(seat: int, n: int, out: int) -> int:
+    """The next seat clockwise after ``seat`` that is not sitting out (FOU-TURN)."""
+    seat = (seat + 1) % n
+    while out >> seat & 1:
+        seat = (seat + 1) % n
+    return seat
+
+
+def lowest_total_seat(totals: tuple[int, ...], start: int) -> int:
+    """The seat with the lowest total; ties go to the first clockwise from ``start`` (FOU-LEAD).
+
+    >>> lowest_total_seat((-5, -9, 0, -9), 2)
+    3
+    """
+    n = len(totals)
+    low = min(totals)
+    return next(s % n for s in range(start, start + n) if totals[s % n] == low)
+
+
+class Fou(Rules[FouState]):
+    """The Fou! rules of RULES.md."""
+
+    kind: ClassVar[str] = "fou"
+    title: ClassVar[str] = "Fou!"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 8
+    turn_rule: ClassVar[str] = "FOU-TURN"
+    event_types: ClassVar[Mapping[str, Category]] = {
+        **COMMON_EVENT_TYPES,
+        "deck": Category.CHANCE,
+        "dealer": Category.CHANCE,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "fool": Category.RULING,
+        "round_scored": Category.RULING,
+    }
+    rule_ids: ClassVar[tuple[str, ...]] = (
+        "FOU-SETUP",
+        "FOU-LEAD",
+        "FOU-TURN",
+        "FOU-FOLLOW",
+        "FOU-JOKER",
+        "FOU-TRICK",
+        "FOU-FOOL",
+        "FOU-ROUND-END",
+        "FOU-SCORE",
+        "FOU-END",
+    )
+    deck: ClassVar[Deck] = DECK
+
+    # ----------------------------------------------------------------- setup
+    def setup_event(
+        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+    ) -> Event:
+        names = list(options.get("names") or [f"p{i}" for i in range(players)])
+        bots = list(options.get("bots") or [True] * players)
+        data = {"players": players, "names": names, "bots": bots}
+        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
+
+    def start(self, event: Event) -> FouState:
+        setup = parse_setup(event, self.kind)
+        n = check_players(setup, self.min_players, self.max_players, "FOU-SETUP")
+        names = setup.get("names") or [f"p{i}" for i in range(n)]
+        bots = setup.get("bots") or [True] * n
+        if not isinstance(names, list) or len(names) != n:
+            raise RuleViolation("FOU-SETUP", "names must list one player id per seat")
+        if not isinstance(bots, list) or len(bots) != n:
+            raise RuleViolation("FOU-SETUP", "bots must list one flag per seat")
+        return FouState(
+            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
+            names=tuple(str(x) for x in names), bots=tuple(bool(b) for b in bots),
+            hand_size=hand_size(n), hands=(0,) * n, totals=(0,) * n, plus=(0,) * n,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- what is due
+    def due(self, state: FouState) -> Due:
+        stage = state.stage
+        if stage == PLAY:
+            if len(state.table) == state.need:
+                return Due.of_ruling(self._trick_won(state), "FOU-TRICK")
+            return _PLAY_DUE[state.turn]
+        if stage == FOOL:
+            return Due.of_ruling(self._fool(state), "FOU-FOOL")
+        if stage == DEAL:
+            return Due.chance(state.deals, what="deal")
+        if stage == SCORE:
+            return Due.of_ruling(self._round_scored(state), "FOU-SCORE")
+        if stage == END:
+            event = self.new_event(state, "game_end", values=game_winners(state.totals))
+            return Due.of_ruling(event, "FOU-END")
+        if stage == DECK_STAGE:
+            return Due.chance(what="deck")
+        if stage == DEALER:
+            return Due.chance(what="dealer")
+        return OVER
+
+    def _trick_won(self, state: FouState) -> Event:
+        best = trick_order(state.table, state.led)[0]
+        return self.new_event(
+            state, "trick_won", round=state.round, trick=state.trick,
+            player=state.table_seats[best], cards=tuple(card_name(c) for c in state.table),
+        )  # fmt: skip
+
+    def _fool_position(self, state: FouState) -> int:
+        """Position in the last trick of the worst card whose player is not yet named Fool."""
+        for pos in reversed(trick_order(state.last_cards, state.last_led)):
+            if state.last_seats[pos] not in state.fools:
+                return pos
+        raise AssertionError("every player of the trick is already a Fool")
+
+    def _fool(self, state: FouState) -> Event:
+        pos = self._fool_position(state)
+        return self.new_event(
+            state, "fool", round=state.round, trick=state.trick, player=state.last_seats[pos],
+            card=card_name(state.last_cards[pos]),
+        )  # fmt: skip
+
+    def round_score(self, state: FouState, seat: int) -> int:
+        """FOU-SCORE for one seat at the end of the round."""
+        hand = state.hands[seat]
+        if hand:
+            return -hand_penalty(hand)
+        return 0 if seat in state.fools else EMPTY_HAND_SCORE
+
+    def _round_scored(self, state: FouState) -> Event:
+        seat = state.scored
+        amount = self.round_score(state, seat)
+        return self.new_event(
+            state, "round_scored", round=state.round, player=seat, amount=amount,
+            total=state.totals[seat] + amount,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- verification
+    def verify(self, state: FouState, event: Event) -> None:
+        """The generic checks, with Fou!'s own rule named where one decides the fault."""
+        try:
+            super().verify(state, event)
+        except RuleViolation as exc:
+            raise self._refine(state, event, exc) from None
+
+    def _refine(self, state: FouState, event: Event, exc: RuleViolation) -> RuleViolation:
+        """Name FOU-TURN/FOU-LEAD/FOU-ROUND-END/FOU-END where a generic check caught the fault."""
+        seat = event.player
+        if exc.rule == self.turn_rule and isinstance(seat, int):
+            if state.out >> seat & 1:
+                return RuleViolation(
+                    "FOU-TURN", f"seat {seat} played in trick {state.trick} but is the Fool "
+                    f"sitting it out; seat {state.turn} is to play",
+                )  # fmt: skip
+            if not state.table:
+                return RuleViolation(
+                    "FOU-LEAD", f"seat {seat} led trick {state.trick} of round {state.round} "
+                    f"but seat {state.turn} leads it",
+                )  # fmt: skip
+            return exc
+        if exc.rule != "LOG-ORDER":
+            return exc
+        if event.type == "play" and state.stage == SCORE:
+            empty = [s for s in range(state.n) if not state.hands[s]]
+            return RuleViolation(
+                "FOU-ROUND-END", f"seat {seat} played after round {state.round} ended: seat "
+                f"{empty[0]} has no cards left",
+            )  # fmt: skip
+        if event.type == "round_scored" and state.stage in (PLAY, DEAL):
+            return RuleViolation(
+                "FOU-ROUND-END",
+                f"round_scored recorded in round {state.round} while every player holds cards",
+            )
+        if event.type == "game_end" and state.stage in (PLAY, DEAL):
+            return RuleViolation(
+                "FOU-END", f"game_end recorded but no player has {PLUS_ROUNDS_TO_END} rounds "
+                f"of +10 or a total of {LOSING_TOTAL} or less",
+            )  # fmt: skip
+        if event.type == "deal" and state.stage == END:
+            return RuleViolation(
+                "FOU-END", f"deal for round {event.round} but the game is over: "
+                f"{self._end_reason(state)}",
+            )  # fmt: skip
+        return exc
+
+    def _end_reason(self, state: FouState) -> str:
+        for seat in range(state.n):
+            if state.plus[seat] >= PLUS_ROUNDS_TO_END:
+                return f"seat {seat} scored +10 in {state.plus[seat]} rounds"
+        seat = min(range(state.n), key=state.totals.__getitem__)
+        return f"seat {seat} has a total of {state.totals[seat]}"
+
+    def verify_chance(self, state: FouState, event: Event) -> None:
+        stage = state.stage
+        if stage == DEAL:
+            self._verify_deal(state, event)
+        elif stage == DECK_STAGE:
+            self._verify_deck(state, event)
+        else:
+            self._verify_dealer(state, event)
+
+    def _verify_deck(self, state: FouState, event: Event) -> None:
+        if event.type != "deck":
+            raise RuleViolation("LOG-ORDER", f"{event.type} before the deck in play is recorded")
+        cards = event.cards or ()
+        mask = known_cards(cards)
+        if popcount(mask) != len(cards):
+            raise RuleViolation("LOG-CARD", f"card twice in the deck: {' '.join(repeated(cards))}")
+        size = state.hand_size * state.n
+        if len(cards) != size:
+            raise RuleViolation(
+                "FOU-SETUP", f"a deck of {len(cards)} cards for {state.n} players, not {size}"
+            )
+
+    def _verify_dealer(self, state: FouState, event: Event) -> None:
+        if event.type != "dealer":
+            raise RuleViolation("LOG-ORDER", f"{event.type} before the first dealer is recorded")
+        if not isinstance(event.player, int) or not 0 <= event.player < state.n:
+            raise RuleViolation(
+                "FOU-LEAD", f"first dealer {event.player} is not a seat of {state.n} players"
+            )
+
+    def _verify_deal(self, state: FouState, event: Event) -> None:
+        if event.type != "deal":
+            raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
+        if event.player != state.deals or event.round != state.round:
+            raise RuleViolation(
+                "LOG-ORDER", f"deal for seat {event.player} round {event.round}, expected seat "
+                f"{state.deals} round {state.round}",
+            )  # fmt: skip
+        cards = event.cards or ()
+        mask = known_cards(cards)
+        if mask & ~state.deck:
+            outside = " ".join(DECK.codes(mask & ~state.deck))
+            raise RuleViolation("LOG-CARD", f"seat {event.player} dealt {outside} not in play")
+        if popcount(mask) != len(cards) or mask & state.dealt:
+            twice = DECK.codes(mask & state.dealt) or repeated(cards)
+            raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
+        if len(cards) != state.hand_size:
+            raise RuleViolation(
+                "FOU-SETUP",
+                f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}",
+            )
+
+    def verify_decision(self, state: FouState, event: Event) -> None:
+        seat = event.player
+        assert seat is not None
+        if event.type != "play":
+            raise RuleViolation("LOG-ORDER", f"{event.type} while a play is due")
+        code = event.card
+        if code is None or code not in DECK:
+            raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
+        card = DECK.index(code)
+        hand = state.hands[seat]
+        if not hand >> card & 1:
+            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        if event.round != state.round or event.trick != state.trick:
+            raise RuleViolation(
+                "LOG-ORDER", f"play in round {event.round} trick {event.trick} during round "
+                f"{state.round} trick {state.trick}", recoverable=True,
+            )  # fmt: skip
+        if not legal_mask(hand, state.led) >> card & 1:
+            raise self._follow_violation(state, seat, card)
+
+    def _follow_violation(self, state: FouState, seat: int, card: int) -> RuleViolation:
+        """FOU-FOLLOW (or FOU-JOKER when a led 1 let a later card set the colour)."""
+        led = state.led
+        held = DECK.codes(state.hands[seat] & COLOUR_MASK[led])
+        colour = COLOUR_NAMES[led]
+        if COLOUR[state.table[0]] == ONE:
+            setter = next(c for c in state.table if COLOUR[c] != ONE)
+            return RuleViolation(
+                "FOU-JOKER", f"seat {seat} played {card_name(card)} while holding {held[0]} and "
+                f"{colour} was set by {card_name(setter)} after a led 1", recoverable=True,
+            )  # fmt: skip
+        return RuleViolation(
+            "FOU-FOLLOW", f"seat {seat} played {card_name(card)} while holding {held[0]} and "
+            f"{colour} was led", recoverable=True,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- reducer
+    def reduce(self, state: FouState, event: Event) -> FouState:
+        kind = event.type
+        if kind == "play":
+            return self._reduce_play(state, event)
+        if kind == "trick_won":
+            return self._reduce_trick_won(state, event)
+        if kind == "fool":
+            return self._reduce_fool(state, event)
+        if kind == "deal":
+            return self._reduce_deal(state, event)
+        if kind == "round_scored":
+            return self._reduce_round_scored(state, event)
+        if kind == "game_end":
+            state.winners = tuple(event.values or game_winners(state.totals))
+            state.stage = DONE
+            state.over = True
+        elif kind == "deck":
+            state.deck = DECK.mask(event.cards or ())
+            state.stage = DEALER
+        elif kind == "dealer":
+            state.first_dealer = event.player or 0
+            state.round = 1
+            state.round_leader = (state.first_dealer + 1) % state.n
+            state.stage = DEAL
+        return state
+
+    def _reduce_deal(self, state: FouState, event: Event) -> FouState:
+        seat = event.player if event.player is not None else state.deals
+        mask = DECK.mask(event.cards or ())
+        state.hands = _set(state.hands, seat, mask)
+        state.dealt |= mask
+        state.deals += 1
+        if state.deals == state.n:
+            state.trick = 0
+            state.fools = ()
+            self._start_trick(state, state.round_leader, 0)
+        return state
+
+    def _start_trick(self, state: FouState, leader: int, out: int) -> None:
+        state.stage = PLAY
+        state.trick += 1
+        state.leader = state.turn = leader
+        state.out = out
+        state.need = state.n - popcount(out)
+        state.table = state.table_seats = ()
+        state.led = -1
+
+    def _reduce_play(self, state: FouState, event: Event) -> FouState:
+        seat = event.player
+        assert seat is not None and event.card is not None
+        card = DECK.index(event.card)
+        state.hands = _set(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.table = (*state.table, card)
+        state.table_seats = (*state.table_seats, seat)
+        if state.led < 0 and COLOUR[card] != ONE:
+            state.led = COLOUR[card]
+        if len(state.table) == state.need:
+            state.turn = -1
+        else:
+            state.turn = next_seat(seat, state.n, state.out)
+        return state
+
+    def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
+        winner = event.player
+        if winner not in state.table_seats:  # a recorded winner who did not play: rules' one
+            winner = state.table_seats[trick_order(state.table, state.led)[0]]
+        assert winner is not None
+        state.leader = winner
+        state.last_cards, state.last_seats, state.last_led = (
+            state.table,
+            state.table_seats,
+            state.led,
+        )
+        state.table = state.table_seats = ()
+        state.fools = ()
+        state.stage = FOOL
+        return state
+
+    def _reduce_fool(self, state: FouState, event: Event) -> FouState:
+        fool = event.player
+        if fool not in state.last_seats or fool in state.fools or fool == state.leader:
+            fool = state.last_seats[self._fool_position(state)]  # keep the state sound
+        assert fool is not None
+        state.fools = (*state.fools, fool)
+        if len(state.fools) < fools_per_trick(state.n):
+            return state
+        if 0 in state.hands:  # FOU-ROUND-END: the trick is complete and a hand is empty
+            state.stage = SCORE
+            state.scored = 0
+            state.out = 0
+            return state
+        out = 0
+        for seat in state.fools:
+            out |= 1 << seat
+        self._start_trick(state, state.leader, out)
+        return state
+
+    def _reduce_round_scored(self, state: FouState, event: Event) -> FouState:
+        seat = state.scored
+        amount = event.amount if isinstance(event.amount, int) else self.round_score(state, seat)
+        total = event.total if isinstance(event.total, int) else state.totals[seat] + amount
+        state.totals = _set(state.totals, seat, total)
+        if amount == EMPTY_HAND_SCORE:
+            state.plus = _set(state.plus, seat, state.plus[seat] + 1)
+        state.scored += 1
+        if state.scored < state.n:
+            return state
+        if game_is_over(state.totals, state.plus):
+            state.stage = END
+            return state
+        state.round_leader = lowest_total_seat(state.totals, state.round_leader)
+        state.round += 1
+        state.stage = DEAL
+        state.hands = (0,) * state.n
+        state.dealt = state.deals = 0
+        state.trick = 0
+        state.fools = ()
+        state.last_cards = state.last_seats = ()
+        return state
+
+    # ----------------------------------------------------------------- decisions and chance
+    def legal_cards(self, state: FouState, seat: int) -> int:
+        """The cards ``seat`` may play now (a bit set; assumes it is their turn)."""
+        return legal_mask(state.hands[seat], state.led)
+
+    def legal_decisions(self, state: FouState, seat: int) -> list[Event]:
+        if state.stage != PLAY or seat != state.turn:
+            return []
+        return [self.play_event(state, seat, c) for c in bits(self.legal_cards(state, seat))]
+
+    def play_event(self, state: FouState, seat: int, card: int) -> Event:
+        """The ``play`` event of ``card`` (an index) by ``seat`` in the current trick."""
+        return self.new_event(
+            state, "play", round=state.round, trick=state.trick, player=seat,
+            card=card_name(card),
+        )  # fmt: skip
+
+    def sample_chance(self, state: FouState, rng: random.Random) -> Event:
+        if state.stage == DECK_STAGE:
+            return self.new_event(state, "deck", cards=default_deck(state.n))
+        if state.stage == DEALER:
+            return self.new_event(state, "dealer", player=rng.randrange(state.n))
+        remaining = list(bits(state.deck & ~state.dealt))
+        hand = sorted(rng.sample(remaining, state.hand_size))
+        return self.new_event(
+            state, "deal", round=state.round, player=state.deals,
+            cards=tuple(card_name(c) for c in hand),
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- bots
+    def bots(self) -> Mapping[str, Bot]:
+        from replay.games.fou_bots import heuristic_play
+
+        def heuristic(state: FouState, seat: int, rng: random.Random) -> Event:
+            return self.play_event(state, seat, heuristic_play(state, seat))
+
+        return {"random": random_bot(self), "heuristic": heuristic}
+
+    # ----------------------------------------------------------------- views
+    def view(self, state: FouState, seat: int | None = None) -> dict[str, Any]:
+        due = self.due(state)
+        hands: list[list[str] | None] = [
+            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
+        ]
+        return {
+            "kind": self.kind,
+            "game_id": state.game_id,
+            "seq": state.seq,
+            "players": state.n,
+            "names": list(state.names),
+            "seat_view": seat,
+            "phase": due.phase.value,
+            "turn": list(due.seats) if due.phase is Phase.DECISION else [],
+            "round": state.round,
+            "trick": state.trick,
+            "hands": hands,
+            "hand_sizes": [popcount(h) for h in state.hands],
+            "table": [
+                {"seat": s, "card": card_name(c)}
+                for s, c in zip(state.table_seats, state.table, strict=True)
+            ],
+            "totals": list(state.totals),
+            "over": state.over,
+            "last_event": state.last.describe() if state.last else None,
+            "game": {
+                "deck_size": popcount(state.deck),
+                "dealer": self.dealer(state),
+                "round_leader": state.round_leader,
+                "leader": state.leader,
+                "led_colour": describe_colour(state.led),
+                "sitting_out": [s for s in range(state.n) if state.out >> s & 1],
+                "fools": list(state.fools),
+                "plus_rounds": list(state.plus),
+                "winners": list(state.winners),
+            },
+        }
+
+    def dealer(self, state: FouState) -> int | None:
+        """The dealer of the current round (rotating clockwise from the first dealer)."""
+        if state.first_dealer < 0:
+            return None
+        return (state.first_dealer + state.round - 1) % state.n
+
+    def render(self, state: FouState, seat: int | None = None) -> str:
+        lines = [self.headline(state)]
+        for s in range(state.n):
+            hand = state.hands[s]
+            shown = seat is None or seat == s
+            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
+            mark = "F" if s in state.fools else " "
+            mark += "out" if state.out >> s & 1 else "   "
+            lines.append(
+                f"  seat {s} {state.names[s]:<8} total {state.totals[s]:>4} "
+                f"+10x{state.plus[s]} {mark} {cards}"
+            )
+        table = " ".join(
+            f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
+        )
+        lines.append(f"  table: {table or '-'}   led: {describe_colour(state.led)}")
+        if state.over:
+            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
+        return "\n".join(lines)
+
+    def headline(self, state: FouState) -> str:
+        """The one-line situation: round, trick and what is due (first line of :meth:`render`)."""
+        due = self.due(state)
+        if state.over:
+            who = "over"
+        elif due.phase is Phase.RULING:
+            who = f"ruling {due.what} due"
+        elif due.phase is Phase.DECISION:
+            who = f"play by seat {due.seats[0]}"
+        else:
+            who = f"{due.what} due"
+        return f"fou round {state.round} trick {state.trick}: {who}"
+
+    def result(self, state: FouState) -> dict[str, Any]:
+        return {"winners": list(state.winners), "totals": list(state.totals)}
+
+
+def game_is_over(totals: tuple[int, ...], plus: tuple[int, ...]) -> bool:
+    """FOU-END: six rounds of +10 for a player, or a total of -80 or less."""
+    return max(plus) >= PLUS_ROUNDS_TO_END or min(totals) <= LOSING_TOTAL
+
+
+def game_winners(totals: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats with the highest total, ascending (a tie is a shared victory)."""
+    best = max(totals)
+    return tuple(s for s, t in enumerate(totals) if t == best)
+
+
+def known_cards(codes: tuple[str, ...]) -> int:
+    """The bit set of card codes, or LOG-CARD for a code outside the Fou! deck."""
+    try:
+        return DECK.mask(codes)
+    except ValueError as exc:
+        raise RuleViolation("LOG-CARD", str(exc)) from None
+
+
+def repeated(codes: tuple[str, ...]) -> list[str]:
+    """The codes that appear more than once."""
+    seen: set[str] = set()
+    twice = []
+    for code in codes:
+        if code in seen:
+            twice.append(code)
+        seen.add(code)
+    return twice
+
+
+RULES = Fou()
