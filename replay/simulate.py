@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from replay.events import Event
-from replay.games.base import Phase, Rules
+from replay.games.base import Bot, Phase, Rules
 
 #: A safety bound: no game of the four needs anywhere near this many events.
 MAX_EVENTS = 1_000_000
@@ -42,12 +42,33 @@ def simulate_game(
     With ``check`` every event is verified before it is applied (slower; used by tests).
     """
     rng = random.Random(seed)
-    table = rules.bots()
-    seat_bots = [table[bots[i % len(bots)]] for i in range(players)]
     first = rules.setup_event(game_id, players, rng, dict(options or {}))
     events = [first]
     state = rules.start(first)
-    advance = rules.step if check else rules.apply
+    return play_out(rules, state, events, rng, seat_bots(rules, players, bots), check=check)
+
+
+def seat_bots(rules: Rules[Any], players: int, bots: Sequence[str]) -> list[Bot]:
+    """The bots of each seat, the names cycled over the seats."""
+    table = rules.bots()
+    return [table[bots[i % len(bots)]] for i in range(players)]
+
+
+def play_out(
+    rules: Rules[Any],
+    state: Any,
+    events: list[Event],
+    rng: random.Random,
+    bots: Sequence[Bot],
+    *,
+    check: bool = False,
+) -> list[Event]:
+    """Play a game on from ``state`` to its end, appending to ``events`` (returned).
+
+    ``state`` is not modified (the game goes on in a copy, updated in place).
+    """
+    state = state.clone()
+    apply = rules.apply_in_place
     while len(events) < MAX_EVENTS:
         due = rules.due(state)
         if due.phase is Phase.OVER:
@@ -59,10 +80,12 @@ def simulate_game(
             event = rules.sample_chance(state, rng)
         else:
             seat = due.seats[0]
-            event = seat_bots[seat](state, seat, rng)
-        state = advance(state, event)
+            event = bots[seat](state, seat, rng)
+        if check:
+            rules.verify(state, event)
+        state = apply(state, event)
         events.append(event)
-    raise SimulationError(f"{game_id}: no end after {MAX_EVENTS} events")
+    raise SimulationError(f"{state.game_id}: no end after {MAX_EVENTS} events")
 
 
 def game_ids(kind: str, seed: int, count: int) -> Iterator[tuple[str, int]]:

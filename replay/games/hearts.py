@@ -545,9 +545,6 @@ class Hearts(Rules[HeartsState]):
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
 
-    def summary(self, state: HeartsState) -> str:
-        return self.render(state).splitlines()[0]
-
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
 

@@ -1,0 +1,186 @@
+"""The audit: every recorded decision checked, every recorded ruling recomputed.
+
+A :class:`Finding` names the game, the step, the event, the rule of RULES.md (ID and text), what
+was recorded against what the rules give, and a short summary of the state before the event
+(in the style of Mortal's log validator). After an illegal event the audit goes on as far as it
+soundly can (see :meth:`replay.games.base.Rules.walk`) and says where it had to stop.
+
+>>> from replay.games import get_rules
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(get_rules("hearts"), "doc", players=4, seed=9)
+>>> audit_game(events).clean
+True
+>>> bad = [e if e.type != "trick_won" else e.at(e.seq) for e in events]
+>>> import dataclasses
+>>> i = next(i for i, e in enumerate(events) if e.type == "trick_won")
+>>> bad[i] = dataclasses.replace(events[i], player=(events[i].player + 1) % 4)
+>>> [f.rule for f in audit_game(bad).findings]
+['HEARTS-TRICK']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from replay.events import Event
+from replay.games import UnknownGame, get_rules
+from replay.games.base import Phase, RuleViolation, describe_payload
+from replay.rulebook import rule_text
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One fault of a recorded game."""
+
+    game_id: str
+    kind: str
+    seq: int
+    rule: str
+    message: str
+    event: str = ""
+    expected: str = ""
+    state: str = ""
+
+    @property
+    def rule_text(self) -> str:
+        """The text of the rule in RULES.md."""
+        return rule_text(self.rule)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The finding as JSON-ready data (with the rule text)."""
+        out = asdict(self)
+        out["rule_text"] = self.rule_text
+        return out
+
+
+@dataclass(slots=True)
+class GameAudit:
+    """The audit of one game."""
+
+    game_id: str
+    kind: str
+    events: int
+    findings: list[Finding] = field(default_factory=list)
+    stopped_at: int | None = None  # seq where the audit could not go on, if it had to stop
+    stop_reason: str = ""
+
+    @property
+    def clean(self) -> bool:
+        return not self.findings
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "kind": self.kind,
+            "events": self.events,
+            "findings": [f.to_dict() for f in self.findings],
+            "stopped_at": self.stopped_at,
+            "stop_reason": self.stop_reason,
+        }
+
+
+def _finding(game: GameAudit, event: Event | None, seq: int, violation: RuleViolation,
+             state: str = "") -> Finding:  # fmt: skip
+    expected = describe_payload(violation.expected) if violation.expected is not None else ""
+    return Finding(
+        game_id=game.game_id,
+        kind=game.kind,
+        seq=seq,
+        rule=violation.rule,
+        message=violation.message,
+        event=event.describe() if event is not None else "",
+        expected=expected,
+        state=state,
+    )
+
+
+def _stop(game: GameAudit, seq: int, reason: str) -> GameAudit:
+    game.stopped_at = seq
+    game.stop_reason = reason
+    return game
+
+
+def check_sequence(events: Sequence[Event], game: GameAudit) -> list[Event]:
+    """LOG-SEQUENCE: order by seq; report duplicates and gaps; return the usable prefix."""
+    ordered = sorted(events, key=lambda e: e.seq)
+    usable: list[Event] = []
+    for event in ordered:
+        expected = len(usable)
+        if event.seq == expected:
+            usable.append(event)
+            continue
+        if event.seq < expected:
+            same = usable[event.seq] == event
+            message = f"seq {event.seq} recorded twice" + (" (identical)" if same else "")
+            violation = RuleViolation("LOG-SEQUENCE", message)
+            game.findings.append(_finding(game, event, event.seq, violation))
+            if same:
+                continue
+            _stop(game, event.seq, "two different events share one sequence number")
+            return usable[: event.seq]
+        violation = RuleViolation("LOG-SEQUENCE", f"seq {expected} to {event.seq - 1} missing")
+        game.findings.append(_finding(game, event, event.seq, violation))
+        _stop(game, expected, "events are missing")
+        return usable
+    return usable
+
+
+def audit_game(events: Sequence[Event]) -> GameAudit:
+    """Audit one game's events (any order; they must share one game id)."""
+    if not events:
+        raise ValueError("no events")
+    first = min(events, key=lambda e: e.seq)
+    game = GameAudit(game_id=first.game_id, kind=first.kind, events=len(events))
+    usable = check_sequence(events, game)
+    if not usable:
+        return game
+    try:
+        rules = get_rules(first.kind)
+    except UnknownGame:
+        violation = RuleViolation("LOG-SETUP", f"unknown game kind {first.kind!r}")
+        game.findings.append(_finding(game, first, first.seq, violation))
+        return _stop(game, first.seq, "unknown game kind")
+    try:
+        last_state = None
+        for step in rules.walk(usable):
+            last_state = step.state
+            if step.violation is not None:
+                game.findings.append(
+                    _finding(game, step.event, step.event.seq, step.violation, step.before)
+                )
+                if step.applied is None:
+                    reason = f"the state cannot absorb {step.event.describe()}"
+                    return _stop(game, step.event.seq, reason)
+    except RuleViolation as violation:  # the first event cannot start a game
+        game.findings.append(_finding(game, usable[0], usable[0].seq, violation))
+        return _stop(game, 0, "no valid game_start")
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # Malformed fields the game's checks did not anticipate: stop this game, keep the rest.
+        seq = last_state.seq if last_state is not None else 0
+        return _stop(game, seq, f"internal error while reducing: {exc!r}")
+    if game.stopped_at is None and last_state is not None:
+        _check_finished(game, rules, last_state, usable[-1].seq + 1)
+    return game
+
+
+def _check_finished(game: GameAudit, rules: Any, state: Any, seq: int) -> None:
+    """LOG-ORDER: a log that ends while a ruling is still due, or before the game's end."""
+    due = rules.due(state)
+    if due.phase is Phase.OVER:
+        return
+    if due.phase is Phase.RULING:
+        message = f"the log ends but the ruling {describe_payload(due.ruling)} is due ({due.rule})"
+        violation = RuleViolation("LOG-ORDER", message, expected=due.ruling)
+    else:
+        violation = RuleViolation("LOG-ORDER", f"the log ends before the game did ({due.what} due)")
+    game.findings.append(_finding(game, None, seq, violation, rules.summary(state)))
+
+
+def group_games(events: Iterable[Event]) -> list[list[Event]]:
+    """Split a stream of events into games (by game id, first-seen order)."""
+    games: dict[str, list[Event]] = {}
+    for event in events:
+        games.setdefault(event.game_id, []).append(event)
+    return list(games.values())
