@@ -655,7 +655,7 @@ class Hez2(Rules[Hez2State]):
         return [state.payouts[s] - (state.stakes[s] or 0) for s in range(state.n)]
 
     def render(self, state: Hez2State, seat: int | None = None) -> str:
-        lines = [self.summary(state)]
+        lines = [self.headline(state)]
         place_of = {s: i + 1 for i, s in enumerate(state.places)}
         for s in range(state.n):
             hand = state.hands[s]
@@ -676,7 +676,8 @@ class Hez2(Rules[Hez2State]):
         lines.append(f"  stock {popcount(state.stock)}  discard {popcount(state.discard)}{pending}")
         return "\n".join(lines)
 
-    def summary(self, state: Hez2State) -> str:
+    def headline(self, state: Hez2State) -> str:
+        """The one-line summary that heads :meth:`render`: turn count, what is due, the top."""
         due = self.due(state)
         if state.over:
             who = "over"
