@@ -1,0 +1,77 @@
+"""Errors of the event store.
+
+Faults of the record itself are :class:`~replay.games.base.RuleViolation` subclasses naming a
+rule ID of RULES.md (``LOG-SEQUENCE``, ``LOG-CARD``...) or a store rule (``STORE-SCHEMA``,
+``STORE-JSON``, ``STORE-GAME-ID``, ``STORE-CORRUPT``, ``STORE-JOURNAL``); every message names the
+file, the game and the sequence number when they are known.
+
+>>> str(InvalidGame("LOG-SEQUENCE", "missing seq 4", game_id="g1", seq=4, source="a.jsonl"))
+'a.jsonl: game g1 seq 4: missing seq 4 (LOG-SEQUENCE)'
+"""
+
+from __future__ import annotations
+
+from replay.games.base import RuleViolation
+
+
+class StoreError(Exception):
+    """Base class of the store's own errors (not faults of a game record)."""
+
+
+def locate(source: str | None, game_id: str | None, seq: int | None) -> str:
+    """``file: game G seq N: `` (only the known parts), the prefix of every message."""
+    parts = []
+    if source:
+        parts.append(source)
+    if game_id is not None:
+        parts.append(f"game {game_id}" + (f" seq {seq}" if seq is not None else ""))
+    return ": ".join(parts) + ": " if parts else ""
+
+
+class InvalidGame(RuleViolation, StoreError):
+    """A game (or a part of a file) rejected by the store's integrity checks."""
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        game_id: str | None = None,
+        seq: int | None = None,
+        source: str | None = None,
+    ) -> None:
+        super().__init__(rule, message)
+        self.game_id = game_id
+        self.seq = seq
+        self.source = source
+        self.args = (f"{locate(source, game_id, seq)}{message} ({rule})",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class ConcurrencyConflict(StoreError):
+    """An append named a sequence number that is not the stream's next one."""
+
+    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"game {game_id}: append expected next seq {expected}, but the stream is at {actual}"
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameNotFound(StoreError, KeyError):
+    """No game has this id (or id prefix)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class AmbiguousGameId(StoreError):
+    """An id prefix that matches several games."""
+
+
+class StoreNotFound(StoreError):
+    """The path holds no event store (and creating one was not asked)."""

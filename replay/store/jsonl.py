@@ -1,0 +1,214 @@
+"""The JSON Lines format: one event per line, the Parquet columns as keys.
+
+The canonical form, written by :func:`event_to_line` and the export, has the keys in
+:data:`~replay.events.SCHEMA` order, omits null fields, writes ``ts`` as ISO 8601 UTC with
+milliseconds and no spaces between tokens, so that import followed by export gives back the same
+bytes.
+
+>>> from replay.events import Event
+>>> line = event_to_line(Event("g1", 5, "hearts", "play", round=1, trick=1, player=2, card="QS"))
+>>> line
+'{"game_id":"g1","seq":5,"kind":"hearts","type":"play","round":1,"trick":1,"player":2,"card":"QS"}'
+>>> line_to_event(line).card
+'QS'
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import pyarrow as pa
+import pyarrow.json as pj
+
+from replay.events import COLUMNS, SCHEMA, Event
+from replay.store.validate import Rejection
+
+_LIST_FIELDS = ("cards", "values")
+
+
+def format_ts(value: datetime) -> str:
+    """``2024-05-01T12:00:00.000Z`` (UTC, milliseconds)."""
+    value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def parse_ts(text: str) -> datetime:
+    """The inverse of :func:`format_ts` (any ISO 8601 time with a zone is accepted)."""
+    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        raise ValueError(f"timestamp {text!r} has no time zone")
+    return value.astimezone(UTC)
+
+
+def row_to_line(row: dict[str, Any]) -> str:
+    """The canonical JSON line of one row (a dict keyed by column name)."""
+    out: dict[str, Any] = {}
+    for name in COLUMNS:
+        value = row.get(name)
+        if value is None:
+            continue
+        if name == "ts":
+            value = format_ts(value)
+        elif name in _LIST_FIELDS:
+            value = list(value)
+        out[name] = value
+    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_to_line(event: Event) -> str:
+    """The canonical JSON line of an event."""
+    return row_to_line({name: getattr(event, name) for name in COLUMNS})
+
+
+def _check_int(name: str, value: object, bits: int) -> str | None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"{name} must be an integer, not {value!r}"
+    if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
+        return f"{name} {value} is out of range"
+    return None
+
+
+def check_object(obj: object) -> str | None:
+    """Why a parsed JSON line is not an event (None when it is one)."""
+    if not isinstance(obj, dict):
+        return "a line must be a JSON object"
+    for name in obj:
+        if name not in COLUMNS:
+            return f"unknown field {name!r}"
+    for fld in SCHEMA:
+        value = obj.get(fld.name)
+        if value is None:
+            if not fld.nullable:
+                return f"no {fld.name}"
+            continue
+        problem = _check_value(fld, value)
+        if problem:
+            return problem
+    return None
+
+
+def _check_value(fld: pa.Field[Any], value: object) -> str | None:
+    kind = fld.type
+    if pa.types.is_integer(kind):
+        return _check_int(fld.name, value, kind.bit_width)
+    if pa.types.is_string(kind):
+        return None if isinstance(value, str) else f"{fld.name} must be a string"
+    if pa.types.is_timestamp(kind):
+        try:
+            parse_ts(str(value)) if isinstance(value, str) else parse_ts("")
+        except ValueError:
+            return f"{fld.name} must be an ISO 8601 time with a zone, not {value!r}"
+        return None
+    if not isinstance(value, list):
+        return f"{fld.name} must be a list"
+    item = pa.field(fld.name + "[]", kind.value_type)
+    for element in value:
+        problem = _check_value(item, element)
+        if problem:
+            return problem
+    return None
+
+
+def line_to_event(line: str) -> Event:
+    """Parse one JSON line (raises ValueError with the reason when it is not an event)."""
+    obj = json.loads(line)
+    problem = check_object(obj)
+    if problem:
+        raise ValueError(problem)
+    values = {name: obj.get(name) for name in COLUMNS}
+    for name in _LIST_FIELDS:
+        if values[name] is not None:
+            values[name] = tuple(values[name])
+    if values["ts"] is not None:
+        values["ts"] = parse_ts(values["ts"])
+    return Event(**values)
+
+
+@dataclass(slots=True)
+class JsonlRead:
+    """A parsed JSON Lines file: the events as an Arrow table, and the lines rejected."""
+
+    table: pa.Table
+    lines: int
+    rejected: list[Rejection] = field(default_factory=list)
+
+
+_PARSE = pj.ParseOptions(explicit_schema=SCHEMA, unexpected_field_behavior="error")
+
+
+def _parse_bytes(data: bytes) -> pa.Table:
+    read = pj.ReadOptions(block_size=16 << 20, use_threads=True)
+    return pj.read_json(io.BytesIO(data), read_options=read, parse_options=_PARSE)
+
+
+def read_jsonl(path: str | Path) -> JsonlRead:
+    """Read a JSON Lines file with Arrow's C++ parser; when some lines are malformed, report
+    them by line number and parse the others."""
+    data = Path(path).read_bytes()
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    if not data.strip():
+        return JsonlRead(SCHEMA.empty_table(), 0)
+    try:
+        return JsonlRead(_parse_bytes(data), lines)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        pass
+    good, rejected = _split_lines(data, str(path))
+    table = _parse_bytes(b"\n".join(good)) if good else SCHEMA.empty_table()
+    return JsonlRead(table, lines, rejected)
+
+
+def _split_lines(data: bytes, source: str) -> tuple[list[bytes], list[Rejection]]:
+    """The well-formed lines and one rejection per malformed line (slow path, Python)."""
+    good: list[bytes] = []
+    rejected: list[Rejection] = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            rejected.append(
+                Rejection("STORE-JSON", f"malformed JSON: {exc}", None, None, source, number)
+            )
+            continue
+        problem = check_object(obj)
+        if problem:
+            game = obj.get("game_id") if isinstance(obj, dict) else None
+            seq = obj.get("seq") if isinstance(obj, dict) else None
+            rejected.append(
+                Rejection(
+                    "STORE-JSON",
+                    problem,
+                    game if isinstance(game, str) else None,
+                    seq if isinstance(seq, int) else None,
+                    source,
+                    number,
+                )
+            )
+            continue
+        good.append(raw)
+    return good, rejected
+
+
+def write_lines(batches: Iterable[pa.RecordBatch], out: TextIO) -> int:
+    """Write record batches in canonical JSON Lines; returns the number of lines."""
+    count = 0
+    for batch in batches:
+        for row in batch.to_pylist():
+            out.write(row_to_line(row))
+            out.write("\n")
+            count += 1
+    return count
+
+
+def iter_lines(batches: Iterable[pa.RecordBatch]) -> Iterator[str]:
+    """The canonical lines of record batches (without newlines)."""
+    for batch in batches:
+        for row in batch.to_pylist():
+            yield row_to_line(row)

@@ -1,0 +1,543 @@
+"""The event store: a Delta Lake table of finished games plus a live journal.
+
+The table (partitioned by ``kind``, Parquet with zstd and dictionary encoding, rows sorted by
+game id and seq) gets atomic commits, snapshot isolation and compaction from ``deltalake``;
+queries run in DuckDB over the snapshot's file list. Every commit of the store (ingest, seal,
+compact) also holds ``_store.lock`` so that the duplicate check and the commit are one step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+from deltalake import ColumnProperties, DeltaTable, WriterProperties, write_deltalake
+
+from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
+from replay.store.errors import AmbiguousGameId, GameNotFound, InvalidGame, StoreNotFound
+from replay.store.journal import Journal
+from replay.store.validate import Rejection, check_games, conform
+
+LIVE_DIR = "_live"
+LOCK_FILE = "_store.lock"
+ROW_GROUP_ROWS = 1 << 20
+COMPACT_FILE_BYTES = 256 << 20
+
+
+def writer_properties(level: int) -> WriterProperties:
+    """Parquet settings: zstd, dictionaries, delta-coded seq, large pages (about 2 B/event)."""
+    return WriterProperties(
+        compression="ZSTD",
+        compression_level=level,
+        max_row_group_size=ROW_GROUP_ROWS,
+        data_page_size_limit=16 << 20,
+        data_page_row_count_limit=ROW_GROUP_ROWS,
+        write_batch_size=1 << 16,
+        column_properties={
+            "seq": ColumnProperties(dictionary_enabled=False, encoding="DELTA_BINARY_PACKED")
+        },
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DataFile:
+    """One Parquet file of the current table snapshot."""
+
+    path: str
+    kind: str
+    size: int
+    rows: int
+    min_game: str | None
+    max_game: str | None
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What an ingest did: games stored, games already stored identically, games rejected."""
+
+    ingested: list[str] = field(default_factory=list)
+    events: int = 0
+    skipped: list[str] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every game of the input was stored (or already was)."""
+        return not self.rejected
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.ingested)} games ({self.events} events) ingested, "
+            f"{len(self.skipped)} already stored, {len(self.rejected)} rejected"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One row of :meth:`EventStore.list_games`."""
+
+    game_id: str
+    kind: str
+    players: tuple[str, ...]
+    events: int
+    rounds: int
+    started: datetime | None
+    result: tuple[int, ...] | None
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KindInfo:
+    """Figures of one game kind in :meth:`EventStore.info`."""
+
+    kind: str
+    games: int
+    events: int
+    files: int
+    bytes: int
+    first: datetime | None
+    last: datetime | None
+
+    @property
+    def bytes_per_event(self) -> float:
+        return self.bytes / self.events if self.events else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StoreInfo:
+    """Figures of a whole store."""
+
+    path: str
+    version: int
+    kinds: tuple[KindInfo, ...]
+    live_games: int
+    disk_bytes: int
+
+    @property
+    def games(self) -> int:
+        return sum(k.games for k in self.kinds)
+
+    @property
+    def events(self) -> int:
+        return sum(k.events for k in self.kinds)
+
+    @property
+    def files(self) -> int:
+        return sum(k.files for k in self.kinds)
+
+    @property
+    def data_bytes(self) -> int:
+        return sum(k.bytes for k in self.kinds)
+
+    @property
+    def bytes_per_event(self) -> float:
+        return self.data_bytes / self.events if self.events else 0.0
+
+
+_SUMMARY_SQL = """
+WITH g AS (
+  SELECT game_id, any_value(kind) AS kind, count(*) AS events,
+         count(DISTINCT round) AS rounds,
+         min(ts) FILTER (WHERE type = 'game_start') AS started,
+         any_value(data) FILTER (WHERE type = 'game_start') AS setup,
+         any_value("values") FILTER (WHERE type = 'game_end') AS result
+  FROM read_parquet($files, hive_partitioning = true)
+  GROUP BY game_id
+), n AS (
+  SELECT *, coalesce(TRY_CAST(json_extract(setup, '$.names') AS VARCHAR[]), []) AS players
+  FROM g
+)
+SELECT game_id, kind, players, events, rounds, started, result,
+       coalesce(list_transform(result, lambda s: coalesce(players[s + 1], 'seat ' || s)), [])
+         AS winners
+FROM n WHERE $player IS NULL OR list_contains(players, $player)
+ORDER BY started NULLS LAST, game_id
+"""
+
+
+class EventStore:
+    """A directory holding the Delta table of finished games and ``_live/`` journals."""
+
+    def __init__(self, path: str | Path, *, create: bool = False) -> None:
+        self.path = Path(path)
+        self.journal = Journal(self.path / LIVE_DIR)
+        #: Problems met while reading (corrupt files...), for the caller to report.
+        self.problems: list[Rejection] = []
+        if not DeltaTable.is_deltatable(str(self.path)):
+            if not create:
+                raise StoreNotFound(f"{self.path}: no event store here")
+            self.path.mkdir(parents=True, exist_ok=True)
+            with self._locked():
+                if not DeltaTable.is_deltatable(str(self.path)):
+                    DeltaTable.create(str(self.path), schema=SCHEMA, partition_by=["kind"])
+        self.recover()
+
+    @classmethod
+    def open(cls, path: str | Path, create: bool = False) -> EventStore:
+        """Open a store (``create`` makes an empty one when none exists)."""
+        return cls(path, create=create)
+
+    # ----------------------------------------------------------------- internals
+    def table(self) -> DeltaTable:
+        """The latest snapshot of the Delta table."""
+        return DeltaTable(str(self.path))
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def files(self, kind: str | None = None) -> list[DataFile]:
+        """The data files of the current snapshot (optionally of one kind)."""
+        actions = pa.table(self.table().get_add_actions(flatten=True))
+        rows = actions.select(
+            ["path", "partition.kind", "size_bytes", "num_records", "min.game_id", "max.game_id"]
+        ).to_pylist()
+        out = []
+        for r in rows:
+            if kind is not None and r["partition.kind"] != kind:
+                continue
+            out.append(
+                DataFile(
+                    str(self.path / r["path"]),
+                    r["partition.kind"],
+                    r["size_bytes"],
+                    r["num_records"] or 0,
+                    r["min.game_id"],
+                    r["max.game_id"],
+                )
+            )
+        return out
+
+    def parquet_files(self, kind: str | None = None) -> list[str]:
+        """Paths of the current Parquet files, for DuckDB ``read_parquet([...],
+        hive_partitioning=true)`` (the ``kind`` column comes from the directory name)."""
+        return [f.path for f in self.files(kind)]
+
+    def _readable(self, files: Sequence[DataFile]) -> list[DataFile]:
+        """The files whose footer reads and whose size matches the log; others are reported."""
+        good = []
+        for f in files:
+            try:
+                if os.path.getsize(f.path) != f.size:
+                    raise OSError(f"size {os.path.getsize(f.path)} bytes, the log says {f.size}")
+                pq.read_metadata(f.path)
+            except (OSError, pa.ArrowException) as exc:
+                self._problem(f.path, exc)
+                continue
+            good.append(f)
+        return good
+
+    def _problem(self, path: str, exc: BaseException) -> None:
+        reason = f"corrupt or truncated Parquet file: {exc}".splitlines()[0]
+        self.problems.append(Rejection("STORE-CORRUPT", reason, source=path))
+
+    def _query(self, sql: str, files: Sequence[DataFile], **params: Any) -> pa.Table:
+        """Run ``sql`` with ``$files`` bound to readable files; a failing file is reported and
+        left out."""
+        files = self._readable(files)
+        try:
+            return self._run(sql, [f.path for f in files], params)
+        except duckdb.Error:
+            pass
+        good = []
+        for f in files:
+            try:
+                self._run("SELECT count(*) FROM read_parquet($files)", [f.path], {})
+                good.append(f.path)
+            except duckdb.Error as exc:
+                self._problem(f.path, exc)
+        return self._run(sql, good, params)
+
+    @staticmethod
+    def _run(sql: str, paths: list[str], params: dict[str, Any]) -> pa.Table:
+        if not paths:
+            sql = sql.replace(
+                "read_parquet($files, hive_partitioning = true)", "(SELECT * FROM empty_events)"
+            )
+        con = duckdb.connect()
+        con.register("empty_events", SCHEMA.empty_table())
+        bound = {k: v for k, v in {"files": paths, **params}.items() if f"${k}" in sql}
+        result: pa.Table = con.sql(sql, params=bound).to_arrow_table()
+        return result
+
+    def _read(self, f: DataFile, columns: list[str] | None = None, **kw: Any) -> pa.Table:
+        """One file as a table in SCHEMA order (``kind`` added from the partition)."""
+        wanted = [c for c in (columns or COLUMNS) if c != "kind"]
+        try:
+            table = pq.read_table(f.path, columns=wanted, **kw)
+        except (OSError, pa.ArrowException) as exc:
+            raise InvalidGame("STORE-CORRUPT", str(exc), source=f.path) from None
+        kind = pa.array([f.kind] * table.num_rows, pa.string())
+        names = columns or list(COLUMNS)
+        arrays = [kind if n == "kind" else table.column(n) for n in names]
+        return pa.Table.from_arrays(arrays, names=names)
+
+    # ----------------------------------------------------------------- live games
+    def append(self, game_id: str, events: Iterable[Event], expected_seq: int) -> int:
+        """Append events to a live game; ``expected_seq`` must be the stream's next seq
+        (else :class:`ConcurrencyConflict`). Durable on return; returns the next seq."""
+        return self.journal.append(game_id, list(events), expected_seq, self._stored_length)
+
+    def live_games(self) -> list[str]:
+        """Ids of the games in progress."""
+        return self.journal.games()
+
+    def seal(self, game_id: str, *, require_end: bool = True) -> int:
+        """Move a finished live game into the table (one commit), then drop its journal.
+
+        Returns the number of events sealed. A crash between the commit and the removal leaves
+        a journal that :meth:`recover` drops.
+        """
+        with self.journal.locked(game_id) as fd:
+            if fd is None:
+                raise GameNotFound(f"game {game_id}: no live game with this id")
+            events = self.journal.read(game_id)
+            if require_end and (not events or events[-1].type != "game_end"):
+                last = events[-1].seq if events else None
+                raise InvalidGame("LOG-ORDER", "no game_end yet", game_id=game_id, seq=last)
+            report = self.ingest(events_to_table(events), source=str(self.journal.path(game_id)))
+            if report.rejected:
+                raise report.rejected[0].error()
+            self.journal.remove(game_id)
+        return len(events)
+
+    def recover(self) -> list[str]:
+        """Drop journals of games already in the table (a seal interrupted after its commit)."""
+        live = self.live_games()
+        if not live:
+            return []
+        stored = set(self._stored_counts(live))
+        dropped = []
+        for game_id in live:
+            if game_id in stored:
+                with self.journal.locked(game_id) as fd:
+                    if fd is not None:
+                        self.journal.remove(game_id)
+                        dropped.append(game_id)
+        return dropped
+
+    def _stored_counts(self, game_ids: Sequence[str]) -> dict[str, int]:
+        ids = pa.table({"game_id": pa.array(list(game_ids), pa.string())})
+        sql = (
+            "SELECT game_id, count(*) AS n FROM read_parquet($files, hive_partitioning = true) "
+            "WHERE game_id IN (SELECT game_id FROM ids) GROUP BY game_id"
+        )
+        files = self.files()
+        if not files:
+            return {}
+        con = duckdb.connect()
+        con.register("ids", ids)
+        paths = [f.path for f in self._readable(files)]
+        rows = con.execute(sql, {"files": paths}).fetchall() if paths else []
+        return {str(g): int(n) for g, n in rows}
+
+    def _stored_length(self, game_id: str) -> int | None:
+        return self._stored_counts([game_id]).get(game_id)
+
+    # ----------------------------------------------------------------- finished games
+    def ingest(
+        self, games: pa.Table | Iterable[Sequence[Event]], *, source: str | None = None
+    ) -> IngestReport:
+        """Store many finished games in one atomic commit, after the integrity checks.
+
+        Bad games are rejected with their reason, the good ones stored; a game already stored
+        identically is skipped; an id stored with other content is rejected (STORE-GAME-ID).
+        """
+        table = games if isinstance(games, pa.Table) else _events_table(games)
+        report = IngestReport()
+        try:
+            checked = check_games(table, source)
+        except InvalidGame as exc:
+            report.rejected.append(Rejection(exc.rule, exc.message, source=source))
+            return report
+        report.rejected.extend(checked.rejected)
+        with self._locked():
+            fresh = self._drop_stored(checked.table, report, source)
+            if fresh.num_rows:
+                write_deltalake(
+                    str(self.path),
+                    fresh,
+                    mode="append",
+                    partition_by=["kind"],
+                    writer_properties=writer_properties(9),
+                )
+        report.ingested.extend(_strings(fresh.column("game_id")))
+        report.events += fresh.num_rows
+        return report
+
+    def _drop_stored(self, table: pa.Table, report: IngestReport, source: str | None) -> pa.Table:
+        """``table`` without the games already stored (skipped, or rejected when different)."""
+        if table.num_rows == 0:
+            return table
+        stored = self._stored_counts(_strings(table.column("game_id")))
+        if not stored:
+            return table
+        old = self._load_tables(list(stored))
+        drop = []
+        for game_id in sorted(stored):
+            key = pa.scalar(game_id, pa.string())
+            new_rows = table.filter(pc.equal(table.column("game_id"), key))
+            old_rows = old.filter(pc.equal(old.column("game_id"), key))
+            if new_rows.equals(old_rows):
+                report.skipped.append(game_id)
+            else:
+                reason = "game id already stored with different content"
+                report.rejected.append(Rejection("STORE-GAME-ID", reason, game_id, None, source))
+            drop.append(game_id)
+        return table.filter(pc.invert(pc.is_in(table.column("game_id"), pa.array(drop))))
+
+    def _load_tables(self, game_ids: list[str]) -> pa.Table:
+        """The stored rows of some games, sorted, in SCHEMA."""
+        wanted = pa.array(game_ids, pa.string())
+        lo, hi = min(game_ids), max(game_ids)
+        parts = []
+        for f in self.files():
+            # Delta's min/max statistics are bounds even when truncated.
+            if (f.max_game is not None and f.max_game < lo) or (
+                f.min_game is not None and f.min_game > hi
+            ):
+                continue
+            t = self._read(f, filters=pc.is_in(pc.field("game_id"), wanted))
+            if t.num_rows:
+                parts.append(t)
+        if not parts:
+            return SCHEMA.empty_table()
+        return conform(pa.concat_tables(parts)).sort_by(
+            [("game_id", "ascending"), ("seq", "ascending")]
+        )
+
+    def load_game_table(self, game_id: str) -> pa.Table:
+        """One stored game's events as an Arrow table in seq order (empty when absent)."""
+        return self._load_tables([game_id])
+
+    def load_game(self, game_id: str) -> list[Event]:
+        """A game's events in seq order, from the table or else from the live journal."""
+        events = events_from_table(self.load_game_table(game_id))
+        if not events:
+            events = self.journal.read(game_id)
+        if not events:
+            raise GameNotFound(f"game {game_id}: no such game")
+        return events
+
+    def resolve_game_id(self, prefix: str) -> str:
+        """The one game id (stored or live) equal to or starting with ``prefix``."""
+        sql = (
+            "SELECT DISTINCT game_id FROM read_parquet($files, hive_partitioning = true) "
+            "WHERE starts_with(game_id, $prefix) ORDER BY game_id LIMIT 11"
+        )
+        found = _strings(self._query(sql, self.files(), prefix=prefix).column("game_id"))
+        found += [g for g in self.live_games() if g.startswith(prefix) and g not in found]
+        if prefix in found:
+            return prefix
+        if not found:
+            raise GameNotFound(f"game {prefix}: no game id starts with {prefix!r}")
+        if len(found) > 1:
+            shown = ", ".join(found[:10])
+            raise AmbiguousGameId(f"game id prefix {prefix!r} matches several games: {shown}")
+        return str(found[0])
+
+    def list_games_table(self, kind: str | None = None, player: str | None = None) -> pa.Table:
+        """One row per stored game: game_id, kind, players, events, rounds, started, result
+        (game_end values) and winners (their names)."""
+        return self._query(_SUMMARY_SQL, self.files(kind), player=player)
+
+    def list_games(self, kind: str | None = None, player: str | None = None) -> list[GameSummary]:
+        """:meth:`list_games_table` as dataclass rows."""
+        rows = self.list_games_table(kind, player).to_pylist()
+        return [
+            GameSummary(
+                r["game_id"],
+                r["kind"],
+                tuple(r["players"]),
+                r["events"],
+                r["rounds"],
+                r["started"],
+                tuple(r["result"]) if r["result"] is not None else None,
+                tuple(r["winners"]),
+            )
+            for r in rows
+        ]
+
+    def scan(
+        self, kind: str | None = None, columns: list[str] | None = None
+    ) -> Iterator[pa.RecordBatch]:
+        """All stored events as Arrow record batches (file by file; a corrupt file is reported
+        in :attr:`problems` and skipped)."""
+        for f in self._readable(self.files(kind)):
+            wanted = [c for c in (columns or COLUMNS) if c != "kind"]
+            try:
+                for batch in pq.ParquetFile(f.path).iter_batches(columns=wanted):
+                    yield _with_kind(batch, f.kind, columns or list(COLUMNS))
+            except (OSError, pa.ArrowException) as exc:
+                self._problem(f.path, exc)
+
+    # ----------------------------------------------------------------- maintenance
+    def info(self) -> StoreInfo:
+        """Games and events per kind, time range, files, size on disk, bytes per event."""
+        files = self.files()
+        sql = (
+            "SELECT kind, count(DISTINCT game_id) AS games, count(*) AS events, "
+            "min(ts) AS first, max(ts) AS last "
+            "FROM read_parquet($files, hive_partitioning = true) GROUP BY kind ORDER BY kind"
+        )
+        kinds = []
+        for r in self._query(sql, files).to_pylist():
+            of_kind = [f for f in files if f.kind == r["kind"]]
+            size = sum(f.size for f in of_kind)
+            kinds.append(
+                KindInfo(
+                    r["kind"], r["games"], r["events"], len(of_kind), size, r["first"], r["last"]
+                )
+            )
+        disk = sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file())
+        version = self.table().version()
+        return StoreInfo(str(self.path), version, tuple(kinds), len(self.live_games()), disk)
+
+    def compact(self, *, vacuum: bool = True) -> dict[str, Any]:
+        """Merge small files into large ones (one atomic commit), then delete the files no
+        longer referenced. Returns deltalake's metrics plus ``vacuumed`` (files deleted)."""
+        with self._locked():
+            table = self.table()
+            metrics: dict[str, Any] = table.optimize.compact(
+                target_size=COMPACT_FILE_BYTES, writer_properties=writer_properties(19)
+            )
+            deleted: list[str] = []
+            if vacuum:
+                deleted = self.table().vacuum(
+                    retention_hours=0, enforce_retention_duration=False, dry_run=False
+                )
+        metrics["vacuumed"] = len(deleted)
+        return metrics
+
+
+def _with_kind(batch: pa.RecordBatch, kind: str, names: list[str]) -> pa.RecordBatch:
+    arrays = [
+        pa.array([kind] * batch.num_rows, pa.string()) if n == "kind" else batch.column(n)
+        for n in names
+    ]
+    return pa.RecordBatch.from_arrays(arrays, names=names)
+
+
+def _strings(column: pa.ChunkedArray[Any] | pa.Array[Any]) -> list[str]:
+    """The distinct non-null strings of a column, in order of appearance."""
+    return [str(v) for v in pc.unique(column).to_pylist() if v is not None]
+
+
+def _events_table(games: Iterable[Sequence[Event]]) -> pa.Table:
+    events = [e for game in games for e in game]
+    return events_to_table(events) if events else SCHEMA.empty_table()

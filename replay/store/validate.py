@@ -1,0 +1,384 @@
+"""Integrity checks on incoming events, vectorised over Arrow tables.
+
+:func:`check_games` splits a batch into the games that may be stored and :class:`Rejection`\\ s,
+one per bad game, naming the rule, the game and the first faulty sequence number. The checks are
+those of the record, not of the play (the game audit does those): the schema, sequence numbers
+0..n-1 without gap or duplicate (LOG-SEQUENCE), one ``game_start`` first and one kind per game
+(LOG-SETUP), event types the game knows (LOG-ORDER), card codes of the game's deck (LOG-CARD,
+when the game module exposes ``deck``), nothing after ``game_end`` (LOG-AFTER-END).
+
+>>> from replay.events import Event, events_to_table
+>>> good = [Event("g1", 0, "hearts", "game_start"), Event("g1", 1, "hearts", "game_end")]
+>>> bad = [Event("g2", 0, "hearts", "game_start"), Event("g2", 2, "hearts", "game_end")]
+>>> checked = check_games(events_to_table(good + bad))
+>>> checked.table.num_rows, [str(r) for r in checked.rejected]
+(2, ['game g2 seq 1: missing seq 1 (LOG-SEQUENCE)'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from replay.cards import Deck
+from replay.events import SCHEMA
+from replay.games import GAME_MODULES, UnknownGame, get_rules
+from replay.store.errors import InvalidGame, locate
+
+REQUIRED: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """Why one game (or one input line) was not stored."""
+
+    rule: str
+    reason: str
+    game_id: str | None = None
+    seq: int | None = None
+    source: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = locate(self.source, self.game_id, self.seq)
+        if self.line is not None:
+            where = f"{self.source or ''}:{self.line}: " + where.removeprefix(f"{self.source}: ")
+        return f"{where}{self.reason} ({self.rule})"
+
+    def error(self) -> InvalidGame:
+        """The rejection as an exception."""
+        return InvalidGame(
+            self.rule, self.reason, game_id=self.game_id, seq=self.seq, source=self.source
+        )
+
+
+@dataclass(slots=True)
+class Checked:
+    """A checked batch: the good events (sorted by game id and seq) and the rejections."""
+
+    table: pa.Table
+    rejected: list[Rejection] = field(default_factory=list)
+
+
+@cache
+def allowed_types(kind: str) -> frozenset[str] | None:
+    """The event types of a game kind, or None when its module is not available yet."""
+    try:
+        return frozenset(get_rules(kind).event_types)
+    except UnknownGame:
+        return None
+
+
+@cache
+def deck_codes(kind: str) -> frozenset[str] | None:
+    """The card codes of a game's ``deck`` attribute (the light LOG-CARD hook), if it has one."""
+    try:
+        deck = getattr(get_rules(kind), "deck", None)
+    except UnknownGame:
+        return None
+    return frozenset(deck.order) if isinstance(deck, Deck) else None
+
+
+def conform(table: pa.Table, source: str | None = None) -> pa.Table:
+    """``table`` in :data:`SCHEMA`: missing optional columns become nulls; an unknown or missing
+    required column, or a column of the wrong type, is a STORE-SCHEMA error for the whole input.
+    """
+    if table.schema.equals(SCHEMA):
+        return table
+    unknown = [n for n in table.column_names if n not in SCHEMA.names]
+    missing = [n for n in REQUIRED if n not in table.column_names]
+    if unknown or missing:
+        what = [f"unknown column {n!r}" for n in unknown] + [f"no column {n!r}" for n in missing]
+        raise InvalidGame("STORE-SCHEMA", "wrong schema: " + ", ".join(what), source=source)
+    columns = []
+    for target in SCHEMA:
+        if target.name not in table.column_names:
+            columns.append(pa.nulls(table.num_rows, target.type))
+            continue
+        column = table.column(target.name)
+        try:
+            columns.append(column.cast(target.type))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise InvalidGame(
+                "STORE-SCHEMA",
+                f"wrong schema: column {target.name!r} is {column.type}, expected {target.type}"
+                f" ({exc})",
+                source=source,
+            ) from None
+    return pa.Table.from_arrays(columns, schema=SCHEMA)
+
+
+def is_sorted(table: pa.Table) -> bool:
+    """Whether rows are ordered by (game_id, seq) with strictly increasing seq per game."""
+    if table.num_rows < 2:
+        return True
+    gid = table.column("game_id")
+    seq = table.column("seq")
+    first, rest = gid.slice(0, len(gid) - 1), gid.slice(1)
+    same = pc.equal(first, rest)
+    ordered = pc.and_(
+        pc.less_equal(first, rest),
+        pc.or_(pc.invert(same), pc.less(seq.slice(0, len(seq) - 1), seq.slice(1))),
+    )
+    return bool(pc.all(ordered).as_py())
+
+
+def sort_events(table: pa.Table) -> pa.Table:
+    """Rows ordered by game id, then seq (a no-op when already so)."""
+    if is_sorted(table):
+        return table
+    return table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+
+
+# A fault check gives the rows at fault; ``describe`` turns the first one of a game into words.
+@dataclass(frozen=True, slots=True)
+class _Fault:
+    rule: str
+    rows: np.ndarray
+    describe: Callable[[int], tuple[int | None, str]]
+
+
+class _Batch:
+    """Sorted columns of a batch as numpy arrays, and per-row game positions."""
+
+    def __init__(self, table: pa.Table) -> None:
+        self.table = table
+        self.n = table.num_rows
+        raw = table.column("seq").to_numpy(zero_copy_only=False)
+        self.seq = np.nan_to_num(raw, nan=-1).astype(np.int64)
+        gid = table.column("game_id")
+        change = pc.not_equal(gid.slice(0, self.n - 1), gid.slice(1)).to_numpy(zero_copy_only=False)
+        self.starts = np.flatnonzero(np.concatenate(([True], change)))
+        self.ends = np.concatenate((self.starts[1:], [self.n])) - 1
+        self.game = np.cumsum(np.concatenate(([True], change))) - 1
+        self.pos = np.arange(self.n) - self.starts[self.game]
+        self.types = table.column("type")
+        self.kinds = table.column("kind")
+
+    def column_strings(self, name: str, row: int) -> object:
+        return self.table.column(name)[row].as_py()
+
+    def is_type(self, name: str) -> np.ndarray:
+        equal = pc.equal(self.types, pa.scalar(name, pa.string())).fill_null(False)
+        return np.asarray(equal.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _null_faults(b: _Batch) -> Iterable[_Fault]:
+    for name in ("seq", "kind", "type"):
+        nulls = b.table.column(name).is_null().to_numpy(zero_copy_only=False)
+        if nulls.any():
+            yield _Fault("STORE-SCHEMA", np.flatnonzero(nulls), _missing(b, name))
+
+
+def _missing(b: _Batch, name: str) -> Callable[[int], tuple[int | None, str]]:
+    def describe(r: int) -> tuple[int | None, str]:
+        return (int(b.seq[r]) if b.seq[r] >= 0 else None), f"no {name}"
+
+    return describe
+
+
+def _unknown_kind(b: _Batch, kind: str) -> Callable[[int], tuple[int | None, str]]:
+    def describe(r: int) -> tuple[int | None, str]:
+        return int(b.seq[r]), f"unknown game kind {kind!r}"
+
+    return describe
+
+
+def _sequence_faults(b: _Batch) -> Iterable[_Fault]:
+    rows = np.flatnonzero(b.seq != b.pos)
+
+    def describe(r: int) -> tuple[int | None, str]:
+        if b.pos[r] > 0 and b.seq[r] == b.seq[r - 1]:
+            return int(b.seq[r]), f"duplicate seq {b.seq[r]}"
+        if b.seq[r] < b.pos[r]:
+            return int(b.seq[r]), f"invalid seq {b.seq[r]}"
+        return int(b.pos[r]), f"missing seq {b.pos[r]}"
+
+    yield _Fault("LOG-SEQUENCE", rows, describe)
+
+
+def _setup_faults(b: _Batch) -> Iterable[_Fault]:
+    start = b.is_type("game_start")
+    first = b.pos == 0
+    yield _Fault(
+        "LOG-SETUP",
+        np.flatnonzero(first & ~start),
+        lambda r: (int(b.seq[r]), f"the game begins with {b.types[r].as_py()}, not game_start"),
+    )
+    yield _Fault(
+        "LOG-SETUP",
+        np.flatnonzero(~first & start),
+        lambda r: (int(b.seq[r]), "a second game_start in one game"),
+    )
+    game_kind = b.kinds.take(pa.array(b.starts[b.game]))
+    other = pc.not_equal(b.kinds, game_kind).fill_null(False).to_numpy(zero_copy_only=False)
+    yield _Fault(
+        "LOG-SETUP",
+        np.flatnonzero(other),
+        lambda r: (
+            int(b.seq[r]),
+            f"event of kind {b.kinds[r].as_py()!r} in a {game_kind[r].as_py()!r} game",
+        ),
+    )
+
+
+def _after_end_faults(b: _Batch) -> Iterable[_Fault]:
+    end_rows = np.flatnonzero(b.is_type("game_end"))
+    after = end_rows[end_rows < b.ends[b.game[end_rows]]] + 1
+    yield _Fault(
+        "LOG-AFTER-END",
+        after,
+        lambda r: (int(b.seq[r]), f"{b.types[r].as_py()} after game_end"),
+    )
+
+
+def _kind_faults(b: _Batch) -> Iterable[_Fault]:
+    for kind_scalar in pc.unique(b.kinds):
+        kind = kind_scalar.as_py()
+        if kind is None:
+            continue
+        of_kind = np.asarray(
+            pc.equal(b.kinds, pa.scalar(kind, pa.string())).to_numpy(zero_copy_only=False),
+            dtype=bool,
+        )
+        if kind not in GAME_MODULES:
+            yield _Fault("LOG-SETUP", np.flatnonzero(of_kind), _unknown_kind(b, kind))
+            continue
+        yield from _type_and_card_faults(b, kind, of_kind)
+
+
+def _type_and_card_faults(b: _Batch, kind: str, of_kind: np.ndarray) -> Iterable[_Fault]:
+    types = allowed_types(kind)
+    if types is not None:
+        known = pc.is_in(b.types, pa.array(sorted(types))).to_numpy(zero_copy_only=False)
+        yield _Fault(
+            "LOG-ORDER",
+            np.flatnonzero(of_kind & ~known),
+            lambda r: (int(b.seq[r]), f"unknown {kind} event type {b.types[r].as_py()!r}"),
+        )
+    codes = deck_codes(kind)
+    if codes is None:
+        return
+    deck = pa.array(sorted(codes))
+    card = b.table.column("card")
+    unknown_card = pc.and_(pc.is_valid(card), pc.invert(pc.is_in(card, deck)))
+    bad = unknown_card.to_numpy(zero_copy_only=False)
+    cards = pa.chunked_array(b.table.column("cards").chunks).combine_chunks()
+    items = pc.list_flatten(cards)
+    bad_items = pc.invert(pc.is_in(items, deck)).fill_null(False).to_numpy(zero_copy_only=False)
+    if bad_items.any():
+        parents = pc.list_parent_indices(cards).to_numpy()
+        bad[parents[bad_items]] = True
+
+    def describe(r: int) -> tuple[int | None, str]:
+        given = [card[r].as_py(), *(b.table.column("cards")[r].as_py() or [])]
+        code = next((c for c in given if c not in codes and c is not None), None)
+        return int(b.seq[r]), f"unknown card code {code!r} for {kind}"
+
+    yield _Fault("LOG-CARD", np.flatnonzero(of_kind & bad), describe)
+
+
+CHECKS = (
+    _null_faults,
+    _sequence_faults,
+    _setup_faults,
+    _after_end_faults,
+    _kind_faults,
+)
+
+
+def _first_faults(b: _Batch) -> dict[int, Rejection]:
+    """The first fault (lowest row, then check order) of every bad game."""
+    found: dict[int, tuple[int, int, _Fault]] = {}
+    order = 0
+    for check in CHECKS:
+        for fault in check(b):
+            order += 1
+            if len(fault.rows) == 0:
+                continue
+            games, first_idx = np.unique(b.game[fault.rows], return_index=True)
+            for g, i in zip(games.tolist(), first_idx.tolist(), strict=True):
+                row = int(fault.rows[i])
+                if g not in found or (row, order) < found[g][:2]:
+                    found[g] = (row, order, fault)
+    out = {}
+    gid = b.table.column("game_id")
+    for g, (row, _, fault) in found.items():
+        seq, reason = fault.describe(row)
+        out[g] = Rejection(fault.rule, reason, game_id=gid[row].as_py(), seq=seq)
+    return out
+
+
+def check_games(table: pa.Table, source: str | None = None) -> Checked:
+    """Split ``table`` into storable games (sorted) and one rejection per bad game.
+
+    Raises :class:`InvalidGame` (STORE-SCHEMA) when the whole input has the wrong schema.
+    """
+    table = conform(table, source)
+    rejected: list[Rejection] = []
+    no_id = table.column("game_id").is_null()
+    if pc.any(no_id).as_py():
+        count = (
+            len(table)
+            - table.column("game_id").null_count * 0
+            - pc.count(table.column("game_id")).as_py()
+        )
+        rejected.append(Rejection("STORE-SCHEMA", f"{count} events without game_id", source=source))
+        table = table.filter(pc.invert(no_id))
+    if table.num_rows == 0:
+        return Checked(table, rejected)
+    table = sort_events(table)
+    batch = _Batch(table)
+    bad = _first_faults(batch)
+    for rejection in bad.values():
+        rejected.append(
+            Rejection(rejection.rule, rejection.reason, rejection.game_id, rejection.seq, source)
+        )
+    if bad:
+        keep = ~np.isin(batch.game, np.fromiter(bad, dtype=np.int64))
+        table = table.filter(pa.array(keep))
+    return Checked(table, rejected)
+
+
+def check_appended(
+    game_id: str, events: list[Any], next_seq: int, kind: str | None, ended: bool
+) -> None:
+    """Light checks of events appended to a live stream at ``next_seq`` (raises InvalidGame).
+
+    ``kind`` is the stream's kind (None for a new stream), ``ended`` whether it has a game_end.
+    """
+    for offset, event in enumerate(events):
+        seq = next_seq + offset
+
+        def fail(rule: str, reason: str, seq: int = seq) -> InvalidGame:
+            return InvalidGame(rule, reason, game_id=game_id, seq=seq)
+
+        if event.game_id != game_id:
+            raise fail("STORE-SCHEMA", f"event of game {event.game_id!r} in this stream")
+        if event.seq != seq:
+            raise fail("LOG-SEQUENCE", f"event has seq {event.seq}, the stream's next is {seq}")
+        if ended:
+            raise fail("LOG-AFTER-END", f"{event.type} after game_end")
+        if (seq == 0) != (event.type == "game_start"):
+            what = "the game begins with " if seq == 0 else "a second "
+            raise fail("LOG-SETUP", what + event.type)
+        if kind is not None and event.kind != kind:
+            raise fail("LOG-SETUP", f"event of kind {event.kind!r} in a {kind!r} game")
+        kind = event.kind
+        if kind not in GAME_MODULES:
+            raise fail("LOG-SETUP", f"unknown game kind {kind!r}")
+        types = allowed_types(kind)
+        if types is not None and event.type not in types:
+            raise fail("LOG-ORDER", f"unknown {kind} event type {event.type!r}")
+        codes = deck_codes(kind)
+        if codes is not None:
+            for code in (event.card, *(event.cards or ())):
+                if code is not None and code not in codes:
+                    raise fail("LOG-CARD", f"unknown card code {code!r} for {kind}")
+        ended = event.type == "game_end"
