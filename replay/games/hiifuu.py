@@ -676,18 +676,20 @@ class Hiifuu(Rules[HiifuuState]):
         return "\n".join(lines)
 
     def _render_tokens(self, state: HiifuuState) -> str:
+        """The layout in order, e.g. ``1(seat 2) 2(seat 0, covered) 3 4``."""
         parts = []
         for i, value in enumerate(state.layout):
             holder = self._holder(state, i)
             if holder is None:
                 parts.append(str(value))
             else:
-                parts.append(f"{value}@{holder}{'x' if state.covered[holder] else ''}")
+                cover = ", covered" if state.covered[holder] else ""
+                parts.append(f"{value}(seat {holder}{cover})")
         return " ".join(parts) or "-"
 
     def _render_seat(self, state: HiifuuState, s: int, shown: bool, deck: Deck) -> str:
         hand = state.hands[s] if state.hands else 0
-        cards = " ".join(deck.codes(hand)) if shown else f"({popcount(hand)} cards)"
+        cards = (" ".join(deck.codes(hand)) or "-") if shown else f"({popcount(hand)} cards)"
         tricks = state.tricks[s] if state.tricks else 0
         discard = state.discards[s] if state.discards else -1
         aside = f"  discard {' '.join(deck.codes(discard))}" if shown and discard > 0 else ""
