@@ -14,10 +14,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from replay.events import Event
 from replay.games.base import Bot, Phase, Rules
+
+#: Simulated games are dated within the year 2026 (from their seed), so corpora are reproducible.
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+MINUTES_PER_YEAR = 365 * 24 * 60
 
 #: A safety bound: no game of the four needs anywhere near this many events.
 MAX_EVENTS = 1_000_000
@@ -43,9 +49,13 @@ def simulate_game(
     """
     rng = random.Random(seed)
     first = rules.setup_event(game_id, players, rng, dict(options or {}))
-    events = [first]
-    state = rules.start(first)
-    return play_out(rules, state, events, rng, seat_bots(rules, players, bots), check=check)
+    started = EPOCH + timedelta(minutes=seed % MINUTES_PER_YEAR)
+    first = replace(first, ts=started)
+    events = play_out(rules, rules.start(first), [first], rng, seat_bots(rules, players, bots),
+                      check=check)  # fmt: skip
+    # A simulated game takes a second per event; only its start and end are timestamped.
+    events[-1] = replace(events[-1], ts=started + timedelta(seconds=len(events)))
+    return events
 
 
 def seat_bots(rules: Rules[Any], players: int, bots: Sequence[str]) -> list[Bot]:

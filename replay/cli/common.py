@@ -1,0 +1,24 @@
+"""Helpers shared by the command modules: clean errors without tracebacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with ``code`` (2: input could not be used)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def open_store(path: Path) -> Any:
+    """Open an existing store, or exit with a clear error."""
+    from replay.store import EventStore, StoreError
+
+    try:
+        return EventStore.open(path)
+    except StoreError as exc:
+        fail(str(exc))
