@@ -19,8 +19,8 @@ demo: $(STAMP)
 	$(BIN)/replay games sample_logs/store --limit 5
 
 lint: $(STAMP)
-	$(BIN)/ruff check replay tests benchmarks dashboards
-	$(BIN)/ruff format --check replay tests benchmarks dashboards
+	$(BIN)/ruff check replay tests benchmarks
+	$(BIN)/ruff format --check replay tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
