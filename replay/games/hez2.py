@@ -246,13 +246,13 @@ class Hez2(Rules[Hez2State]):
         stage = state.stage
         if stage == TURN:
             if state.pending_skip:
-                return Due.decision(state.turn, what="answer the skip")
+                return _ANSWER_SKIP[state.turn]
             if state.pending_draw:
-                return Due.decision(state.turn, what="answer the draw")
-            return Due.decision(state.turn, what="play or draw")
+                return _ANSWER_DRAW[state.turn]
+            return _PLAY_OR_DRAW[state.turn]
         if stage == DRAW:
             if state.stock:
-                return Due.chance(state.turn, what="card drawn")
+                return _CARD_DRAWN[state.turn]
             moved = state.discard & ~(1 << state.top)
             event = self.new_event(
                 state, "reshuffle", round=ROUND, cards=tuple(DECK.codes(moved)),
@@ -260,7 +260,7 @@ class Hez2(Rules[Hez2State]):
             )  # fmt: skip
             return Due.of_ruling(event, "HEZ2-RESHUFFLE")
         if stage == DECLARE:
-            return Due.decision(state.turn, what="declare a suit")
+            return _DECLARE[state.turn]
         if stage == DEAL:
             return Due.chance(state.dealt, what="deal")
         if stage == START:
@@ -307,7 +307,7 @@ class Hez2(Rules[Hez2State]):
         )
 
     def verify_chance(self, state: Hez2State, event: Event) -> None:
-        expected = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}.get(state.stage)
+        expected = _CHANCE_TYPES.get(state.stage)
         if event.type != expected:
             raise RuleViolation("LOG-ORDER", f"{event.type} while a {expected} is due")
         if event.type == "deal":
@@ -699,6 +699,15 @@ class Hez2(Rules[Hez2State]):
             "payouts": list(state.payouts),
             "totals": self._net(state),
         }
+
+
+# Due values are immutable: one per seat, built once (due() runs before every event).
+_ANSWER_SKIP = tuple(Due.decision(s, what="answer the skip") for s in range(4))
+_ANSWER_DRAW = tuple(Due.decision(s, what="answer the draw") for s in range(4))
+_PLAY_OR_DRAW = tuple(Due.decision(s, what="play or draw") for s in range(4))
+_DECLARE = tuple(Due.decision(s, what="declare a suit") for s in range(4))
+_CARD_DRAWN = tuple(Due.chance(s, what="card drawn") for s in range(4))
+_CHANCE_TYPES = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}
 
 
 def _end_turn(state: Hez2State) -> None:
