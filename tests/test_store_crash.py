@@ -65,9 +65,8 @@ def _spawn(script: str, *args: str) -> subprocess.Popen[str]:
 
 def _content(store: EventStore) -> list[tuple[str, int]]:
     table = pa.Table.from_batches(list(store.scan(columns=["game_id", "seq"])))
-    return sorted(
-        zip(table.column("game_id").to_pylist(), table.column("seq").to_pylist(), strict=True)
-    )
+    ids, seqs = table.column("game_id").to_pylist(), table.column("seq").to_pylist()
+    return sorted((str(g), int(s or 0)) for g, s in zip(ids, seqs, strict=True))
 
 
 def test_sigkilled_writer_loses_no_acknowledged_event(tmp_path: Path) -> None:
