@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.events import Event
+from replay.games.base import RuleViolation
 from replay.games.hiifuu import PLAY, RULES, TABLE_SIZES, HiifuuState
 from replay.simulate import simulate_game
 
@@ -158,3 +161,36 @@ def test_thousands_of_games_replay_clean() -> None:
             dealt = [c for e in events if e.type == "deal" and e.round == 1 for c in e.cards or ()]
             assert sorted(dealt) == sorted(deck.order)
         assert rounds > 3000
+
+
+MUTATIONS: dict[str, list[object]] = {
+    "round": [None, 0, 2, 99],
+    "trick": [None, 0, 5, 11],
+    "player": [None, -1, 0, 3, 6],
+    "target": [None, -1, 0, 4],
+    "card": [None, "1R", "ZZ", "18Y"],
+    "cards": [None, (), ("1R",), ("1R", "1R"), ("ZZ",)],
+    "amount": [None, -1, 0, 100],
+    "total": [None, 0, 3],
+    "values": [None, (), (4, 3, 2, 1), (1,)],
+    "type": ["play", "tokens", "deal", "discard", "trick_won", "game_start", "bogus"],
+}
+
+
+@settings(max_examples=200)
+@given(events=games, data=st.data())
+def test_corrupted_logs_raise_rule_violations_only(
+    events: list[Event], data: st.DataObject
+) -> None:
+    """A damaged field never crashes the tolerant walk, the views or the rendering."""
+    index = data.draw(st.integers(1, len(events) - 1))
+    field = data.draw(st.sampled_from(sorted(MUTATIONS)))
+    value = data.draw(st.sampled_from(MUTATIONS[field]))
+    changed: dict[str, Any] = {field: value}
+    events[index] = replace(events[index], **changed)
+    try:
+        for step in RULES.walk(events):
+            RULES.view(step.state, 0)
+            RULES.render(step.state, 1)
+    except RuleViolation as exc:  # only a setup fault escapes the walk
+        assert exc.rule == "LOG-SETUP"
