@@ -658,7 +658,7 @@ class Fou(Rules[FouState]):
                 "dealer": self.dealer(state),
                 "round_leader": state.round_leader,
                 "leader": state.leader,
-                "led_colour": describe_colour(state.led),
+                "led_colour": describe_colour(state.led if state.table else -1),
                 "sitting_out": [s for s in range(state.n) if state.out >> s & 1],
                 "fools": list(state.fools),
                 "plus_rounds": list(state.plus),
@@ -687,7 +687,9 @@ class Fou(Rules[FouState]):
         table = " ".join(
             f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
         )
-        lines.append(f"  table: {table or '-'}   led: {describe_colour(state.led)}")
+        lines.append(
+            f"  table: {table or '-'}   led: {describe_colour(state.led if state.table else -1)}"
+        )
         if state.over:
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
