@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -717,7 +717,7 @@ def _end_turn(state: Hez2State) -> None:
     state.stage = TURN
 
 
-_REDUCERS: dict[str, Any] = {
+_REDUCERS: dict[str, Callable[[Hez2, Hez2State, Event], None]] = {
     "deal": Hez2._reduce_deal,
     "start_card": Hez2._reduce_start_card,
     "declare_suit": Hez2._reduce_declare,
