@@ -543,6 +543,7 @@ class Fou(Rules[FouState]):
             state.led,
         )
         state.table = state.table_seats = ()
+        state.out = 0  # the trick is over: nobody sits out until the next one starts
         state.fools = ()
         state.stage = FOOL
         return state
@@ -678,18 +679,21 @@ class Fou(Rules[FouState]):
             hand = state.hands[s]
             shown = seat is None or seat == s
             cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            mark = "F" if s in state.fools else " "
-            mark += "out" if state.out >> s & 1 else "   "
-            lines.append(
-                f"  seat {s} {state.names[s]:<8} total {state.totals[s]:>4} "
-                f"+10x{state.plus[s]} {mark} {cards}"
+            status = "sits out" if state.out >> s & 1 else "Fool" if s in state.fools else ""
+            line = (
+                f"  seat {s} {state.names[s]:<8} total {state.totals[s]:>4}  "
+                f"+10 x{state.plus[s]}  {status:<8}  {cards}"
             )
-        table = " ".join(
-            f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
-        )
-        lines.append(
-            f"  table: {table or '-'}   led: {describe_colour(state.led if state.table else -1)}"
-        )
+            lines.append(line.rstrip())
+        if state.stage == FOOL:
+            last = zip(state.last_seats, state.last_cards, strict=True)
+            lines.append("  last trick: " + " ".join(f"{s}:{card_name(c)}" for s, c in last))
+        else:
+            table = " ".join(
+                f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
+            )
+            led = describe_colour(state.led if state.table else -1)
+            lines.append(f"  table: {table or '-'}   led: {led}")
         if state.over:
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
