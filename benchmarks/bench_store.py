@@ -1,0 +1,95 @@
+"""Store benchmark: Arrow batch ingest, JSON Lines import, bytes per event, full-scan read.
+
+    .venv/bin/python benchmarks/bench_store.py [--games 3000] [--sim-games 1000]
+
+The synthetic corpus (``replay.store.synthetic``, about 690 events per game) measures
+throughput; bytes per event is measured on it and on simulated Hearts games after compaction.
+Targets (2 cores): ingest >= 1,000,000 events/s, JSONL import >= 500,000 lines/s, <= 2 bytes per
+event for Hearts logs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from replay.games import get_rules
+from replay.simulate import simulate_corpus
+from replay.store import EventStore
+from replay.store.jsonl import read_jsonl, row_to_line
+from replay.store.synthetic import hearts_like_table
+
+T = TypeVar("T")
+
+
+def timed(label: str, count: int, unit: str, work: Callable[[], T]) -> T:
+    start = time.perf_counter()
+    result = work()
+    seconds = time.perf_counter() - start
+    print(
+        f"{label:34} {count:>10,} {unit} in {seconds:6.2f} s = {count / seconds:>12,.0f} {unit}/s"
+    )
+    return result
+
+
+def bytes_per_event(store: EventStore, label: str) -> None:
+    store.compact()
+    info = store.info()
+    print(f"{label:34} {info.bytes_per_event:10.3f} bytes/event ({info.files} files)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000, help="synthetic games")
+    parser.add_argument("--sim-games", type=int, default=1000, help="simulated Hearts games")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench_store_"))
+    table = hearts_like_table(args.games, seed=1)
+    n = table.num_rows
+    print(f"corpus: {args.games} synthetic Hearts games, {n:,} events; work dir {work}")
+
+    store = EventStore.open(work / "arrow", create=True)
+    report = timed("ingest (Arrow batch, one commit)", n, "events", lambda: store.ingest(table))
+    assert report.ok and report.events == n
+    scanned = timed(
+        "full scan (Arrow batches)", n, "events", lambda: sum(b.num_rows for b in store.scan())
+    )
+    assert scanned == n
+
+    jsonl = work / "corpus.jsonl"
+
+    def export() -> None:
+        with jsonl.open("w") as out:
+            for batch in store.scan():
+                out.writelines(row_to_line(row) + "\n" for row in batch.to_pylist())
+
+    timed("export JSON Lines (Python)", n, "lines", export)
+    target = EventStore.open(work / "jsonl", create=True)
+
+    def import_lines() -> int:
+        read = read_jsonl(jsonl)
+        return target.ingest(read.table, source=str(jsonl)).events
+
+    assert timed("import JSON Lines (parse + ingest)", n, "lines", import_lines) == n
+    bytes_per_event(store, "synthetic Hearts after compaction")
+
+    if args.sim_games:
+        rules = get_rules("hearts")
+        games = timed(
+            "simulate Hearts games",
+            args.sim_games,
+            "games",
+            lambda: list(simulate_corpus(rules, games=args.sim_games, seed=5, players=4)),
+        )
+        sim = EventStore.open(work / "sim", create=True)
+        events = sum(len(g) for g in games)
+        timed("ingest simulated (list[Event])", events, "events", lambda: sim.ingest(games))
+        bytes_per_event(sim, "simulated Hearts after compaction")
+
+
+if __name__ == "__main__":
+    main()
