@@ -12,9 +12,16 @@ import pyarrow as pa
 import typer
 from rich.progress import Progress
 
-from replay.audit import AuditReport, audit_game, audit_table, sort_report, split_by_game
+from replay.audit import (
+    AuditReport,
+    audit_game,
+    audit_table,
+    group_games,
+    sort_report,
+    split_by_game,
+)
 from replay.cli import app
-from replay.cli.common import fail, open_store
+from replay.cli.common import fail, open_store, read_events_file
 from replay.explain import explain_step
 from replay.report import format_report
 
@@ -33,7 +40,14 @@ def audit(
     fmt: Annotated[Format, typer.Option("--format")] = Format.table,
     jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes.")] = 1,
 ) -> None:
-    """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable."""
+    """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable.
+
+    STORE may also be a JSON Lines file of events (as written by ``replay export``).
+    """
+    if store_path.is_file():
+        report = _audit_file(store_path, game, kind)
+        typer.echo(format_report(sort_report(report), fmt.value))
+        raise typer.Exit(report.exit_code)
     store = open_store(store_path)
     if game is not None:
         game_id = _resolve(store, game)
@@ -43,6 +57,16 @@ def audit(
     report.problems.extend(str(p) for p in getattr(store, "problems", []))
     typer.echo(format_report(sort_report(report), fmt.value))
     raise typer.Exit(report.exit_code)
+
+
+def _audit_file(path: Path, game: str | None, kind: str | None) -> AuditReport:
+    events, problems = read_events_file(path)
+    games = [
+        g
+        for g in group_games(events)
+        if (game is None or g[0].game_id.startswith(game)) and (kind is None or g[0].kind == kind)
+    ]
+    return AuditReport(games=[audit_game(g) for g in games], problems=problems)
 
 
 def _resolve(store: Any, prefix: str) -> str:
@@ -85,8 +109,15 @@ def explain(
     as_json: Annotated[bool, typer.Option("--json", help="The verdict as data.")] = False,
 ) -> None:
     """The disputed-ruling view: the state before the event, the event, and the verdict."""
-    store = open_store(store_path)
-    events = store.load_game(_resolve(store, game))
+    if store_path.is_file():
+        events, _ = read_events_file(store_path)
+        matching = [g for g in group_games(events) if g[0].game_id.startswith(game)]
+        if len(matching) != 1:
+            fail(f"{store_path}: {len(matching)} games match {game!r}")
+        events = matching[0]
+    else:
+        store = open_store(store_path)
+        events = store.load_game(_resolve(store, game))
     try:
         verdict = explain_step(events, step)
     except (IndexError, ValueError) as exc:

@@ -7,6 +7,8 @@ from typing import Any, NoReturn
 
 import typer
 
+from replay.events import Event, events_from_table
+
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on stderr and exit with ``code`` (2: input could not be used)."""
@@ -22,3 +24,14 @@ def open_store(path: Path) -> Any:
         return EventStore.open(path)
     except StoreError as exc:
         fail(str(exc))
+
+
+def read_events_file(path: Path) -> tuple[list[Event], list[str]]:
+    """The events of a JSON Lines file, and one problem line per line that could not be read."""
+    from replay.store.jsonl import read_jsonl
+
+    try:
+        read = read_jsonl(path)
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+    return events_from_table(read.table), [str(r) for r in read.rejected]
