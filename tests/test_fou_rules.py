@@ -513,3 +513,14 @@ def test_highest_total_tie_is_a_shared_victory() -> None:
     from replay.games.fou import game_winners
 
     assert game_winners((10, -3, 10, -90)) == (0, 2)
+
+
+def test_seat_views_hide_another_seats_deal_and_hand() -> None:
+    log = new_log(4)
+    log.add("deal", round=1, player=0, cards=tuple(MIXED[0].split()))
+    state: FouState = log.state
+    own, other = RULES.view(state, 0), RULES.view(state, 1)
+    assert own["last_event"] is not None and "G15" in own["last_event"]
+    assert other["last_event"] == "#3 deal seat 0"
+    assert other["hands"][0] is None and other["hand_sizes"][0] == 12
+    assert "G15" not in RULES.render(state, 1)

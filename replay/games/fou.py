@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from replay.cards import Deck, bits, popcount
@@ -653,7 +653,7 @@ class Fou(Rules[FouState]):
             ],
             "totals": list(state.totals),
             "over": state.over,
-            "last_event": state.last.describe() if state.last else None,
+            "last_event": describe_for(state.last, seat),
             "game": {
                 "deck_size": popcount(state.deck),
                 "dealer": self.dealer(state),
@@ -713,6 +713,15 @@ class Fou(Rules[FouState]):
 
     def result(self, state: FouState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
+
+
+def describe_for(event: Event | None, seat: int | None) -> str | None:
+    """``event.describe()`` as ``seat`` may see it: without the cards of another seat's deal."""
+    if event is None:
+        return None
+    if event.type == "deal" and seat is not None and event.player != seat:
+        return replace(event, cards=None).describe()
+    return event.describe()
 
 
 def game_is_over(totals: tuple[int, ...], plus: tuple[int, ...]) -> bool:
