@@ -1,0 +1,346 @@
+"""``replay show`` and ``replay step``: any state of a recorded game, as a panel, as JSON, or
+stepped through interactively.
+
+Step ``N`` is the state after the event with sequence number ``N`` (step 0: after
+``game_start``); a negative step counts from the end (``-1``: the final state). ``--as SEAT``
+shows what that seat sees (other hands and secret discards hidden); without it the view is
+omniscient. Errors (unknown game, ambiguous prefix, step out of range, unreadable store) are one
+line on stderr and exit code 2.
+
+Keys of ``replay step``: ``n`` or → next, ``p`` or ← previous, ``g`` jump to a step (prompt),
+``t`` next trick won, ``r`` next round end, ``s`` switch the seat view (omniscient → 0 → 1 → ...
+→ omniscient), ``q`` quit. On a terminal keys act at once; otherwise (piped input) each line is
+read as a sequence of keys, and ``g`` takes the rest of its line (or the next line) as the step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+
+from replay.cli import app
+from replay.cli.common import fail
+from replay.cursor import Cursor, StepOutOfRange
+from replay.events import Event
+from replay.games import UnknownGame, get_rules
+from replay.games.base import RuleViolation
+from replay.render import state_panel
+from replay.store import EventStore, StoreError
+
+StoreArg = Annotated[Path, typer.Argument(help="The event store (a directory).")]
+GameOpt = Annotated[str, typer.Option("--game", help="Game id, in full or a unique prefix.")]
+SeatOpt = Annotated[
+    int | None, typer.Option("--as", help="Show the game as this seat sees it (default: all).")
+]
+
+#: Event types that end a trick and a round (``t`` and ``r`` in the stepper).
+TRICK_END = "trick_won"
+ROUND_END = "round_scored"
+
+HELP_LINE = "n/→ next  p/← prev  g jump  t next trick  r next round  s seat view  q quit"
+
+
+# --------------------------------------------------------------------- loading
+def load_events(store: Path, game: str) -> list[Event]:
+    """The events of one game of a store, the id given in full or by a unique prefix.
+
+    The only place the commands touch the store; every failure is a clean CLI error.
+    """
+    try:
+        opened = EventStore.open(store)
+        events = opened.load_game(opened.resolve_game_id(game))
+    except (StoreError, RuleViolation) as exc:
+        fail(str(exc))
+    except Exception as exc:  # an unreadable store must not end in a traceback
+        fail(f"{store}: cannot read the event store: {type(exc).__name__}: {exc}")
+    for problem in opened.problems:
+        typer.echo(f"warning: {problem}", err=True)
+    return events
+
+
+def open_cursor(store: Path, game: str) -> Cursor:
+    """A replay cursor over one stored game."""
+    events = load_events(store, game)
+    return cursor_for(events)
+
+
+def cursor_for(events: list[Event]) -> Cursor:
+    """A replay cursor over a game's events (clean CLI errors for an unusable log)."""
+    kind = events[0].kind
+    try:
+        return Cursor(get_rules(kind), events)
+    except UnknownGame:
+        fail(f"game {events[0].game_id}: unknown game kind {kind!r}")
+    except RuleViolation as exc:
+        fail(f"game {events[0].game_id}: cannot replay: {exc}")
+
+
+def check_seat(cursor: Cursor, seat: int | None) -> None:
+    """Fail unless ``seat`` is one of the game's seats (or ``None``: omniscient)."""
+    players = int(cursor.state_at(0).n)
+    if seat is not None and not 0 <= seat < players:
+        fail(f"--as {seat}: the game has seats 0..{players - 1}")
+
+
+def seek_or_fail(cursor: Cursor, step: int) -> None:
+    """Move the cursor to ``step`` or fail with the valid range."""
+    try:
+        cursor.seek(step)
+    except StepOutOfRange:
+        fail(f"step {step} is out of range: the game has steps 0..{cursor.last_step}{_why(cursor)}")
+
+
+def _why(cursor: Cursor) -> str:
+    stop = cursor.stopped
+    if stop is None:
+        return ""
+    return f" (the log cannot be replayed from seq {stop.seq}: {stop.violation})"
+
+
+def notes(cursor: Cursor) -> list[str]:
+    """Warnings to show with a state: a rule broken by this step's event, an early stop."""
+    out = []
+    violation = cursor.violations.get(cursor.step)
+    if violation is not None:
+        out.append(f"! the event of this step breaks the rules: {violation}")
+    if cursor.stopped is not None and cursor.step == cursor.last_step:
+        stop = cursor.stopped
+        out.append(f"! the log stops being replayable at seq {stop.seq}: {stop.violation}")
+    return out
+
+
+# --------------------------------------------------------------------- show
+@app.command()
+def show(
+    store: StoreArg,
+    game: GameOpt,
+    step: Annotated[
+        int, typer.Option("--step", help="Step N (state after event N); negative from the end.")
+    ] = -1,
+    seat: SeatOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The state as JSON (docs/state.md).")
+    ] = False,
+) -> None:
+    """Show the state of a game at one step (default: the final state)."""
+    cursor = open_cursor(store, game)
+    check_seat(cursor, seat)
+    seek_or_fail(cursor, step)
+    view = cursor.view(seat)
+    if as_json:
+        typer.echo(json.dumps(view, indent=2, ensure_ascii=False))
+        return
+    Console().print(state_panel(view, notes=notes(cursor)))
+
+
+# --------------------------------------------------------------------- the stepper
+@dataclass
+class Stepper:
+    """The state of an interactive session: the cursor, the seat view and a status message."""
+
+    cursor: Cursor
+    seat: int | None = None
+    message: str = ""
+    players: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.players = int(self.cursor.state_at(0).n)
+
+    def handle(self, key: str, ask: Callable[[str], str | None]) -> bool:
+        """Act on one key; ``ask`` prompts for a line (the step of ``g``). False means quit."""
+        self.message = ""
+        if key == "q":
+            return False
+        if key == "g":
+            self.jump(ask("go to step: "))
+            return True
+        action = self.actions().get(key)
+        if action is None:
+            self.message = f"unknown key {key!r} ({HELP_LINE})"
+        else:
+            action()
+        return True
+
+    def actions(self) -> dict[str, Callable[[], Any]]:
+        return {
+            "n": self.cursor.next,
+            "RIGHT": self.cursor.next,
+            "p": self.cursor.prev,
+            "LEFT": self.cursor.prev,
+            "t": lambda: self.find(TRICK_END, "trick"),
+            "r": self.next_round,
+            "s": self.switch_seat,
+        }
+
+    def find(self, type_: str, what: str) -> bool:
+        """Move to the next step whose event is ``type_``; say so when there is none."""
+        before = self.cursor.step
+        if self.cursor.find(type_).step == before:
+            self.message = f"no further {what} end"
+            return False
+        return True
+
+    def next_round(self) -> None:
+        """The next round end, or the final step when no round end follows (e.g. Hez2)."""
+        if not self.find(ROUND_END, "round") and self.cursor.step < self.cursor.last_step:
+            self.cursor.seek(self.cursor.last_step)
+            self.message = "no further round end: at the end of the game"
+
+    def switch_seat(self) -> None:
+        """omniscient → 0 → 1 → ... → n-1 → omniscient."""
+        if self.seat is None:
+            self.seat = 0
+        elif self.seat + 1 < self.players:
+            self.seat += 1
+        else:
+            self.seat = None
+
+    def jump(self, answer: str | None) -> None:
+        text = (answer or "").strip()
+        try:
+            self.cursor.seek(int(text))
+        except ValueError:
+            self.message = f"not a step number: {text!r}"
+        except StepOutOfRange:
+            self.message = f"step {text} is out of range 0..{self.cursor.last_step}"
+
+    def frame(self) -> RenderableType:
+        """What the screen shows now."""
+        status = Text(HELP_LINE, style="dim")
+        parts: list[RenderableType] = [
+            state_panel(self.cursor.view(self.seat), notes=notes(self.cursor))
+        ]
+        parts.append(status)
+        if self.message:
+            parts.append(Text(self.message, style="bold yellow"))
+        return Group(*parts)
+
+
+def split_keys(text: str) -> list[str]:
+    """The keys in a line of input (arrow escape sequences become ``RIGHT``/``LEFT``).
+
+    >>> split_keys("nn\\x1b[Dq")
+    ['n', 'n', 'LEFT', 'q']
+    """
+    arrows = {"\x1b[C": "RIGHT", "\x1b[D": "LEFT", "\x1bOC": "RIGHT", "\x1bOD": "LEFT"}
+    keys: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\x1b":
+            keys.append(arrows.get(text[i : i + 3], "ESC"))
+            i += 3
+            continue
+        if not text[i].isspace():
+            keys.append(text[i])
+        i += 1
+    return keys
+
+
+class LineKeys:
+    """Keys read from lines of a non-terminal stream (each line: a sequence of keys)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.rest = ""  # the unread part of the current line
+
+    def pressed(self) -> Iterator[str]:
+        while True:
+            if not self.rest:
+                line = self.stream.readline()
+                if not line:
+                    return
+                self.rest = line.rstrip("\n")
+            keys = split_keys(self.rest[:3] if self.rest.startswith("\x1b") else self.rest[:1])
+            self.rest = self.rest[3:] if self.rest.startswith("\x1b") else self.rest[1:]
+            yield from keys
+
+    def ask(self, prompt: str) -> str | None:
+        """The rest of the current line if any, else the next line."""
+        if self.rest.strip():
+            answer, self.rest = self.rest, ""
+            return answer
+        line = self.stream.readline()
+        return line.rstrip("\n") if line else None
+
+
+class TerminalKeys:
+    """Single keys read from a terminal in cbreak mode (no Enter needed)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.fd = stream.fileno()
+
+    @contextmanager
+    def raw(self) -> Iterator[None]:
+        import termios
+        import tty
+
+        saved = termios.tcgetattr(self.fd)
+        try:
+            tty.setcbreak(self.fd)
+            yield
+        finally:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
+
+    def read_key(self) -> str | None:
+        with self.raw():
+            first = os.read(self.fd, 1).decode(errors="replace")
+            if first == "\x1b":
+                while select.select([self.fd], [], [], 0.05)[0] and len(first) < 3:
+                    first += os.read(self.fd, 1).decode(errors="replace")
+        if not first or first == "\x04":  # EOF or Ctrl-D
+            return None
+        keys = split_keys(first)
+        return keys[0] if keys else ""
+
+    def pressed(self) -> Iterator[str]:
+        while (key := self.read_key()) is not None:
+            if key:
+                yield key
+
+    def ask(self, prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+
+def key_source(stream: TextIO) -> LineKeys | TerminalKeys:
+    """Single keys on a terminal, lines of keys otherwise."""
+    return TerminalKeys(stream) if stream.isatty() else LineKeys(stream)
+
+
+def run_stepper(stepper: Stepper, console: Console, stream: TextIO) -> None:
+    """Draw, read a key, act, until ``q`` or the end of the input."""
+    source = key_source(stream)
+
+    def draw() -> None:
+        console.clear()
+        console.print(stepper.frame())
+
+    draw()
+    for key in source.pressed():
+        if not stepper.handle(key, source.ask):
+            return
+        draw()
+
+
+@app.command()
+def step(store: StoreArg, game: GameOpt, seat: SeatOpt = None) -> None:
+    """Step through a game interactively (keys: n/→ p/← g t r s q)."""
+    cursor = open_cursor(store, game)
+    check_seat(cursor, seat)
+    try:
+        run_stepper(Stepper(cursor, seat), Console(), sys.stdin)
+    except KeyboardInterrupt:
+        return
