@@ -65,7 +65,7 @@ def steps_shown(output: str) -> list[int]:
 def test_show_json_is_the_cursor_view(
     store: Path, game_id: str, step: int, seat: int | None
 ) -> None:
-    args = ["show", store, "--game", game_id, "--step", str(step), "--json"]
+    args: list[str | Path] = ["show", store, "--game", game_id, "--step", str(step), "--json"]
     code, out, err = run(*args, *(["--as", str(seat)] if seat is not None else []))
     assert code == 0, err
     data = json.loads(out)
