@@ -265,6 +265,10 @@ class LineKeys:
             self.rest = self.rest[3:] if self.rest.startswith("\x1b") else self.rest[1:]
             yield from keys
 
+    @contextmanager
+    def session(self) -> Iterator[None]:
+        yield
+
     def ask(self, prompt: str) -> str | None:
         """The rest of the current line if any, else the next line."""
         if self.rest.strip():
@@ -275,29 +279,33 @@ class LineKeys:
 
 
 class TerminalKeys:
-    """Single keys read from a terminal in cbreak mode (no Enter needed)."""
+    """Single keys read from a terminal in cbreak mode (no Enter needed).
+
+    The terminal stays in cbreak mode for the whole session (keys typed while a frame is drawn
+    are kept), and is back in line mode for the ``g`` prompt and on exit.
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self.fd = stream.fileno()
+        self.saved: list[Any] | None = None
 
     @contextmanager
-    def raw(self) -> Iterator[None]:
+    def session(self) -> Iterator[None]:
         import termios
         import tty
 
-        saved = termios.tcgetattr(self.fd)
+        self.saved = termios.tcgetattr(self.fd)
         try:
             tty.setcbreak(self.fd)
             yield
         finally:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
     def read_key(self) -> str | None:
-        with self.raw():
-            first = os.read(self.fd, 1).decode(errors="replace")
-            if first == "\x1b":
-                while select.select([self.fd], [], [], 0.05)[0] and len(first) < 3:
-                    first += os.read(self.fd, 1).decode(errors="replace")
+        first = os.read(self.fd, 1).decode(errors="replace")
+        if first == "\x1b":
+            while len(first) < 3 and select.select([self.fd], [], [], 0.05)[0]:
+                first += os.read(self.fd, 1).decode(errors="replace")
         if not first or first == "\x04":  # EOF or Ctrl-D
             return None
         keys = split_keys(first)
@@ -309,10 +317,18 @@ class TerminalKeys:
                 yield key
 
     def ask(self, prompt: str) -> str | None:
+        import termios
+        import tty
+
+        if self.saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
         try:
             return input(prompt)
         except EOFError:
             return None
+        finally:
+            if self.saved is not None:
+                tty.setcbreak(self.fd)
 
 
 def key_source(stream: TextIO) -> LineKeys | TerminalKeys:
@@ -328,11 +344,12 @@ def run_stepper(stepper: Stepper, console: Console, stream: TextIO) -> None:
         console.clear()
         console.print(stepper.frame())
 
-    draw()
-    for key in source.pressed():
-        if not stepper.handle(key, source.ask):
-            return
+    with source.session():
         draw()
+        for key in source.pressed():
+            if not stepper.handle(key, source.ask):
+                return
+            draw()
 
 
 @app.command()
