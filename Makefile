@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test lint typecheck unit bench clean
+.PHONY: venv demo test lint typecheck unit bench samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/replay info sample_logs/store
-	$(BIN)/replay games sample_logs/store --limit 5
+	BIN=$(BIN) bash scripts/demo.sh
+
+samples: $(STAMP)
+	$(BIN)/python -m replay.samples sample_logs
 
 lint: $(STAMP)
 	$(BIN)/ruff check replay tests benchmarks
@@ -31,7 +33,9 @@ unit: $(STAMP)
 test: lint typecheck unit
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/bench_games.py
+	$(BIN)/python benchmarks/bench_store.py
+	$(BIN)/python benchmarks/bench_audit.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

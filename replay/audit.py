@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -250,3 +250,35 @@ def split_by_game(table: Any, parts: int) -> list[Any]:
 def sort_report(report: AuditReport) -> AuditReport:
     report.games.sort(key=lambda g: (g.kind, g.game_id))
     return report
+
+
+def audit_many(
+    table: Any, jobs: int = 1, on_progress: Callable[[int], None] | None = None
+) -> AuditReport:
+    """Audit every game of an event table on ``jobs`` processes; the report does not depend
+    on ``jobs``. ``on_progress`` receives the number of games done after each slice."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    report = AuditReport()
+    if table.num_rows == 0:
+        return report
+    table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+    slices = split_by_game(table, jobs * 8)
+    if jobs == 1:
+        results: Iterable[list[GameAudit]] = map(audit_table, slices)
+        _collect(report, results, on_progress)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            _collect(report, pool.map(audit_table, slices), on_progress)
+    return sort_report(report)
+
+
+def _collect(
+    report: AuditReport,
+    results: Iterable[list[GameAudit]],
+    on_progress: Callable[[int], None] | None,
+) -> None:
+    for audits in results:
+        report.games.extend(audits)
+        if on_progress is not None:
+            on_progress(len(audits))

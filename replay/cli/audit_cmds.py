@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import typer
 from rich.progress import Progress
 
-from replay.audit import (
-    AuditReport,
-    audit_game,
-    audit_table,
-    group_games,
-    sort_report,
-    split_by_game,
-)
+from replay.audit import AuditReport, audit_game, audit_many, group_games, sort_report
 from replay.cli import app
 from replay.cli.common import fail, open_store, read_events_file
 from replay.explain import explain_step
@@ -80,25 +73,13 @@ def _resolve(store: Any, prefix: str) -> str:
 
 def _audit_all(store: Any, kind: str | None, jobs: int) -> AuditReport:
     batches = list(store.scan(kind))
-    report = AuditReport()
     if not batches:
-        return report
-    table = pa.Table.from_batches(batches).sort_by([("game_id", "ascending"), ("seq", "ascending")])
-    chunks = split_by_game(table, jobs * 8)
-    games = len(set(table.column("game_id").to_pylist()))
+        return AuditReport()
+    table = pa.Table.from_batches(batches)
+    games = pc.count_distinct(table.column("game_id")).as_py()
     with Progress(transient=True) as progress:
         task = progress.add_task("auditing", total=games)
-        if jobs == 1:
-            results = map(audit_table, chunks)
-            for audits in results:
-                report.games.extend(audits)
-                progress.advance(task, len(audits))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for audits in pool.map(audit_table, chunks):
-                    report.games.extend(audits)
-                    progress.advance(task, len(audits))
-    return report
+        return audit_many(table, jobs, lambda done: progress.advance(task, done))
 
 
 @app.command()

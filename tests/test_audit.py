@@ -1,0 +1,171 @@
+"""The audit: simulated corpora audit clean; one changed field is found with the right rule."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from replay.audit import AuditReport, audit_game, audit_table, split_by_game
+from replay.events import Event, events_to_table
+from replay.games import available_kinds, get_rules
+from replay.report import format_report
+from replay.simulate import simulate_game
+
+KINDS = available_kinds()
+
+
+def game(kind: str, seed: int, players: int | None = None) -> list[Event]:
+    rules = get_rules(kind)
+    n = players or rules.min_players
+    return simulate_game(rules, f"{kind}-{seed}", players=n, seed=seed, bots=("random",))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_simulated_corpora_audit_clean(kind: str) -> None:
+    rules = get_rules(kind)
+    for seed in range(30):
+        players = rules.min_players + seed % (rules.max_players - rules.min_players + 1)
+        audit = audit_game(game(kind, seed, players))
+        assert audit.clean, [f.message for f in audit.findings]
+        assert audit.stopped_at is None
+
+
+def first(events: list[Event], type_: str, skip: int = 0) -> int:
+    return [i for i, e in enumerate(events) if e.type == type_][skip]
+
+
+def changed(events: list[Event], index: int, **fields: object) -> list[Event]:
+    out = list(events)
+    out[index] = dataclasses.replace(events[index], **fields)  # type: ignore[arg-type]
+    return out
+
+
+def only_finding(events: list[Event]) -> tuple[str, int]:
+    findings = audit_game(events).findings
+    assert len(findings) == 1, [(f.rule, f.seq, f.message) for f in findings]
+    return findings[0].rule, findings[0].seq
+
+
+def test_trick_given_to_the_wrong_seat_is_found_and_the_audit_goes_on() -> None:
+    events = game("hearts", 1)
+    i = first(events, "trick_won", 5)
+    wrong = changed(events, i, player=(events[i].player + 1) % 4)  # type: ignore[operator]
+    audit = audit_game(wrong)
+    assert [(f.rule, f.seq) for f in audit.findings] == [("HEARTS-TRICK", i)]
+    assert audit.stopped_at is None  # the rules' own ruling is applied and the audit goes on
+    assert "the rules give trick_won" in audit.findings[0].message
+
+
+def test_score_off_by_one_is_found() -> None:
+    events = game("hearts", 2)
+    i = first(events, "round_scored", 2)
+    wrong = changed(events, i, amount=events[i].amount + 1, total=events[i].total + 1)  # type: ignore[operator]
+    assert only_finding(wrong) == ("HEARTS-POINTS", i)
+
+
+@pytest.mark.skipif("hiifuu" not in KINDS, reason="hiifuu module absent")
+def test_token_from_the_wrong_place_is_found() -> None:
+    events = game("hiifuu", 3)
+    i = first(events, "token_taken")
+    e = events[i]
+    assert e.target is not None and e.amount is not None
+    rule, seq = only_finding(changed(events, i, target=(e.target + 1) % 4, amount=e.amount + 1))
+    assert (rule, seq) == ("HIIFUU-SECOND", i)
+
+
+@pytest.mark.skipif("hez2" not in KINDS, reason="hez2 module absent")
+def test_payout_split_wrongly_is_found() -> None:
+    rules = get_rules("hez2")
+    events = simulate_game(
+        rules, "pay", players=3, seed=5, bots=("heuristic",),
+        options={"bots": [False, False, False], "stakes": [300, 200, 100]},
+    )  # fmt: skip
+    i = first(events, "payout")
+    amount = events[i].amount
+    assert amount is not None
+    assert only_finding(changed(events, i, amount=amount + 1)) == ("HEZ2-STAKES", i)
+
+
+@pytest.mark.skipif("fou" not in KINDS, reason="fou module absent")
+def test_fool_given_to_the_wrong_player_is_found() -> None:
+    events = game("fou", 4, 5)
+    i = first(events, "fool", 3)
+    e = events[i]
+    assert e.player is not None
+    assert only_finding(changed(events, i, player=(e.player + 1) % 5)) == ("FOU-FOOL", i)
+
+
+def test_illegal_play_is_reported_and_the_audit_continues() -> None:
+    events = game("hearts", 6)
+    rules = get_rules("hearts")
+    state = rules.start(events[0])
+    for index, event in enumerate(events[1:], 1):
+        if event.type == "play" and state.table:
+            led = state.table[0] // 13
+            hand = state.hands[event.player]
+            off = [c for c in rules.deck.codes(hand) if rules.deck.index(c) // 13 != led]
+            if off and hand & (0x1FFF << 13 * led):
+                bad = changed(events, index, card=off[0])
+                break
+        state = rules.apply(state, event)
+    else:
+        pytest.fail("no play where a player could revoke")
+    audit = audit_game(bad)
+    assert audit.findings[0].rule == "HEARTS-FOLLOW"
+    assert audit.findings[0].seq == index
+    assert "while holding" in audit.findings[0].message and "were led" in audit.findings[0].message
+
+
+def test_card_not_held_stops_the_game_audit_with_a_reason() -> None:
+    events = game("hearts", 7)
+    i = first(events, "play", 10)
+    held_elsewhere = events[first(events, "deal")].cards
+    assert held_elsewhere is not None
+    card = next(c for c in held_elsewhere if c != events[i].card)
+    audit = audit_game(changed(events, i, card=card))
+    assert audit.findings[0].rule in ("LOG-CARD", "HEARTS-FOLLOW")
+    if audit.findings[0].rule == "LOG-CARD":
+        assert audit.stopped_at == i and "cannot absorb" in audit.stop_reason
+
+
+def test_integrity_gap_duplicate_after_end_and_missing_ruling() -> None:
+    events = game("hearts", 8)
+    gap = events[:10] + events[11:]
+    assert only_finding(gap) == ("LOG-SEQUENCE", 11)
+    dup = [*events[:10], events[9], *events[10:]]
+    assert audit_game(dup).findings[0].message == "seq 9 recorded twice (identical)"
+    after = [*events, dataclasses.replace(events[-2], seq=len(events))]
+    assert only_finding(after) == ("LOG-AFTER-END", len(events))
+    i = first(events, "trick_won")
+    cut = events[:i]
+    rule, seq = only_finding(cut)
+    assert (rule, seq) == ("LOG-ORDER", i)
+    assert "trick_won" in audit_game(cut).findings[0].message
+
+
+def test_missing_game_start_and_unknown_kind() -> None:
+    events = game("hearts", 9)
+    no_start = [e.at(i) for i, e in enumerate(events[1:])]
+    assert only_finding(no_start) == ("LOG-SETUP", 0)
+    alien = [dataclasses.replace(e, kind="poker") for e in events[:3]]
+    assert only_finding(alien) == ("LOG-SETUP", 0)
+
+
+def test_report_is_the_same_whatever_the_split() -> None:
+    games = [game("hearts", s) for s in range(6)]
+    table = events_to_table([e for g in games for e in g])
+    one = AuditReport(games=[a for part in split_by_game(table, 1) for a in audit_table(part)])
+    many = AuditReport(games=[a for part in split_by_game(table, 5) for a in audit_table(part)])
+    assert format_report(one, "json") == format_report(many, "json")
+    assert len(one.games) == 6
+
+
+def test_report_formats_cite_rule_and_text() -> None:
+    events = game("hearts", 1)
+    i = first(events, "trick_won")
+    report = AuditReport(games=[audit_game(changed(events, i, amount=99))])
+    table = format_report(report, "table")
+    assert "HEARTS-TRICK" in table and "highest card of the led suit" in table
+    assert "| hearts-1 |" in format_report(report, "markdown")
+    assert report.exit_code == 1
