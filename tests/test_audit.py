@@ -9,6 +9,7 @@ import pytest
 from replay.audit import AuditReport, audit_game, audit_table, split_by_game
 from replay.events import Event, events_to_table
 from replay.games import available_kinds, get_rules
+from replay.games.hearts import DECK
 from replay.report import format_report
 from replay.simulate import simulate_game
 
@@ -104,7 +105,7 @@ def test_illegal_play_is_reported_and_the_audit_continues() -> None:
         if event.type == "play" and state.table:
             led = state.table[0] // 13
             hand = state.hands[event.player]
-            off = [c for c in rules.deck.codes(hand) if rules.deck.index(c) // 13 != led]
+            off = [c for c in DECK.codes(hand) if DECK.index(c) // 13 != led]
             if off and hand & (0x1FFF << 13 * led):
                 bad = changed(events, index, card=off[0])
                 break
