@@ -40,11 +40,6 @@ PRIVATE_CARD_EVENTS = frozenset({"deal", "pass", "discard", "card_drawn"})
 PUBLIC_CARD_EVENTS = frozenset({"play", "trick_won", "start_card", "reshuffle", "fool"})
 DECK_EVENTS = frozenset({"deck"})
 
-#: Seat views whose ``last_event`` still names another seat's private cards (a deal or a
-#: pass): a defect of the game module's ``view``, reported to its owner. ``strict``: the test
-#: fails as soon as the module is fixed, so that the mark is removed.
-LAST_EVENT_LEAKS = {"hearts"}
-
 
 def test_hearts_is_always_tested() -> None:
     assert "hearts" in KINDS
@@ -274,19 +269,7 @@ def test_seat_view_hides_other_hands(kind: str, players: int) -> None:
                 )
 
 
-def leak_param(kind: str, players: int) -> Any:
-    marks = []
-    if kind in LAST_EVENT_LEAKS:
-        marks.append(
-            pytest.mark.xfail(
-                strict=True,
-                reason=f"{kind}.view's last_event names another seat's dealt/passed cards",
-            )
-        )
-    return pytest.param(kind, players, id=f"{kind}-{players}", marks=marks)
-
-
-@pytest.mark.parametrize(("kind", "players"), [leak_param(k, n) for k in KINDS for n in sizes(k)])
+@pytest.mark.parametrize(("kind", "players"), [(k, n) for k in KINDS for n in sizes(k)])
 def test_seat_view_never_names_hidden_cards(kind: str, players: int) -> None:
     """No card of another seat's hand (or secret discard/pass) appears anywhere in a seat's
     view, unless that seat has legitimately seen it (played publicly, or its own deal/pass/draw).

@@ -17,6 +17,7 @@ app = typer.Typer(
 
 # Command modules register their commands on `app` when imported.
 from replay.cli import audit_cmds as _audit_cmds  # noqa: E402,F401
+from replay.cli import replay_cmds as _replay_cmds  # noqa: E402,F401
 from replay.cli import sim_cmds as _sim_cmds  # noqa: E402,F401
 from replay.cli import store_cmds as _store_cmds  # noqa: E402,F401
 

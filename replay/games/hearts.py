@@ -12,6 +12,7 @@ Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Mapping
@@ -508,7 +509,7 @@ class Hearts(Rules[HeartsState]):
             ],
             "totals": list(state.totals),
             "over": state.over,
-            "last_event": state.last.describe() if state.last else None,
+            "last_event": _describe_for(state.last, seat),
             "game": {
                 "pass": PASS_NAMES[pass_offset(state.hand_no)],
                 "passes": passes,
@@ -547,6 +548,14 @@ class Hearts(Rules[HeartsState]):
 
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
+
+
+def _describe_for(event: Event | None, seat: int | None) -> str | None:
+    """The last event as ``seat`` may see it: another seat's dealt or passed cards hidden."""
+    if event is None:
+        return None
+    hidden = event.type in ("deal", "pass") and seat is not None and event.player != seat
+    return dataclasses.replace(event, cards=None).describe() if hidden else event.describe()
 
 
 def _repeated(codes: tuple[str, ...]) -> list[str]:
