@@ -110,7 +110,7 @@ def build(out: Path) -> dict[str, Any]:
         report = store.ingest(games_)
         if report.rejected:
             raise SystemExit(f"sample corpus rejected: {report.rejected[0]}")
-        write_jsonl(out / "jsonl" / f"{kind}{players}.jsonl", [e for g in games_[:3] for e in g])
+        write_jsonl(out / "jsonl" / f"{kind}{players}.jsonl", games_[0])
     store.compact()
     missing = write_disputes(out / "disputes", kinds)
     return {"kinds": kinds, "unbroken_rules": missing}

@@ -5,6 +5,9 @@ Each group of commands lives in its own module and registers itself on :data:`ap
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
 
 app = typer.Typer(
@@ -23,5 +26,16 @@ from replay.cli import store_cmds as _store_cmds  # noqa: E402,F401
 
 
 def main() -> None:
-    """Entry point of the ``replay`` console script."""
-    app()
+    """Entry point of the ``replay`` console script.
+
+    Commands report bad input themselves; anything else that escapes is printed as one line
+    (set ``REPLAY_DEBUG=1`` for the traceback) with exit code 3.
+    """
+    try:
+        app()
+    except Exception as exc:
+        if os.environ.get("REPLAY_DEBUG"):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {exc} (REPLAY_DEBUG=1 shows where)",
+              file=sys.stderr)  # fmt: skip
+        sys.exit(3)

@@ -173,6 +173,8 @@ class EventStore:
         self.journal = Journal(self.path / LIVE_DIR)
         #: Problems met while reading (corrupt files...), for the caller to report.
         self.problems: list[Rejection] = []
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreNotFound(f"{self.path}: not a directory, so not an event store")
         if not DeltaTable.is_deltatable(str(self.path)):
             if not create:
                 raise StoreNotFound(f"{self.path}: no event store here")

@@ -1,0 +1,40 @@
+"""The dispute set of sample_logs/disputes: each log gives exactly its expected finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.audit import audit_game, group_games
+from replay.games import available_kinds, get_rules
+from replay.store.jsonl import line_to_event
+
+DISPUTES = Path(__file__).parent.parent / "sample_logs" / "disputes"
+CASES = sorted(DISPUTES.glob("*/*.expected.json"))
+LOG_RULES = {"LOG-SEQUENCE", "LOG-SETUP", "LOG-CARD", "LOG-ORDER", "LOG-AFTER-END"}
+#: Rules that no single changed event can break: see docs/audit.md.
+NOT_BREAKABLE_ALONE = {"FOU-ROUND-END"}
+
+
+def test_the_dispute_set_exists() -> None:
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("expected_path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_dispute_gives_exactly_its_finding(expected_path: Path) -> None:
+    expected = json.loads(expected_path.read_text())
+    log = expected_path.with_name(expected_path.name.replace(".expected.json", ".jsonl"))
+    events = [line_to_event(line) for line in log.read_text().splitlines()]
+    games = group_games(events)
+    assert len(games) == 1
+    findings = audit_game(games[0]).findings
+    assert [(f.rule, f.seq) for f in findings] == [(expected["rule"], expected["seq"])]
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_every_breakable_rule_has_a_dispute(kind: str) -> None:
+    covered = {p.name.removesuffix(".expected.json") for p in (DISPUTES / kind).glob("*.json")}
+    wanted = (set(get_rules(kind).rule_ids) | LOG_RULES) - NOT_BREAKABLE_ALONE
+    assert wanted <= covered, sorted(wanted - covered)
