@@ -230,6 +230,23 @@ def audit_table(table: Any) -> list[GameAudit]:
     return [audit_game(game) for game in group_games(events_from_table(table))]
 
 
+def to_ipc(table: Any) -> bytes:
+    """An Arrow table as IPC stream bytes (only its own rows, also for a slice)."""
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return bytes(sink.getvalue())
+
+
+def audit_ipc(data: bytes) -> list[GameAudit]:
+    """:func:`audit_table` on a table sent as IPC stream bytes (worker side)."""
+    import pyarrow as pa
+
+    return audit_table(pa.ipc.open_stream(data).read_all())
+
+
 def split_by_game(table: Any, parts: int) -> list[Any]:
     """Cut a table sorted by game id into about ``parts`` slices on game boundaries."""
     ids = table.column("game_id").to_pylist()
@@ -268,8 +285,9 @@ def audit_many(
         results: Iterable[list[GameAudit]] = map(audit_table, slices)
         _collect(report, results, on_progress)
     else:
+        # Arrow slices pickle with their whole parent buffers: send each as its own IPC stream.
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            _collect(report, pool.map(audit_table, slices), on_progress)
+            _collect(report, pool.map(audit_ipc, map(to_ipc, slices)), on_progress)
     return sort_report(report)
 
 

@@ -21,6 +21,7 @@ Every event type belongs to one of four categories:
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from enum import StrEnum
@@ -141,6 +142,9 @@ PAYLOAD_FIELDS: tuple[str, ...] = (
     "total",
     "values",
 )
+
+#: The payload of an event as a tuple, in PAYLOAD_FIELDS order (fast comparison of rulings).
+payload_key = operator.attrgetter(*PAYLOAD_FIELDS)
 
 EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Event))
 assert EVENT_FIELDS == COLUMNS, "Event fields and SCHEMA columns must match"

@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from replay.events import Category, Event
+from replay.events import Category, Event, payload_key
 
 
 class Phase(StrEnum):
@@ -267,7 +267,7 @@ class Rules(ABC, Generic[S]):
                 f"({due.rule})",
                 expected=expected,
             )
-        if event.payload() != expected.payload():
+        if payload_key(event) != payload_key(expected):
             raise RuleViolation(
                 due.rule,
                 f"recorded {describe_payload(event)}, the rules give {describe_payload(expected)}",

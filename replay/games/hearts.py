@@ -55,6 +55,8 @@ MOON = 26
 PASS_OFFSETS = (1, 3, 2, 0)
 PASS_NAMES = {1: "left", 3: "right", 2: "across", 0: "no pass"}
 
+_PLAY_DUE = tuple(Due.decision(seat, what="play") for seat in range(4))
+
 # Stages of a hand.
 DEAL, PASS, PLAY, SCORE, END, DONE = range(6)
 
@@ -191,7 +193,7 @@ class Hearts(Rules[HeartsState]):
         if stage == PLAY:
             if len(state.table) == 4:
                 return Due.of_ruling(self._trick_won(state), "HEARTS-TRICK")
-            return Due.decision(state.turn, what="play")
+            return _PLAY_DUE[state.turn]
         if stage == DEAL:
             return Due.chance(state.deals, what="deal")
         if stage == PASS:
@@ -206,7 +208,7 @@ class Hearts(Rules[HeartsState]):
 
     def _trick_won(self, state: HeartsState) -> Event:
         winner = trick_winner(state.leader, state.table)
-        points = sum(card_points(c) for c in state.table)
+        points = mask_points(sum(1 << c for c in state.table))
         return self.new_event(
             state, "trick_won", round=state.hand_no, trick=state.trick_no, player=winner,
             cards=tuple(DECK.order[c] for c in state.table), amount=points,
