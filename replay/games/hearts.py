@@ -55,6 +55,7 @@ MOON = 26
 PASS_OFFSETS = (1, 3, 2, 0)
 PASS_NAMES = {1: "left", 3: "right", 2: "across", 0: "no pass"}
 
+_CARD_INDEX = {code: i for i, code in enumerate(DECK.order)}
 _PLAY_DUE = tuple(Due.decision(seat, what="play") for seat in range(4))
 
 # Stages of a hand.
@@ -228,6 +229,23 @@ class Hearts(Rules[HeartsState]):
         return Due.of_ruling(event, "HEARTS-MOON" if moon else "HEARTS-POINTS")
 
     # ----------------------------------------------------------------- verification
+    def verify(self, state: HeartsState, event: Event) -> None:
+        """Fast acceptance of a legal play (the common case); anything else takes the general
+        path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
+        if (
+            event.type == "play"
+            and state.stage == PLAY
+            and event.seq == state.seq
+            and event.player == state.turn
+            and len(state.table) < 4
+            and event.trick == state.trick_no
+            and event.round == state.hand_no
+        ):
+            card = _CARD_INDEX.get(event.card)  # type: ignore[arg-type]
+            if card is not None and legal_mask(state, state.turn) >> card & 1:
+                return
+        super().verify(state, event)
+
     def verify_chance(self, state: HeartsState, event: Event) -> None:
         if event.type != "deal":
             raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
