@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,6 +19,8 @@ from replay.cli.common import fail, open_store, read_events_file
 from replay.explain import explain_step
 from replay.report import format_report
 
+DEFAULT_JOBS = os.cpu_count() or 1
+
 
 class Format(StrEnum):
     table = "table"
@@ -31,7 +34,9 @@ def audit(
     game: Annotated[str | None, typer.Option("--game", help="One game (id or prefix).")] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Only this game kind.")] = None,
     fmt: Annotated[Format, typer.Option("--format")] = Format.table,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", min=1, help="Worker processes (default: all cores).")
+    ] = DEFAULT_JOBS,
 ) -> None:
     """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable.
 
