@@ -224,6 +224,14 @@ def test_play_goes_clockwise_from_the_leader() -> None:
     assert err.rule == "FOU-TURN" and "seat 1" in err.message
 
 
+@pytest.mark.parametrize("seat", [-1, 4, 9])
+def test_a_play_by_a_seat_that_does_not_exist_is_fou_turn_not_a_crash(seat: int) -> None:
+    log = deal(new_log(4), MIXED)
+    play(log, 0, "G15")
+    err = violation(log, seat, "G2")
+    assert err.rule == "FOU-TURN" and f"seat {seat}" in err.message
+
+
 KEPT_BY_SEAT_2 = ["1d", "R7", "R8", "R9", "R10", "R11", "R12", "Y7", "Y8", "Y9"]
 
 

@@ -336,7 +336,7 @@ class Fou(Rules[FouState]):
     def _refine(self, state: FouState, event: Event, exc: RuleViolation) -> RuleViolation:
         """Name FOU-TURN/FOU-LEAD/FOU-ROUND-END/FOU-END where a generic check caught the fault."""
         seat = event.player
-        if exc.rule == self.turn_rule and isinstance(seat, int):
+        if exc.rule == self.turn_rule and isinstance(seat, int) and 0 <= seat < state.n:
             if state.out >> seat & 1:
                 return RuleViolation(
                     "FOU-TURN", f"seat {seat} played in trick {state.trick} but is the Fool "
