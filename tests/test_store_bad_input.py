@@ -3,6 +3,7 @@ good games of the same batch still stored."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from replay.events import Event, events_to_table
 from replay.store import EventStore
-from replay.store.jsonl import event_to_line, read_jsonl
+from replay.store.jsonl import JsonlRead, event_to_line, read_jsonl
 from tests.store_helpers import hearts_games
 
 
@@ -105,3 +106,99 @@ def test_garbage_parquet_with_right_size_is_reported(store: EventStore) -> None:
     Path(victim.path).write_bytes(b"\0" * size)
     assert [g.game_id for g in store.list_games()] == ["h-000"]
     assert store.problems and store.problems[0].rule == "STORE-CORRUPT"
+
+
+_LINE = '{"game_id":"g","seq":1,"kind":"hearts","type":"play"%s}'
+# Extra fields of one line, and whether the line must be rejected.
+_LINE_CASES = {
+    "plain": ("", False),
+    "ts with offset": (',"ts":"2024-05-01T12:00:00+02:00"', False),
+    "ts without ms": (',"ts":"2024-05-01T12:00:00Z"', False),
+    "ts without zone": (',"ts":"2024-05-01T12:00:00"', True),
+    "ts date only": (',"ts":"2024-05-01"', True),
+    "ts in microseconds": (',"ts":"2024-05-01T12:00:00.123456Z"', True),
+    "ts as number": (',"ts":5', True),
+    "float for int": (',"round":1.0', True),
+    "exponent for int": (',"round":1e2', True),
+    "bool for int": (',"player":true', True),
+    "string for int": (',"player":"1"', True),
+    "int out of range": (',"player":300', True),
+    "number for string": (',"card":5', True),
+    "list for string": (',"card":["2C"]', True),
+    "string for list": (',"cards":"2C"', True),
+    "null list item": (',"cards":["2C",null]', True),
+    "null int item": (',"values":[1,null]', True),
+    "object for string": (',"data":{"a":1}', True),
+    "duplicate field": (',"round":1,"round":2', True),
+    "unknown field": (',"colour":"red"', True),
+    "explicit null": (',"card":null', False),
+}
+
+
+@pytest.mark.parametrize("case", list(_LINE_CASES))
+def test_fast_and_slow_paths_judge_a_line_alike(tmp_path: Path, case: str) -> None:
+    """The whole-file parse (all lines good so far) and the line-by-line one (another line is
+    malformed) accept and reject the same lines: no coercion slips through either."""
+    extra, bad = _LINE_CASES[case]
+    path = tmp_path / "in.jsonl"
+    for first in ('{"game_id":"g","seq":0,"kind":"hearts","type":"game_start"}', "{not json"):
+        path.write_text(first + "\n" + _LINE % extra + "\n")
+        read = read_jsonl(path)
+        assert any(r.line == 2 for r in read.rejected) is bad, (first, read.rejected)
+        assert read.table.num_rows == (first != "{not json") + (not bad)
+
+
+def test_ts_offset_is_converted_to_utc(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(_LINE % ',"ts":"2024-05-01T12:00:00.5+02:00"' + "\n")
+    (row,) = read_jsonl(path).table.to_pylist()
+    assert row["ts"].isoformat() == "2024-05-01T10:00:00.500000+00:00"
+
+
+def _clean_lines() -> list[str]:
+    return [event_to_line(e) for game in hearts_games(2) for e in game]
+
+
+@pytest.mark.parametrize("form", ["bom", "crlf", "blank lines", "no final newline"])
+def test_harmless_file_forms_read_like_the_plain_file(tmp_path: Path, form: str) -> None:
+    lines = _clean_lines()
+    text = "\n".join(lines) + "\n"
+    data = {
+        "bom": b"\xef\xbb\xbf" + text.encode(),
+        "crlf": text.replace("\n", "\r\n").encode(),
+        "blank lines": ("\n".join(lines[:5]) + "\n\n  \t\n" + "\n".join(lines[5:])).encode(),
+        "no final newline": text.rstrip("\n").encode(),
+    }[form]
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(data)
+    read = read_jsonl(path)
+    assert read.rejected == []
+    assert read.table.equals(read_jsonl_text(tmp_path, text).table)
+
+
+def read_jsonl_text(tmp_path: Path, text: str) -> JsonlRead:
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(text)
+    return read_jsonl(plain)
+
+
+def test_line_longer_than_a_parse_block_is_read(tmp_path: Path) -> None:
+    lines = _clean_lines()
+    start = json.loads(lines[0])
+    start["data"] = json.dumps({"pad": "x" * (17 << 20)})
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join([json.dumps(start), *lines[1:]]) + "\n")
+    read = read_jsonl(path)
+    assert read.rejected == [] and read.table.num_rows == len(lines)
+    assert len(read.table.column("data")[0].as_py()) > 17 << 20
+
+
+def test_invalid_utf8_is_rejected_by_line_number(tmp_path: Path) -> None:
+    lines = _clean_lines()
+    lines[3] = lines[3].replace('"hearts"', '"h\xe9arts"')
+    path = tmp_path / "in.jsonl"
+    path.write_bytes("\n".join(lines).encode("latin-1"))
+    read = read_jsonl(path)
+    assert [(r.line, r.rule) for r in read.rejected] == [(4, "STORE-JSON")]
+    assert "utf-8" in read.rejected[0].reason
+    assert read.table.num_rows == len(lines) - 1

@@ -15,7 +15,6 @@ bytes.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.json as pj
 
 from replay.events import COLUMNS, SCHEMA, Event
@@ -43,6 +43,8 @@ def parse_ts(text: str) -> datetime:
     value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if value.tzinfo is None:
         raise ValueError(f"timestamp {text!r} has no time zone")
+    if value.microsecond % 1000:
+        raise ValueError(f"timestamp {text!r} is more precise than a millisecond")
     return value.astimezone(UTC)
 
 
@@ -103,7 +105,7 @@ def _check_value(fld: pa.Field[Any], value: object) -> str | None:
         try:
             parse_ts(str(value)) if isinstance(value, str) else parse_ts("")
         except ValueError:
-            return f"{fld.name} must be an ISO 8601 time with a zone, not {value!r}"
+            return f"{fld.name} must be an ISO 8601 time with a zone, to the ms, not {value!r}"
         return None
     if not isinstance(value, list):
         return f"{fld.name} must be a list"
@@ -115,9 +117,23 @@ def _check_value(fld: pa.Field[Any], value: object) -> str | None:
     return None
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of :func:`json.loads` rejecting a key given twice."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        twice = next(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i]))
+        raise ValueError(f"field {twice!r} given twice")
+    return obj
+
+
+def load_line(line: str | bytes) -> object:
+    """``json.loads`` of one line, rejecting duplicate keys as Arrow's parser does."""
+    return json.loads(line, object_pairs_hook=_unique_keys)
+
+
 def line_to_event(line: str) -> Event:
     """Parse one JSON line (raises ValueError with the reason when it is not an event)."""
-    obj = json.loads(line)
+    obj: Any = load_line(line)
     problem = check_object(obj)
     if problem:
         raise ValueError(problem)
@@ -139,61 +155,113 @@ class JsonlRead:
     rejected: list[Rejection] = field(default_factory=list)
 
 
-_PARSE = pj.ParseOptions(explicit_schema=SCHEMA, unexpected_field_behavior="error")
+_BOM = b"\xef\xbb\xbf"
+_TS = SCHEMA.field("ts")
+_TS_INDEX = SCHEMA.get_field_index("ts")
+# ``ts`` is read as text and converted by :func:`_timestamps`: Arrow's JSON reader alone would
+# take a time without a zone for UTC, which :func:`parse_ts` rejects.
+_PARSE = pj.ParseOptions(
+    explicit_schema=SCHEMA.set(_TS_INDEX, pa.field("ts", pa.string())),
+    unexpected_field_behavior="error",
+)
+_BLOCK = 16 << 20
 
 
-def _parse_bytes(data: bytes) -> pa.Table:
-    read = pj.ReadOptions(block_size=16 << 20, use_threads=True)
-    return pj.read_json(io.BytesIO(data), read_options=read, parse_options=_PARSE)
+def _timestamps(texts: pa.ChunkedArray[Any]) -> pa.ChunkedArray[Any] | pa.Array[Any]:
+    """``ts`` texts as timestamps: vectorised for the usual forms, else by :func:`parse_ts`
+    (ValueError for a bad one)."""
+    try:
+        converted: pa.ChunkedArray[Any] = texts.cast(_TS.type)
+        return converted
+    except pa.ArrowInvalid:
+        values = [None if t is None else parse_ts(t) for t in texts.to_pylist()]
+        parsed: pa.Array[Any] = pa.array(values, _TS.type)
+        return parsed
+
+
+def _parse(data: bytes, block_size: int = _BLOCK) -> pa.Table:
+    """Parse JSON Lines with Arrow's C++ parser, strictly typed (ValueError when a line is not
+    an event: malformed, unknown field, wrong type, value out of range, null list item...)."""
+    read = pj.ReadOptions(block_size=block_size, use_threads=True)
+    source: Any = pa.BufferReader(data)  # zero copy (the stubs only know files)
+    table = pj.read_json(source, read_options=read, parse_options=_PARSE)
+    table.validate(full=True)  # Arrow's JSON reader does not check that text is UTF-8
+    for name in _LIST_FIELDS:
+        if pc.list_flatten(table.column(name)).null_count:
+            raise ValueError(f"null item in {name}")
+    return table.set_column(_TS_INDEX, _TS, _timestamps(table.column(_TS_INDEX)))
 
 
 def read_jsonl(path: str | Path) -> JsonlRead:
     """Read a JSON Lines file with Arrow's C++ parser; when some lines are malformed, report
-    them by line number and parse the others."""
+    them by line number and parse the others. A UTF-8 byte order mark, CRLF line ends and
+    blank lines are accepted."""
     data = Path(path).read_bytes()
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    if not data.strip():
+    data = data.removeprefix(_BOM)
+    if not data or data.isspace():
         return JsonlRead(SCHEMA.empty_table(), 0)
     try:
-        return JsonlRead(_parse_bytes(data), lines)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return JsonlRead(_parse(data), lines)
+    except (ValueError, pa.ArrowNotImplementedError):
         pass
     good, rejected = _split_lines(data, str(path))
-    table = _parse_bytes(b"\n".join(good)) if good else SCHEMA.empty_table()
-    return JsonlRead(table, lines, rejected)
+    return JsonlRead(_parse_good(good, str(path), rejected), lines, rejected)
 
 
-def _split_lines(data: bytes, source: str) -> tuple[list[bytes], list[Rejection]]:
-    """The well-formed lines and one rejection per malformed line (slow path, Python)."""
-    good: list[bytes] = []
+def _split_lines(data: bytes, source: str) -> tuple[list[tuple[int, bytes]], list[Rejection]]:
+    """The well-formed lines with their numbers, and one rejection per malformed line (slow
+    path, Python)."""
+    good: list[tuple[int, bytes]] = []
     rejected: list[Rejection] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            rejected.append(
-                Rejection("STORE-JSON", f"malformed JSON: {exc}", None, None, source, number)
-            )
+            obj = load_line(raw)
+        except ValueError as exc:  # also JSONDecodeError and UnicodeDecodeError
+            reason = exc.args[0] if type(exc) is ValueError else f"malformed JSON: {exc}"
+            rejected.append(Rejection("STORE-JSON", reason, None, None, source, number))
             continue
         problem = check_object(obj)
         if problem:
-            game = obj.get("game_id") if isinstance(obj, dict) else None
-            seq = obj.get("seq") if isinstance(obj, dict) else None
-            rejected.append(
-                Rejection(
-                    "STORE-JSON",
-                    problem,
-                    game if isinstance(game, str) else None,
-                    seq if isinstance(seq, int) else None,
-                    source,
-                    number,
-                )
-            )
+            rejected.append(_rejection(obj, problem, source, number))
             continue
-        good.append(raw)
+        good.append((number, raw))
     return good, rejected
+
+
+def _rejection(obj: object, problem: str, source: str, number: int) -> Rejection:
+    game = obj.get("game_id") if isinstance(obj, dict) else None
+    seq = obj.get("seq") if isinstance(obj, dict) else None
+    return Rejection(
+        "STORE-JSON",
+        problem,
+        game if isinstance(game, str) else None,
+        seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
+        source,
+        number,
+    )
+
+
+def _parse_good(good: list[tuple[int, bytes]], source: str, rejected: list[Rejection]) -> pa.Table:
+    """Parse the lines :func:`check_object` accepted; should Arrow still refuse one, it is
+    found line by line and added to ``rejected`` rather than failing the whole file."""
+    if not good:
+        return SCHEMA.empty_table()
+    block = max(_BLOCK, max(len(raw) for _, raw in good) + 1)
+    try:
+        return _parse(b"\n".join(raw for _, raw in good), block)
+    except (ValueError, pa.ArrowNotImplementedError):
+        pass
+    tables = []
+    for number, raw in good:
+        try:
+            tables.append(_parse(raw, len(raw) + 1))
+        except (ValueError, pa.ArrowNotImplementedError) as exc:
+            reason = str(exc).splitlines()[0]
+            rejected.append(Rejection("STORE-JSON", reason, None, None, source, number))
+    return pa.concat_tables(tables) if tables else SCHEMA.empty_table()
 
 
 def write_lines(batches: Iterable[pa.RecordBatch], out: TextIO) -> int:
