@@ -163,6 +163,23 @@ def test_card_not_held_is_log_card_and_not_recoverable() -> None:
     assert violation.rule == "LOG-CARD" and not violation.recoverable
 
 
+def test_card_not_held_with_a_wrong_round_number_is_still_log_card() -> None:
+    # A wrong round number alone is recoverable; a card from nowhere must not be absorbed.
+    log = dealt(FIRST_TRICK_DEAL, 4)
+    violation = log.violation("play", round=5, trick=1, player=0, card="AS")
+    assert violation.rule == "LOG-CARD" and not violation.recoverable
+
+
+def test_pass_with_a_wrong_round_number_is_checked_for_its_cards_first() -> None:
+    log = dealt(FIRST_TRICK_DEAL, 1)
+    not_held = log.violation("pass", round=2, player=0, target=1, cards=("AS", "2C", "3C"))
+    assert not_held.rule == "LOG-CARD" and not not_held.recoverable
+    two_cards = log.violation("pass", round=2, player=0, target=1, cards=("2C", "3C"))
+    assert two_cards.rule == "HEARTS-PASS" and not two_cards.recoverable
+    wrong_round = log.violation("pass", round=2, player=0, target=1, cards=("2C", "3C", "4C"))
+    assert wrong_round.rule == "LOG-ORDER" and wrong_round.recoverable
+
+
 # ----------------------------------------------------------------------------- HEARTS-TRICK, POINTS
 def test_highest_card_of_led_suit_wins_and_off_suit_never_wins() -> None:
     log = dealt(FIRST_TRICK_DEAL, 4)

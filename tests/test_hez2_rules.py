@@ -229,6 +229,22 @@ def test_card_not_held_is_log_card_and_not_recoverable() -> None:
     assert rule_of(log, "play", player=0, card="9O") == "LOG-CARD"
 
 
+def test_card_not_held_with_a_wrong_round_number_is_still_log_card() -> None:
+    # A wrong round number alone is recoverable; a card from nowhere must not be absorbed.
+    log = mid_round(["3O 5C", "4C 5E"], "5O")
+    violation = log.violation("play", round=2, player=0, card="4O")
+    assert violation.rule == "LOG-CARD" and not violation.recoverable
+    wrong_round = log.violation("play", round=2, player=0, card="3O")
+    assert wrong_round.rule == "LOG-ORDER" and wrong_round.recoverable
+
+
+def test_bad_declaration_with_a_wrong_round_number_is_still_hez2_seven() -> None:
+    log = mid_round(["7O 5C", "4C 5E"], "5O")
+    play(log, 0, "7O")
+    violation = log.violation("declare_suit", round=2, player=0, suit="X")
+    assert violation.rule == "HEZ2-SEVEN" and not violation.recoverable
+
+
 def test_declared_suit_replaces_the_sevens_suit_but_a_seven_matches_by_rank() -> None:
     log = mid_round(["7O 3C", "4O 5E 7C 6E"], "5O")
     play(log, 0, "7O")

@@ -198,6 +198,23 @@ def test_discarding_a_card_not_held_is_log_card() -> None:
     assert deals[1][0] in violation.message
 
 
+def test_cards_not_held_with_a_wrong_round_number_are_still_log_card() -> None:
+    # A wrong round number alone is recoverable; a card from nowhere must not be absorbed.
+    log = new_log(4)
+    deals, plays, discards = script(4, [0] * 9)
+    start_round(log, deals)
+    foreign = (deals[1][0], *discards[0][1:])
+    violation = log.violation("discard", round=2, player=0, cards=foreign)
+    assert violation.rule == "LOG-CARD" and not violation.recoverable
+    short = tuple(discards[0][1:])
+    assert rule_of(log, "discard", round=2, player=0, cards=short) == "HIIFUU-SETUP"
+    discard_all(log, discards)
+    violation = log.violation("play", round=2, trick=1, player=0, card=plays[0][1])
+    assert violation.rule == "LOG-CARD" and not violation.recoverable
+    wrong_round = log.violation("play", round=2, trick=1, player=0, card=plays[0][0])
+    assert wrong_round.rule == "LOG-ORDER" and wrong_round.recoverable
+
+
 def test_discards_come_in_any_seat_order_and_all_before_play() -> None:
     log = new_log(4)
     deals, plays, discards = script(4, [0] * 9)

@@ -268,11 +268,6 @@ class Hearts(Rules[HeartsState]):
     def verify_decision(self, state: HeartsState, event: Event) -> None:
         seat = event.player
         assert seat is not None
-        if event.round != state.hand_no:
-            raise RuleViolation(
-                "LOG-ORDER", f"{event.type} in round {event.round} during round {state.hand_no}",
-                recoverable=True,
-            )  # fmt: skip
         if state.stage == PASS:
             self._verify_pass(state, seat, event)
         elif event.type != "play":
@@ -300,6 +295,7 @@ class Hearts(Rules[HeartsState]):
             raise RuleViolation(
                 "HEARTS-PASS", f"seat {seat} passed {len(cards)} cards, not {PASS_SIZE}"
             )
+        _check_round(state, event)
         receiver = (seat + pass_offset(state.hand_no)) % 4
         if event.target != receiver:
             raise RuleViolation(
@@ -317,6 +313,7 @@ class Hearts(Rules[HeartsState]):
         hand = state.hands[seat]
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        _check_round(state, event)
         if event.trick != state.trick_no:
             raise RuleViolation(
                 "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
@@ -576,6 +573,16 @@ def _describe_for(event: Event | None, seat: int | None) -> str | None:
         return None
     hidden = event.type in ("deal", "pass") and seat is not None and event.player != seat
     return dataclasses.replace(event, cards=None).describe() if hidden else event.describe()
+
+
+def _check_round(state: HeartsState, event: Event) -> None:
+    """LOG-ORDER (recoverable) for a decision recorded with another hand's number; checked
+    after the cards, so that a card from nowhere is never absorbed as a mere numbering fault."""
+    if event.round != state.hand_no:
+        raise RuleViolation(
+            "LOG-ORDER", f"{event.type} in round {event.round} during round {state.hand_no}",
+            recoverable=True,
+        )  # fmt: skip
 
 
 def _repeated(codes: tuple[str, ...]) -> list[str]:

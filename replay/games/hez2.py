@@ -349,11 +349,6 @@ class Hez2(Rules[Hez2State]):
         seat = event.player
         assert seat is not None
         kind = event.type
-        if event.round != ROUND:
-            raise RuleViolation(
-                "LOG-ORDER", f"{kind} in round {event.round}; a Hez2 game is round {ROUND}",
-                recoverable=True,
-            )  # fmt: skip
         if state.stage == DECLARE:
             if kind != "declare_suit":
                 raise RuleViolation(
@@ -363,9 +358,9 @@ class Hez2(Rules[Hez2State]):
                 raise RuleViolation(
                     "HEZ2-SEVEN", f"seat {seat} declared {event.suit!r}, not one of O C E B"
                 )
-            return
-        if kind == "play":
+        elif kind == "play":
             self._verify_play(state, seat, event)
+            return
         elif kind == "draw":
             self._verify_draw(state, seat)
         elif kind == "accept_skip" and not state.pending_skip:
@@ -374,6 +369,7 @@ class Hez2(Rules[Hez2State]):
             raise RuleViolation("HEZ2-TWO", f"seat {seat} accepted a draw but none is pending")
         elif kind == "declare_suit":
             raise RuleViolation("HEZ2-SEVEN", f"seat {seat} declared a suit without playing a 7")
+        _check_round(event)
 
     def _verify_draw(self, state: Hez2State, seat: int) -> None:
         if state.pending_skip:
@@ -392,6 +388,7 @@ class Hez2(Rules[Hez2State]):
         code = DECK.order[card]
         if not state.hands[seat] >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        _check_round(event)
         if playable_mask(state, seat) >> card & 1:
             return
         top = DECK.order[state.top]
@@ -708,6 +705,16 @@ _PLAY_OR_DRAW = tuple(Due.decision(s, what="play or draw") for s in range(4))
 _DECLARE = tuple(Due.decision(s, what="declare a suit") for s in range(4))
 _CARD_DRAWN = tuple(Due.chance(s, what="card drawn") for s in range(4))
 _CHANCE_TYPES = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}
+
+
+def _check_round(event: Event) -> None:
+    """LOG-ORDER (recoverable) for a decision numbered outside the game's one round; checked
+    after the cards, so that a card from nowhere is never absorbed as a mere numbering fault."""
+    if event.round != ROUND:
+        raise RuleViolation(
+            "LOG-ORDER", f"{event.type} in round {event.round}; a Hez2 game is round {ROUND}",
+            recoverable=True,
+        )  # fmt: skip
 
 
 def _end_turn(state: Hez2State) -> None:

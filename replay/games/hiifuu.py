@@ -360,11 +360,6 @@ class Hiifuu(Rules[HiifuuState]):
     def verify_decision(self, state: HiifuuState, event: Event) -> None:
         seat = event.player
         assert seat is not None
-        if event.round != state.round:
-            raise RuleViolation(
-                "LOG-ORDER", f"{event.type} in round {event.round} during round {state.round}",
-                recoverable=True,
-            )  # fmt: skip
         if state.stage == DISCARD:
             self._verify_discard(state, seat, event)
         elif event.type != "play":
@@ -397,6 +392,7 @@ class Hiifuu(Rules[HiifuuState]):
                 "HIIFUU-SETUP",
                 f"seat {seat} discarded {len(cards)} cards, not {size} with {state.n} players",
             )
+        _check_round(state, event)
 
     def _verify_play(self, state: HiifuuState, seat: int, event: Event) -> None:
         deck = state.setup.deck
@@ -407,6 +403,7 @@ class Hiifuu(Rules[HiifuuState]):
         hand = state.hands[seat]
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        _check_round(state, event)
         if event.trick != state.trick_no:
             raise RuleViolation(
                 "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
@@ -748,6 +745,16 @@ def _token_round(values: object) -> tuple[int, ...] | None:
     if not all(type(v) is int and v >= 0 for v in values):
         return None
     return tuple(sorted(values))
+
+
+def _check_round(state: HiifuuState, event: Event) -> None:
+    """LOG-ORDER (recoverable) for a decision recorded with another round's number; checked
+    after the cards, so that a card from nowhere is never absorbed as a mere numbering fault."""
+    if event.round != state.round:
+        raise RuleViolation(
+            "LOG-ORDER", f"{event.type} in round {event.round} during round {state.round}",
+            recoverable=True,
+        )  # fmt: skip
 
 
 def _describe_for(event: Event | None, seat: int | None) -> str | None:
