@@ -168,6 +168,21 @@ def test_start_card_must_come_from_the_stock() -> None:
     assert rule_of(log, "start_card", card="2O") == "LOG-CARD"
 
 
+def test_chance_events_numbered_outside_round_one_are_log_order() -> None:
+    log = new_log(2)
+    bad_deal = log.violation("deal", round=2, player=0, cards=("1O", "2O", "3O", "4O"))
+    assert bad_deal.rule == "LOG-ORDER" and bad_deal.recoverable
+    log.add("deal", round=1, player=0, cards=("1O", "2O", "3O", "4O"))
+    log.add("deal", round=1, player=1, cards=("5O", "6O", "7O", "SO"))
+    bad_start = log.violation("start_card", round=None, card="RO")
+    assert bad_start.rule == "LOG-ORDER" and bad_start.recoverable
+    assert rule_of(log, "start_card", card="2O") == "LOG-CARD"  # the card is checked first
+    log.add("start_card", round=1, card="RO")
+    log.add("draw", round=1, player=0)
+    bad_draw = log.violation("card_drawn", round=3, player=0, card="CO")
+    assert bad_draw.rule == "LOG-ORDER" and bad_draw.recoverable
+
+
 def test_player_after_the_dealer_starts() -> None:
     log = dealt(["1O 2O 3O 4O", "5O 6O 7O SO", "1C 2C 3C 4C"], "RO", dealer=1)
     assert due(log) == (Phase.DECISION, (2,), "play or draw")

@@ -312,7 +312,12 @@ class Hez2(Rules[Hez2State]):
             raise RuleViolation("LOG-ORDER", f"{event.type} while a {expected} is due")
         if event.type == "deal":
             self._verify_deal(state, event)
-            return
+        else:
+            self._verify_card_from_stock(state, event)
+        _check_round(event)
+
+    def _verify_card_from_stock(self, state: Hez2State, event: Event) -> None:
+        """The start card or a drawn card: a card of the stock, drawn by the seat drawing."""
         if event.type == "card_drawn" and event.player != state.turn:
             raise RuleViolation(
                 "LOG-ORDER", f"card drawn by seat {event.player} but seat {state.turn} is drawing"
@@ -708,7 +713,7 @@ _CHANCE_TYPES = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}
 
 
 def _check_round(event: Event) -> None:
-    """LOG-ORDER (recoverable) for a decision numbered outside the game's one round; checked
+    """LOG-ORDER (recoverable) for an event numbered outside the game's one round; checked
     after the cards, so that a card from nowhere is never absorbed as a mere numbering fault."""
     if event.round != ROUND:
         raise RuleViolation(
