@@ -73,6 +73,8 @@ def _resolve(store: Any, prefix: str) -> str:
     try:
         return str(store.resolve_game_id(prefix))
     except StoreError as exc:
+        for problem in store.problems:  # e.g. the game's file is corrupt
+            typer.echo(f"error: {problem}", err=True)
         fail(str(exc))
 
 

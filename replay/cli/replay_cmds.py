@@ -57,10 +57,13 @@ def load_events(store: Path, game: str) -> list[Event]:
 
     The only place the commands touch the store; every failure is a clean CLI error.
     """
+    opened: EventStore | None = None
     try:
         opened = EventStore.open(store)
         events = opened.load_game(opened.resolve_game_id(game))
     except (StoreError, RuleViolation) as exc:
+        for problem in opened.problems if opened is not None else []:
+            typer.echo(f"error: {problem}", err=True)  # e.g. the game's file is corrupt
         fail(str(exc))
     except Exception as exc:  # an unreadable store must not end in a traceback
         fail(f"{store}: cannot read the event store: {type(exc).__name__}: {exc}")

@@ -137,7 +137,11 @@ def compact_cmd(store_path: StorePath) -> None:
     """Merge small files into large ones and delete the files no longer referenced."""
     store = EventStore.open(store_path)
     before = len(store.files())
-    metrics = store.compact()
+    try:
+        metrics = store.compact()
+    except StoreError:
+        _report(store.problems)
+        raise
     after = len(store.files())
     typer.echo(f"{before} files -> {after} files ({metrics['vacuumed']} old files deleted)")
 

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from deltalake import ColumnProperties, DeltaTable, WriterProperties, write_deltalake
+from deltalake.exceptions import DeltaError
 
 from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
 from replay.store.errors import AmbiguousGameId, GameNotFound, InvalidGame, StoreNotFound
@@ -175,13 +176,15 @@ class EventStore:
         self.problems: list[Rejection] = []
         if self.path.exists() and not self.path.is_dir():
             raise StoreNotFound(f"{self.path}: not a directory, so not an event store")
-        if not DeltaTable.is_deltatable(str(self.path)):
-            if not create:
-                raise StoreNotFound(f"{self.path}: no event store here")
-            self.path.mkdir(parents=True, exist_ok=True)
-            with self._locked():
-                if not DeltaTable.is_deltatable(str(self.path)):
-                    DeltaTable.create(str(self.path), schema=SCHEMA, partition_by=["kind"])
+        with self._delta_errors():
+            if not DeltaTable.is_deltatable(str(self.path)):
+                if not create:
+                    raise StoreNotFound(f"{self.path}: no event store here")
+                self.path.mkdir(parents=True, exist_ok=True)
+                with self._locked():
+                    if not DeltaTable.is_deltatable(str(self.path)):
+                        DeltaTable.create(str(self.path), schema=SCHEMA, partition_by=["kind"])
+        self.table()  # a corrupt Delta log fails here, cleanly
         self.recover()
 
     @classmethod
@@ -192,7 +195,18 @@ class EventStore:
     # ----------------------------------------------------------------- internals
     def table(self) -> DeltaTable:
         """The latest snapshot of the Delta table."""
-        return DeltaTable(str(self.path))
+        with self._delta_errors():
+            return DeltaTable(str(self.path))
+
+    @contextlib.contextmanager
+    def _delta_errors(self) -> Iterator[None]:
+        """Turn deltalake's errors (a corrupt log, a data file missing when rewriting...) into
+        a one-line STORE-CORRUPT error naming the store."""
+        try:
+            yield
+        except DeltaError as exc:
+            reason = f"Delta Lake error: {str(exc).splitlines()[0]}"
+            raise InvalidGame("STORE-CORRUPT", reason, source=str(self.path)) from None
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
@@ -238,14 +252,20 @@ class EventStore:
                 if os.path.getsize(f.path) != f.size:
                     raise OSError(f"size {os.path.getsize(f.path)} bytes, the log says {f.size}")
                 pq.read_metadata(f.path)
+            except FileNotFoundError:
+                self._problem(f.path, "missing data file (the Delta log still lists it)")
+                continue
             except (OSError, pa.ArrowException) as exc:
-                self._problem(f.path, exc)
+                self._problem(f.path, f"corrupt or truncated Parquet file: {exc}")
                 continue
             good.append(f)
         return good
 
-    def _problem(self, path: str, exc: BaseException) -> None:
-        reason = f"corrupt or truncated Parquet file: {exc}".splitlines()[0]
+    def _problem(self, path: str, reason: str) -> None:
+        """Report an unreadable data file once (first line of the reason)."""
+        if any(p.source == path for p in self.problems):
+            return
+        reason = reason.splitlines()[0]
         self.problems.append(Rejection("STORE-CORRUPT", reason, source=path))
 
     def _query(self, sql: str, files: Sequence[DataFile], **params: Any) -> pa.Table:
@@ -259,10 +279,10 @@ class EventStore:
         good = []
         for f in files:
             try:
-                self._run("SELECT count(*) FROM read_parquet($files)", [f.path], {})
+                self._run(sql, [f.path], params)
                 good.append(f.path)
             except duckdb.Error as exc:
-                self._problem(f.path, exc)
+                self._problem(f.path, f"corrupt or truncated Parquet file: {exc}")
         return self._run(sql, good, params)
 
     @staticmethod
@@ -334,19 +354,15 @@ class EventStore:
         return dropped
 
     def _stored_counts(self, game_ids: Sequence[str]) -> dict[str, int]:
-        ids = pa.table({"game_id": pa.array(list(game_ids), pa.string())})
         sql = (
             "SELECT game_id, count(*) AS n FROM read_parquet($files, hive_partitioning = true) "
-            "WHERE game_id IN (SELECT game_id FROM ids) GROUP BY game_id"
+            "WHERE game_id IN (SELECT unnest($ids::VARCHAR[])) GROUP BY game_id"
         )
         files = self.files()
         if not files:
             return {}
-        con = duckdb.connect()
-        con.register("ids", ids)
-        paths = [f.path for f in self._readable(files)]
-        rows = con.execute(sql, {"files": paths}).fetchall() if paths else []
-        return {str(g): int(n) for g, n in rows}
+        rows = self._query(sql, files, ids=list(game_ids)).to_pylist()
+        return {str(r["game_id"]): int(r["n"]) for r in rows}
 
     def _stored_length(self, game_id: str) -> int | None:
         return self._stored_counts([game_id]).get(game_id)
@@ -371,13 +387,14 @@ class EventStore:
         with self._locked():
             fresh = self._drop_stored(checked.table, report, source)
             if fresh.num_rows:
-                write_deltalake(
-                    str(self.path),
-                    fresh,
-                    mode="append",
-                    partition_by=["kind"],
-                    writer_properties=writer_properties(9),
-                )
+                with self._delta_errors():
+                    write_deltalake(
+                        str(self.path),
+                        fresh,
+                        mode="append",
+                        partition_by=["kind"],
+                        writer_properties=writer_properties(9),
+                    )
         report.ingested.extend(_strings(fresh.column("game_id")))
         report.events += fresh.num_rows
         return report
@@ -386,35 +403,59 @@ class EventStore:
         """``table`` without the games already stored (skipped, or rejected when different)."""
         if table.num_rows == 0:
             return table
-        stored = self._stored_counts(_strings(table.column("game_id")))
-        if not stored:
-            return table
-        old = self._load_tables(list(stored))
-        drop = []
-        for game_id in sorted(stored):
+        ids = _strings(table.column("game_id"))
+        stored = self._stored_counts(ids)
+        old = self._load_tables(list(stored)) if stored else SCHEMA.empty_table()
+        drop = self._unverifiable(ids, report, source)
+        for game_id in sorted(set(stored) - set(drop)):
             key = pa.scalar(game_id, pa.string())
             new_rows = table.filter(pc.equal(table.column("game_id"), key))
             old_rows = old.filter(pc.equal(old.column("game_id"), key))
             if new_rows.equals(old_rows):
                 report.skipped.append(game_id)
             else:
-                reason = "game id already stored with different content"
-                report.rejected.append(Rejection("STORE-GAME-ID", reason, game_id, None, source))
+                seq = _first_difference(new_rows, old_rows)
+                reason = f"game id already stored with different content from seq {seq} on"
+                report.rejected.append(Rejection("STORE-GAME-ID", reason, game_id, seq, source))
             drop.append(game_id)
+        if not drop:
+            return table
         return table.filter(pc.invert(pc.is_in(table.column("game_id"), pa.array(drop))))
+
+    def _unverifiable(self, ids: list[str], report: IngestReport, source: str | None) -> list[str]:
+        """The ids that an unreadable data file may hold (by its game id range in the log):
+        rejected, since storing them again could duplicate a game."""
+        bad_paths = {p.source for p in self.problems}
+        bad = [f for f in self.files() if f.path in bad_paths]
+        out = []
+        for game_id in ids:
+            for f in bad:
+                if (f.min_game or "") <= game_id and (f.max_game is None or game_id <= f.max_game):
+                    reason = f"not stored: {f.path} may hold this game and cannot be read"
+                    rejection = Rejection("STORE-CORRUPT", reason, game_id, None, source)
+                    report.rejected.append(rejection)
+                    out.append(game_id)
+                    break
+        return out
 
     def _load_tables(self, game_ids: list[str]) -> pa.Table:
         """The stored rows of some games, sorted, in SCHEMA."""
         wanted = pa.array(game_ids, pa.string())
         lo, hi = min(game_ids), max(game_ids)
         parts = []
-        for f in self.files():
-            # Delta's min/max statistics are bounds even when truncated.
-            if (f.max_game is not None and f.max_game < lo) or (
-                f.min_game is not None and f.min_game > hi
-            ):
+        # Delta's min/max statistics are bounds even when truncated.
+        files = [
+            f
+            for f in self.files()
+            if not (f.max_game is not None and f.max_game < lo)
+            and not (f.min_game is not None and f.min_game > hi)
+        ]
+        for f in self._readable(files):
+            try:
+                t = self._read(f, filters=pc.is_in(pc.field("game_id"), wanted))
+            except InvalidGame as exc:
+                self._problem(f.path, f"corrupt or truncated Parquet file: {exc.message}")
                 continue
-            t = self._read(f, filters=pc.is_in(pc.field("game_id"), wanted))
             if t.num_rows:
                 parts.append(t)
         if not parts:
@@ -486,7 +527,7 @@ class EventStore:
                 for batch in pq.ParquetFile(f.path).iter_batches(columns=wanted):
                     yield _with_kind(batch, f.kind, columns or list(COLUMNS))
             except (OSError, pa.ArrowException) as exc:
-                self._problem(f.path, exc)
+                self._problem(f.path, f"corrupt Parquet file: {exc}")
 
     # ----------------------------------------------------------------- maintenance
     def info(self) -> StoreInfo:
@@ -512,12 +553,12 @@ class EventStore:
 
     def compact(self, *, vacuum: bool = True) -> dict[str, Any]:
         """Merge small files into large ones (one atomic commit), then delete the files no
-        longer referenced. Returns deltalake's metrics plus ``vacuumed`` (files deleted)."""
-        with self._locked():
-            table = self.table()
-            metrics: dict[str, Any] = table.optimize.compact(
-                target_size=COMPACT_FILE_BYTES, writer_properties=writer_properties(19)
-            )
+        longer referenced. Returns deltalake's metrics plus ``vacuumed`` (files deleted).
+
+        Refused (STORE-CORRUPT, the files in :attr:`problems`) while a data file cannot be
+        read: the table is left as it is."""
+        with self._locked(), self._delta_errors():
+            metrics = self._optimize(self.files())
             deleted: list[str] = []
             if vacuum:
                 deleted = self.table().vacuum(
@@ -526,6 +567,31 @@ class EventStore:
         metrics["vacuumed"] = len(deleted)
         return metrics
 
+    def _optimize(self, files: list[DataFile]) -> dict[str, Any]:
+        """deltalake's compaction, refused when a data file cannot be read."""
+        unreadable = len(files) - len(self._readable(files))
+        if not unreadable:
+            try:
+                metrics: dict[str, Any] = self.table().optimize.compact(
+                    target_size=COMPACT_FILE_BYTES, writer_properties=writer_properties(19)
+                )
+                return metrics
+            except DeltaError:
+                unreadable = sum(not self._reads_fully(f) for f in files)
+                if not unreadable:
+                    raise
+        reason = f"not compacted: {unreadable} data file(s) cannot be read"
+        raise InvalidGame("STORE-CORRUPT", reason, source=str(self.path))
+
+    def _reads_fully(self, f: DataFile) -> bool:
+        """Whether every page of a file decodes (else it is reported)."""
+        try:
+            pq.read_table(f.path)
+        except (OSError, pa.ArrowException) as exc:
+            self._problem(f.path, f"corrupt Parquet file: {exc}")
+            return False
+        return True
+
 
 def _with_kind(batch: pa.RecordBatch, kind: str, names: list[str]) -> pa.RecordBatch:
     arrays = [
@@ -533,6 +599,16 @@ def _with_kind(batch: pa.RecordBatch, kind: str, names: list[str]) -> pa.RecordB
         for n in names
     ]
     return pa.RecordBatch.from_arrays(arrays, names=names)
+
+
+def _first_difference(new: pa.Table, old: pa.Table) -> int:
+    """The first seq at which two sorted versions of a game differ (or where one ends)."""
+    new_rows, old_rows = new.to_pylist(), old.to_pylist()
+    for new_row, old_row in zip(new_rows, old_rows, strict=False):
+        if new_row != old_row:
+            return int(new_row["seq"])
+    shorter = new_rows if len(new_rows) < len(old_rows) else old_rows
+    return int(shorter[-1]["seq"]) + 1 if shorter else 0
 
 
 def _strings(column: pa.ChunkedArray[Any] | pa.Array[Any]) -> list[str]:
