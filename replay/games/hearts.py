@@ -313,15 +313,15 @@ class Hearts(Rules[HeartsState]):
         hand = state.hands[seat]
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
+            rule, why = self._why_illegal(state, seat, card)
+            raise RuleViolation(rule, why, recoverable=True)
         _check_round(state, event)
         if event.trick != state.trick_no:
             raise RuleViolation(
                 "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
                 recoverable=True,
             )  # fmt: skip
-        if not legal_mask(state, seat) >> card & 1:
-            rule, why = self._why_illegal(state, seat, card)
-            raise RuleViolation(rule, why, recoverable=True)
 
     def _why_illegal(self, state: HeartsState, seat: int, card: int) -> tuple[str, str]:
         """The rule an illegal play breaks, and the reason in a sentence."""
