@@ -333,3 +333,14 @@ def test_sequence_gap_is_log_sequence() -> None:
     with pytest.raises(RuleViolation) as err:
         RULES.verify(log.state, event.at(5))
     assert err.value.rule == "LOG-SEQUENCE"
+
+
+def test_an_illegal_play_with_a_wrong_trick_number_reports_the_game_rule() -> None:
+    log = dealt(FIRST_TRICK_DEAL, 4)
+    play(log, 0, "2C")
+    play(log, 1, "2D")
+    play(log, 2, "QS")
+    violation = log.violation("play", round=4, trick=7, player=3, card="AD")
+    assert violation.rule == "HEARTS-FOLLOW"
+    numbering = log.violation("play", round=4, trick=7, player=3, card="9C")
+    assert numbering.rule == "LOG-ORDER" and numbering.recoverable

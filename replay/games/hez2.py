@@ -393,8 +393,8 @@ class Hez2(Rules[Hez2State]):
         code = DECK.order[card]
         if not state.hands[seat] >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
-        _check_round(event)
         if playable_mask(state, seat) >> card & 1:
+            _check_round(event)  # the game's rule before the numbering
             return
         top = DECK.order[state.top]
         if state.pending_skip:

@@ -403,13 +403,7 @@ class Hiifuu(Rules[HiifuuState]):
         hand = state.hands[seat]
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
-        _check_round(state, event)
-        if event.trick != state.trick_no:
-            raise RuleViolation(
-                "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
-                recoverable=True,
-            )  # fmt: skip
-        if not legal_mask(state, seat) >> card & 1:
+        if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
             led = state.table[0] // state.setup.values
             suited = hand & state.setup.suit_mask(led)
             raise RuleViolation(
@@ -418,6 +412,12 @@ class Hiifuu(Rules[HiifuuState]):
                 f"and {SUIT_NAMES[led]} was led",
                 recoverable=True,
             )
+        _check_round(state, event)
+        if event.trick != state.trick_no:
+            raise RuleViolation(
+                "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
+                recoverable=True,
+            )  # fmt: skip
 
     # ----------------------------------------------------------------- reducer
     def reduce(self, state: HiifuuState, event: Event) -> HiifuuState:
