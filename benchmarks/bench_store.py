@@ -1,6 +1,6 @@
 """Store benchmark: Arrow batch ingest, JSON Lines import, bytes per event, full-scan read.
 
-    .venv/bin/python benchmarks/bench_store.py [--games 3000] [--sim-games 1000]
+    .venv/bin/python benchmarks/bench_store.py [--games 3000] [--sim-games 1000] [--keep]
 
 The synthetic corpus (``replay.store.synthetic``, about 690 events per game) measures
 throughput; bytes per event is measured on it and on simulated Hearts games after compaction.
@@ -11,6 +11,7 @@ event for Hearts logs.
 from __future__ import annotations
 
 import argparse
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -46,8 +47,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000, help="synthetic games")
     parser.add_argument("--sim-games", type=int, default=1000, help="simulated Hearts games")
+    parser.add_argument("--keep", action="store_true", help="keep the work dir (else deleted)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench_store_"))
+    try:
+        run(args, work)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, work: Path) -> None:
+    """All the measures, in ``work``."""
     table = hearts_like_table(args.games, seed=1)
     n = table.num_rows
     print(f"corpus: {args.games} synthetic Hearts games, {n:,} events; work dir {work}")
