@@ -191,3 +191,12 @@ def test_a_reused_game_id_names_the_first_differing_seq(copy: Path, tmp_path: Pa
     out = tmp_path / "out.jsonl"
     assert _run("export", str(copy), "--out", str(out), "--game", "h-001").exit_code == 0
     assert out.read_text() == "".join(event_to_line(e) + "\n" for e in game)  # untouched
+
+
+def test_a_stray_parquet_file_the_log_does_not_list_is_ignored(copy: Path) -> None:
+    stray = copy / "kind=hearts" / "stray.parquet"
+    stray.write_bytes(os.urandom(3000))
+    result = _run("games", str(copy))
+    assert result.exit_code == 0 and result.output.count("hearts") == 3
+    assert _run("compact", str(copy)).exit_code == 0
+    assert not stray.exists()  # vacuumed: no log entry refers to it
