@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from enum import StrEnum
@@ -150,12 +151,32 @@ EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Event))
 assert EVENT_FIELDS == COLUMNS, "Event fields and SCHEMA columns must match"
 
 
+def _stored_event_factory() -> Callable[..., Event]:
+    """A constructor of stored events, twice as fast as ``Event(...)`` for bulk reads.
+
+    A frozen dataclass sets each field through ``object.__setattr__``; values read from the
+    store are already checked, so this sets the slots directly, in one straight-line function.
+    """
+    args = ", ".join(COLUMNS)
+    body = "".join(f"    set_{name}(event, {name})\n" for name in COLUMNS)
+    source = f"def make({args}):\n    event = new(Event)\n{body}    return event\n"
+    namespace: dict[str, Any] = {"new": object.__new__, "Event": Event}
+    namespace.update({f"set_{name}": getattr(Event, name).__set__ for name in COLUMNS})
+    exec(source, namespace)
+    factory: Callable[..., Event] = namespace["make"]
+    return factory
+
+
+_stored_event = _stored_event_factory()
+
+
 def events_from_table(table: pa.Table) -> list[Event]:
     """Convert an Arrow table in :data:`SCHEMA` (any row order) to events, as stored."""
     cols = {name: table.column(name).to_pylist() for name in COLUMNS}
     for name in ("cards", "values"):
         cols[name] = [tuple(v) if v is not None else None for v in cols[name]]
-    return [Event(*row) for row in zip(*(cols[n] for n in COLUMNS), strict=True)]
+    make = _stored_event
+    return [make(*row) for row in zip(*(cols[n] for n in COLUMNS), strict=True)]
 
 
 def events_to_table(events: list[Event]) -> pa.Table:
