@@ -26,7 +26,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -357,6 +357,41 @@ class Step:
     state: Any
     violation: RuleViolation | None
     before: str
+
+
+T = TypeVar("T")
+
+
+def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A copy of a per-seat tuple with one entry changed.
+
+    >>> replace_at((0, 0, 0), 1, 5)
+    (0, 5, 0)
+    """
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def check_round(event: Event, expected: int) -> None:
+    """LOG-ORDER (recoverable) for an event numbered with another round than ``expected``.
+
+    Games call it after the cards and the game's own rules, so that a card from nowhere or an
+    illegal play is never hidden behind a mere numbering fault.
+    """
+    if event.round != expected:
+        raise RuleViolation(
+            "LOG-ORDER", f"{event.type} in round {event.round} during round {expected}",
+            recoverable=True,
+        )  # fmt: skip
+
+
+def seat_description(event: Event | None, seat: int | None, private: frozenset[str]) -> str | None:
+    """``event.describe()`` as ``seat`` may see it: the cards of another seat's private event
+    (a deal, a pass, a discard, a drawn card: the types in ``private``) left out."""
+    if event is None:
+        return None
+    if seat is not None and event.type in private and event.player != seat:
+        return replace(event, card=None, cards=None).describe()
+    return event.describe()
 
 
 def describe_payload(event: Event) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from replay.cards import Deck, bits, popcount
@@ -39,6 +39,8 @@ from replay.games.base import (
     check_players,
     parse_setup,
     random_bot,
+    replace_at,
+    seat_description,
 )
 
 COLOURS = "GRYB"
@@ -71,6 +73,9 @@ LOSING_TOTAL = -80
 DECK_STAGE, DEALER, DEAL, PLAY, FOOL, SCORE, END, DONE = range(8)
 STAGE_NAMES = ("deck", "dealer", "deal", "play", "fool", "score", "end", "done")
 _PLAY_DUE = tuple(Due.decision(seat, what="play") for seat in range(8))
+
+#: Events whose cards only their own seat sees.
+PRIVATE_EVENTS = frozenset({"deal"})
 
 
 def hand_size(players: int) -> int:
@@ -187,10 +192,6 @@ class FouState(GameState):
     totals: tuple[int, ...] = ()
     plus: tuple[int, ...] = ()  # rounds scored +10, per seat
     winners: tuple[int, ...] = ()
-
-
-def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def next_seat(seat: int, n: int, out: int) -> int:
@@ -498,7 +499,7 @@ class Fou(Rules[FouState]):
     def _reduce_deal(self, state: FouState, event: Event) -> FouState:
         seat = event.player if event.player is not None else state.deals
         mask = DECK.mask(event.cards or ())
-        state.hands = _set(state.hands, seat, mask)
+        state.hands = replace_at(state.hands, seat, mask)
         state.dealt |= mask
         state.deals += 1
         if state.deals == state.n:
@@ -520,7 +521,7 @@ class Fou(Rules[FouState]):
         seat = event.player
         assert seat is not None and event.card is not None
         card = DECK.index(event.card)
-        state.hands = _set(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~(1 << card))
         state.table = (*state.table, card)
         state.table_seats = (*state.table_seats, seat)
         if state.led < 0 and COLOUR[card] != ONE:
@@ -571,9 +572,9 @@ class Fou(Rules[FouState]):
         seat = state.scored
         amount = event.amount if isinstance(event.amount, int) else self.round_score(state, seat)
         total = event.total if isinstance(event.total, int) else state.totals[seat] + amount
-        state.totals = _set(state.totals, seat, total)
+        state.totals = replace_at(state.totals, seat, total)
         if amount == EMPTY_HAND_SCORE:
-            state.plus = _set(state.plus, seat, state.plus[seat] + 1)
+            state.plus = replace_at(state.plus, seat, state.plus[seat] + 1)
         state.scored += 1
         if state.scored < state.n:
             return state
@@ -653,7 +654,7 @@ class Fou(Rules[FouState]):
             ],
             "totals": list(state.totals),
             "over": state.over,
-            "last_event": describe_for(state.last, seat),
+            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
             "game": {
                 "deck_size": popcount(state.deck),
                 "dealer": self.dealer(state),
@@ -713,15 +714,6 @@ class Fou(Rules[FouState]):
 
     def result(self, state: FouState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
-
-
-def describe_for(event: Event | None, seat: int | None) -> str | None:
-    """``event.describe()`` as ``seat`` may see it: without the cards of another seat's deal."""
-    if event is None:
-        return None
-    if event.type == "deal" and seat is not None and event.player != seat:
-        return replace(event, cards=None).describe()
-    return event.describe()
 
 
 def game_is_over(totals: tuple[int, ...], plus: tuple[int, ...]) -> bool:

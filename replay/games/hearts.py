@@ -12,7 +12,6 @@ Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Mapping
@@ -30,7 +29,10 @@ from replay.games.base import (
     Rules,
     RuleViolation,
     check_players,
+    check_round,
     parse_setup,
+    replace_at,
+    seat_description,
 )
 
 RANKS = "23456789TJQKA"
@@ -56,6 +58,8 @@ PASS_OFFSETS = (1, 3, 2, 0)
 PASS_NAMES = {1: "left", 3: "right", 2: "across", 0: "no pass"}
 
 _CARD_INDEX = {code: i for i, code in enumerate(DECK.order)}
+#: Events whose cards only their own seat sees.
+PRIVATE_EVENTS = frozenset({"deal", "pass"})
 _PLAY_DUE = tuple(Due.decision(seat, what="play") for seat in range(4))
 
 # Stages of a hand.
@@ -99,10 +103,6 @@ class HeartsState(GameState):
     scored: int = 0  # round_scored events recorded this hand
     totals: tuple[int, ...] = (0, 0, 0, 0)
     winners: tuple[int, ...] = ()
-
-
-def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def trick_winner(leader: int, table: tuple[int, ...]) -> int:
@@ -295,7 +295,7 @@ class Hearts(Rules[HeartsState]):
             raise RuleViolation(
                 "HEARTS-PASS", f"seat {seat} passed {len(cards)} cards, not {PASS_SIZE}"
             )
-        _check_round(state, event)
+        check_round(event, state.hand_no)
         receiver = (seat + pass_offset(state.hand_no)) % 4
         if event.target != receiver:
             raise RuleViolation(
@@ -316,7 +316,7 @@ class Hearts(Rules[HeartsState]):
         if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
             rule, why = self._why_illegal(state, seat, card)
             raise RuleViolation(rule, why, recoverable=True)
-        _check_round(state, event)
+        check_round(event, state.hand_no)
         if event.trick != state.trick_no:
             raise RuleViolation(
                 "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
@@ -368,7 +368,7 @@ class Hearts(Rules[HeartsState]):
     def _reduce_deal(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player if event.player is not None else state.deals
         mask = DECK.mask(event.cards or ())
-        state.hands = _set(state.hands, seat, mask)
+        state.hands = replace_at(state.hands, seat, mask)
         state.dealt |= mask
         state.deals += 1
         if state.deals == 4:
@@ -383,8 +383,8 @@ class Hearts(Rules[HeartsState]):
         seat = event.player
         assert seat is not None
         mask = DECK.mask(event.cards or ())
-        state.passes = _set(state.passes, seat, mask)
-        state.hands = _set(state.hands, seat, state.hands[seat] & ~mask)
+        state.passes = replace_at(state.passes, seat, mask)
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~mask)
         if min(state.passes) >= 0:
             offset = pass_offset(state.hand_no)
             hands = list(state.hands)
@@ -403,7 +403,7 @@ class Hearts(Rules[HeartsState]):
         seat = event.player
         assert seat is not None and event.card is not None
         card = DECK.index(event.card)
-        state.hands = _set(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~(1 << card))
         state.table = (*state.table, card)
         if card // 13 == HEARTS:
             state.broken = True
@@ -413,7 +413,7 @@ class Hearts(Rules[HeartsState]):
     def _reduce_trick_won(self, state: HeartsState, event: Event) -> HeartsState:
         winner = event.player
         assert winner is not None
-        state.taken = _set(state.taken, winner, state.taken[winner] + (event.amount or 0))
+        state.taken = replace_at(state.taken, winner, state.taken[winner] + (event.amount or 0))
         state.table = ()
         state.leader = state.turn = winner
         if state.trick_no == TRICKS:
@@ -425,7 +425,7 @@ class Hearts(Rules[HeartsState]):
     def _reduce_round_scored(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player
         assert seat is not None and event.total is not None
-        state.totals = _set(state.totals, seat, event.total)
+        state.totals = replace_at(state.totals, seat, event.total)
         state.scored += 1
         if state.scored < 4:
             return state
@@ -526,7 +526,7 @@ class Hearts(Rules[HeartsState]):
             ],
             "totals": list(state.totals),
             "over": state.over,
-            "last_event": _describe_for(state.last, seat),
+            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
             "game": {
                 "pass": PASS_NAMES[pass_offset(state.hand_no)],
                 "passes": passes,
@@ -565,24 +565,6 @@ class Hearts(Rules[HeartsState]):
 
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
-
-
-def _describe_for(event: Event | None, seat: int | None) -> str | None:
-    """The last event as ``seat`` may see it: another seat's dealt or passed cards hidden."""
-    if event is None:
-        return None
-    hidden = event.type in ("deal", "pass") and seat is not None and event.player != seat
-    return dataclasses.replace(event, cards=None).describe() if hidden else event.describe()
-
-
-def _check_round(state: HeartsState, event: Event) -> None:
-    """LOG-ORDER (recoverable) for a decision recorded with another hand's number; checked
-    after the cards, so that a card from nowhere is never absorbed as a mere numbering fault."""
-    if event.round != state.hand_no:
-        raise RuleViolation(
-            "LOG-ORDER", f"{event.type} in round {event.round} during round {state.hand_no}",
-            recoverable=True,
-        )  # fmt: skip
 
 
 def _repeated(codes: tuple[str, ...]) -> list[str]:

@@ -34,8 +34,11 @@ from replay.games.base import (
     Rules,
     RuleViolation,
     check_players,
+    check_round,
     parse_setup,
     random_bot,
+    replace_at,
+    seat_description,
 )
 
 RANKS = "1234567SCR"
@@ -59,6 +62,9 @@ SPLITS: Mapping[int, tuple[int, ...]] = {2: (100, 0), 3: (70, 30, 0), 4: (60, 30
 
 #: Stakes ``setup_event`` draws for a human seat when options do not give them (minor units).
 STAKE_CHOICES = (None, 100, 250, 500, 1000)
+
+#: Events whose cards only their own seat sees.
+PRIVATE_EVENTS = frozenset({"deal", "card_drawn"})
 
 
 def suit_of(card: int) -> int:
@@ -120,10 +126,6 @@ class Hez2State(GameState):
     payouts: tuple[int, ...] = ()  # payout per seat once paid (0 for unstaked seats)
     forced: bool = False  # the current or last draw is a penalty (HEZ2-TWO), not a choice
     queue: tuple[Ruling, ...] = ()  # rulings due, first first
-
-
-def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def next_holder(hands: tuple[int, ...], seat: int) -> int:
@@ -314,7 +316,7 @@ class Hez2(Rules[Hez2State]):
             self._verify_deal(state, event)
         else:
             self._verify_card_from_stock(state, event)
-        _check_round(event)
+        check_round(event, ROUND)
 
     def _verify_card_from_stock(self, state: Hez2State, event: Event) -> None:
         """The start card or a drawn card: a card of the stock, drawn by the seat drawing."""
@@ -374,7 +376,7 @@ class Hez2(Rules[Hez2State]):
             raise RuleViolation("HEZ2-TWO", f"seat {seat} accepted a draw but none is pending")
         elif kind == "declare_suit":
             raise RuleViolation("HEZ2-SEVEN", f"seat {seat} declared a suit without playing a 7")
-        _check_round(event)
+        check_round(event, ROUND)
 
     def _verify_draw(self, state: Hez2State, seat: int) -> None:
         if state.pending_skip:
@@ -394,7 +396,7 @@ class Hez2(Rules[Hez2State]):
         if not state.hands[seat] >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
         if playable_mask(state, seat) >> card & 1:
-            _check_round(event)  # the game's rule before the numbering
+            check_round(event, ROUND)  # the game's rule before the numbering
             return
         top = DECK.order[state.top]
         if state.pending_skip:
@@ -434,7 +436,7 @@ class Hez2(Rules[Hez2State]):
     def _reduce_deal(self, state: Hez2State, event: Event) -> None:
         seat = state.dealt
         mask = DECK.mask(event.cards or ())
-        state.hands = _set(state.hands, seat, mask)
+        state.hands = replace_at(state.hands, seat, mask)
         state.stock &= ~mask
         state.dealt += 1
         if state.dealt == state.n:
@@ -454,7 +456,7 @@ class Hez2(Rules[Hez2State]):
         bit = DECK.bit(event.card or "")
         seat = state.turn
         state.stock &= ~bit
-        state.hands = _set(state.hands, seat, state.hands[seat] | bit)
+        state.hands = replace_at(state.hands, seat, state.hands[seat] | bit)
         state.to_draw -= 1
         return self._settle_draw(state)
 
@@ -471,7 +473,7 @@ class Hez2(Rules[Hez2State]):
         assert seat is not None
         card = DECK.index(event.card or "")
         bit = 1 << card
-        state.hands = _set(state.hands, seat, state.hands[seat] & ~bit)
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~bit)
         state.discard |= bit
         state.top = card
         state.top_seat = seat
@@ -556,7 +558,7 @@ class Hez2(Rules[Hez2State]):
 
     def _reduce_payout(self, state: Hez2State, event: Event) -> None:
         assert event.player is not None
-        state.payouts = _set(state.payouts, event.player, event.amount or 0)
+        state.payouts = replace_at(state.payouts, event.player, event.amount or 0)
 
     def _reduce_game_end(self, state: Hez2State, event: Event) -> None:
         state.over = True
@@ -634,7 +636,7 @@ class Hez2(Rules[Hez2State]):
             "table": table,
             "totals": self._net(state),
             "over": state.over,
-            "last_event": _public_description(state.last, seat),
+            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
             "game": {
                 "suit": SUITS[state.suit] if state.suit >= 0 else None,
                 "pending_skip": state.pending_skip,
@@ -712,16 +714,6 @@ _CARD_DRAWN = tuple(Due.chance(s, what="card drawn") for s in range(4))
 _CHANCE_TYPES = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}
 
 
-def _check_round(event: Event) -> None:
-    """LOG-ORDER (recoverable) for an event numbered outside the game's one round; checked
-    after the cards, so that a card from nowhere is never absorbed as a mere numbering fault."""
-    if event.round != ROUND:
-        raise RuleViolation(
-            "LOG-ORDER", f"{event.type} in round {event.round}; a Hez2 game is round {ROUND}",
-            recoverable=True,
-        )  # fmt: skip
-
-
 def _end_turn(state: Hez2State) -> None:
     """Pass the turn to the next player holding cards."""
     state.turn = next_holder(state.hands, state.turn)
@@ -743,17 +735,6 @@ _REDUCERS: dict[str, Callable[[Hez2, Hez2State, Event], None]] = {
     "payout": Hez2._reduce_payout,
     "game_end": Hez2._reduce_game_end,
 }
-
-
-def _public_description(event: Event | None, seat: int | None) -> str | None:
-    """``event.describe()``, without the cards a seat view must not see."""
-    if event is None:
-        return None
-    hidden = event.type in ("deal", "card_drawn") and seat is not None and event.player != seat
-    if hidden:
-        event = Event(event.game_id, event.seq, event.kind, event.type, event.round,
-                      player=event.player)  # fmt: skip
-    return event.describe()
 
 
 def _default_names(bots: Sequence[bool]) -> list[str]:

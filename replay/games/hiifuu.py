@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -36,7 +36,10 @@ from replay.games.base import (
     Rules,
     RuleViolation,
     check_players,
+    check_round,
     parse_setup,
+    replace_at,
+    seat_description,
 )
 
 SUITS = "RGBY"
@@ -64,6 +67,9 @@ FIRST_LEADER, TOKENS, DEAL, DISCARD, PLAY, SCORE, END, DONE = range(8)
 # Token ruling due after a trick (PLAY stage).
 NO_TOKEN, TAKE, COVER = range(3)
 UNTAKEN = -1  # ``token_of`` entry of a seat without a token
+
+#: Events whose cards only their own seat sees.
+PRIVATE_EVENTS = frozenset({"deal", "discard"})
 
 
 def make_deck(values: int) -> Deck:
@@ -132,10 +138,6 @@ class HiifuuState(GameState):
         """The game's fixed setup (always present after :meth:`Hiifuu.start`)."""
         assert self.fixed is not None
         return self.fixed
-
-
-def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def trick_winner(leader: int, table: tuple[int, ...], values: int, n: int) -> int:
@@ -392,7 +394,7 @@ class Hiifuu(Rules[HiifuuState]):
                 "HIIFUU-SETUP",
                 f"seat {seat} discarded {len(cards)} cards, not {size} with {state.n} players",
             )
-        _check_round(state, event)
+        check_round(event, state.round)
 
     def _verify_play(self, state: HiifuuState, seat: int, event: Event) -> None:
         deck = state.setup.deck
@@ -412,7 +414,7 @@ class Hiifuu(Rules[HiifuuState]):
                 f"and {SUIT_NAMES[led]} was led",
                 recoverable=True,
             )
-        _check_round(state, event)
+        check_round(event, state.round)
         if event.trick != state.trick_no:
             raise RuleViolation(
                 "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
@@ -466,7 +468,7 @@ class Hiifuu(Rules[HiifuuState]):
     def _reduce_deal(self, state: HiifuuState, event: Event) -> HiifuuState:
         seat = event.player if event.player is not None else state.deals
         mask = state.setup.deck.mask(event.cards or ())
-        state.hands = _set(state.hands, seat, mask)
+        state.hands = replace_at(state.hands, seat, mask)
         state.dealt |= mask
         state.deals += 1
         if state.deals == state.n:
@@ -477,8 +479,8 @@ class Hiifuu(Rules[HiifuuState]):
         seat = event.player
         assert seat is not None
         mask = state.setup.deck.mask(event.cards or ())
-        state.discards = _set(state.discards, seat, mask)
-        state.hands = _set(state.hands, seat, state.hands[seat] & ~mask)
+        state.discards = replace_at(state.discards, seat, mask)
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~mask)
         if min(state.discards) >= 0:
             state.stage = PLAY
         return state
@@ -487,7 +489,7 @@ class Hiifuu(Rules[HiifuuState]):
         seat = event.player
         assert seat is not None and event.card is not None
         card = state.setup.deck.index(event.card)
-        state.hands = _set(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~(1 << card))
         state.table = (*state.table, card)
         state.turn = (seat + 1) % state.n
         return state
@@ -495,7 +497,7 @@ class Hiifuu(Rules[HiifuuState]):
     def _reduce_trick_won(self, state: HiifuuState) -> HiifuuState:
         winner = trick_winner(state.leader, state.table, state.setup.values, state.n)
         won = state.tricks[winner] + 1
-        state.tricks = _set(state.tricks, winner, won)
+        state.tricks = replace_at(state.tricks, winner, won)
         state.table = ()
         state.leader = state.turn = winner
         if won == 2 and state.next_token < len(state.layout):
@@ -509,10 +511,10 @@ class Hiifuu(Rules[HiifuuState]):
     def _reduce_token(self, state: HiifuuState) -> HiifuuState:
         seat = state.leader
         if state.token_due == TAKE:
-            state.token_of = _set(state.token_of, seat, state.next_token)
+            state.token_of = replace_at(state.token_of, seat, state.next_token)
             state.next_token += 1
         else:
-            state.covered = _set(state.covered, seat, True)
+            state.covered = replace_at(state.covered, seat, True)
         state.token_due = NO_TOKEN
         self._after_trick(state)
         return state
@@ -525,7 +527,7 @@ class Hiifuu(Rules[HiifuuState]):
 
     def _reduce_round_scored(self, state: HiifuuState) -> HiifuuState:
         seat = state.scored
-        state.totals = _set(state.totals, seat, state.totals[seat] + round_score(state, seat))
+        state.totals = replace_at(state.totals, seat, state.totals[seat] + round_score(state, seat))
         state.scored += 1
         if state.scored == state.n:
             if state.round == ROUNDS or max(state.totals) >= TARGET:
@@ -614,7 +616,7 @@ class Hiifuu(Rules[HiifuuState]):
             ],
             "totals": list(state.totals),
             "over": state.over,
-            "last_event": _describe_for(state.last, seat),
+            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
             "game": {
                 "variant": setup.variant,
                 "values": setup.values,
@@ -745,24 +747,6 @@ def _token_round(values: object) -> tuple[int, ...] | None:
     if not all(type(v) is int and v >= 0 for v in values):
         return None
     return tuple(sorted(values))
-
-
-def _check_round(state: HiifuuState, event: Event) -> None:
-    """LOG-ORDER (recoverable) for a decision recorded with another round's number; checked
-    after the cards, so that a card from nowhere is never absorbed as a mere numbering fault."""
-    if event.round != state.round:
-        raise RuleViolation(
-            "LOG-ORDER", f"{event.type} in round {event.round} during round {state.round}",
-            recoverable=True,
-        )  # fmt: skip
-
-
-def _describe_for(event: Event | None, seat: int | None) -> str | None:
-    """``event.describe()``, without the cards of another seat's deal or discard."""
-    if event is None:
-        return None
-    hidden = event.type in ("deal", "discard") and seat is not None and event.player != seat
-    return replace(event, cards=None).describe() if hidden else event.describe()
 
 
 def _join(values: Sequence[int]) -> str:
