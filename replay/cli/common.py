@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from rich.console import Console
+from rich.progress import Progress
 
 from replay.events import Event, events_from_table
 
@@ -35,3 +37,8 @@ def read_events_file(path: Path) -> tuple[list[Event], list[str]]:
     except OSError as exc:
         fail(f"{path}: {exc.strerror or exc}")
     return events_from_table(read.table), [str(r) for r in read.rejected]
+
+
+def progress_bar() -> Progress:
+    """A transient progress bar on stderr, so that stdout holds only the command's output."""
+    return Progress(console=Console(stderr=True), transient=True)

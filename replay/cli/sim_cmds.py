@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import Progress
 
 from replay.cli import app
-from replay.cli.common import fail
+from replay.cli.common import fail, progress_bar
 from replay.events import Event
 from replay.games import UnknownGame, available_kinds, get_rules
 from replay.simulate import simulate_corpus
@@ -65,7 +64,7 @@ def simulate(
     )  # fmt: skip
     written = events = 0
     batch: list[list[Event]] = []
-    with Progress(transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"simulating {kind}", total=games)
         for game in corpus:
             batch.append(game)
