@@ -111,6 +111,10 @@ def check_sequence(events: Sequence[Event], game: GameAudit) -> list[Event]:
         if event.seq == expected:
             usable.append(event)
             continue
+        if event.seq < 0:  # outside the sequence: reported, the sequence itself may be whole
+            violation = RuleViolation("LOG-SEQUENCE", f"seq {event.seq} is negative")
+            game.findings.append(_finding(game, event, event.seq, violation))
+            continue
         if event.seq < expected:
             same = usable[event.seq] == event
             message = f"seq {event.seq} recorded twice" + (" (identical)" if same else "")
@@ -131,7 +135,7 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
     """Audit one game's events (any order; they must share one game id)."""
     if not events:
         raise ValueError("no events")
-    first = min(events, key=lambda e: e.seq)
+    first = min(events, key=lambda e: (e.seq < 0, e.seq))  # seq 0 if present
     game = GameAudit(game_id=first.game_id, kind=first.kind, events=len(events))
     usable = check_sequence(events, game)
     if not usable:
@@ -140,8 +144,8 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
         rules = get_rules(first.kind)
     except UnknownGame:
         violation = RuleViolation("LOG-SETUP", f"unknown game kind {first.kind!r}")
-        game.findings.append(_finding(game, first, first.seq, violation))
-        return _stop(game, first.seq, "unknown game kind")
+        game.findings.append(_finding(game, first, 0, violation))
+        return _stop(game, 0, "unknown game kind")
     try:
         last_state = None
         for step in rules.walk(usable):

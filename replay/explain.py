@@ -1,6 +1,6 @@
 """The disputed-ruling view: the state just before one event, the event, and the verdict.
 
->>> from replay.games import get_rules
+>>> from replay.games import UnknownGame, get_rules
 >>> from replay.simulate import simulate_game
 >>> events = simulate_game(get_rules("hearts"), "doc", players=4, seed=9)
 >>> verdict = explain_step(events, 13)
@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.cursor import Cursor
+from replay.audit import GameAudit, check_sequence
 from replay.events import Category, Event
-from replay.games import get_rules
+from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
 from replay.rulebook import rule_text
 
@@ -82,16 +82,30 @@ class Verdict:
 
 
 def explain_step(events: Sequence[Event], seq: int) -> Verdict:
-    """The verdict on the event with sequence number ``seq`` of one game.
+    """The verdict on the event with sequence number ``seq`` of one game (events in any order).
 
-    Raises ``IndexError`` for a step the game does not have and ``ValueError`` when the log
-    cannot be reduced up to that step (an earlier event the state cannot absorb).
+    The event is judged as the audit judges it (:meth:`Rules.walk`). Raises ``IndexError`` for
+    a step the game does not have and ``ValueError`` when the log cannot be reduced up to that
+    step (a sequence fault or an earlier event the state cannot absorb).
     """
-    if not 0 <= seq < len(events) or events[seq].seq != seq:
-        raise IndexError(f"step {seq} is not in this game (0..{len(events) - 1})")
-    rules = get_rules(events[0].kind)
-    event = events[seq]
-    category = rules.event_types.get(event.type, Category.DECISION)
+    if not events:
+        raise IndexError("the game has no events")
+    sequence = GameAudit(events[0].game_id, events[0].kind, len(events))
+    usable = check_sequence(events, sequence)
+    last = max(e.seq for e in events)
+    if not 0 <= seq <= last:
+        raise IndexError(f"step {seq} is not in this game (0..{last})")
+    if seq >= len(usable):
+        fault = sequence.findings[-1]
+        raise ValueError(f"step {seq} cannot be judged: {fault.message} ({fault.rule})")
+    event = usable[seq]
+    try:
+        rules = get_rules(usable[0].kind)
+    except UnknownGame:
+        if seq > 0:
+            raise ValueError(f"unknown game kind {usable[0].kind!r}") from None
+        rules = None
+    category = rules.event_types.get(event.type, Category.DECISION) if rules else Category.SETUP
     good, bad = _WORDS[category]
 
     def verdict(ok: bool, rule: str, reason: str, expected: str, before: str) -> Verdict:
@@ -100,26 +114,30 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
             f"{good if ok else bad}: {reason}", expected, before,
         )  # fmt: skip
 
-    if seq == 0:
-        try:
-            state = rules.start(event)
-        except RuleViolation as v:
-            return verdict(False, v.rule, v.message, "", "(no state before the first event)")
-        return verdict(True, "", rules.summary(state), "", "(no state before the first event)")
-    cursor = Cursor(rules, events[:seq])
-    if cursor.stopped is not None:
-        stop = cursor.stopped
-        raise ValueError(
-            f"the log cannot be reduced past seq {stop.seq} ({stop.violation}), "
-            f"so step {seq} cannot be judged"
-        )
-    state = cursor.state_at(seq - 1)
-    before = rules.render(state)
+    before = "(no state before the first event)"
+    if rules is None:
+        return verdict(False, "LOG-SETUP", f"unknown game kind {event.kind!r}", "", before)
+    due = None
     try:
-        rules.verify(state, event)
-    except RuleViolation as v:
+        for step in rules.walk(usable[: seq + 1]):
+            if step.event.seq == seq:
+                break
+            if step.applied is None:
+                raise ValueError(
+                    f"the log cannot be reduced past seq {step.event.seq} ({step.violation}), "
+                    f"so step {seq} cannot be judged"
+                )
+            if step.event.seq == seq - 1:  # the working state: read it before the next step
+                before, due = rules.render(step.state), rules.due(step.state)
+    except RuleViolation as exc:  # the first event cannot start a game
+        if seq == 0:
+            return verdict(False, exc.rule, exc.message, "", before)
+        raise ValueError(f"the game cannot start ({exc}), so step {seq} cannot be judged") from None
+    v = step.violation
+    if v is not None:
         expected = describe_payload(v.expected) if v.expected is not None else ""
         return verdict(False, v.rule, v.message, expected, before)
-    due = rules.due(state)
-    rule = due.rule or "" if due.phase is Phase.RULING else ""
-    return verdict(True, rule, event.describe(), "", before)
+    if seq == 0:
+        return verdict(True, "", rules.summary(step.state), "", before)
+    ruling_rule = due.rule if due is not None and due.phase is Phase.RULING else None
+    return verdict(True, ruling_rule or "", event.describe(), "", before)

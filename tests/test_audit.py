@@ -8,6 +8,7 @@ import pytest
 
 from replay.audit import AuditReport, audit_game, audit_table, split_by_game
 from replay.events import Event, events_to_table
+from replay.explain import explain_step
 from replay.games import available_kinds, get_rules
 from replay.games.hearts import DECK
 from replay.report import format_report
@@ -170,3 +171,58 @@ def test_report_formats_cite_rule_and_text() -> None:
     assert "HEARTS-TRICK" in table and "highest card of the led suit" in table
     assert "| hearts-1 |" in format_report(report, "markdown")
     assert report.exit_code == 1
+
+
+def test_negative_seq_is_a_finding_not_a_crash() -> None:
+    events = game("hearts", 10)
+    for stray in (dataclasses.replace(events[3], seq=-1), dataclasses.replace(events[0], seq=-2)):
+        audit = audit_game([stray, *events])
+        assert [(f.rule, f.seq) for f in audit.findings] == [("LOG-SEQUENCE", stray.seq)]
+        assert audit.stopped_at is None  # the sequence 0..n is whole: the rest is audited
+
+
+def test_event_of_another_kind_or_game_stops_with_log_setup() -> None:
+    events = game("hearts", 11)
+    i = first(events, "play", 5)  # Hearts accepts most plays on a fast path
+    for alien in (
+        dataclasses.replace(events[i], kind="hez2"),
+        dataclasses.replace(events[i], game_id="other"),
+    ):
+        audit = audit_game(changed(events, i, kind=alien.kind, game_id=alien.game_id))
+        assert [(f.rule, f.seq) for f in audit.findings] == [("LOG-SETUP", i)]
+        assert audit.stopped_at == i
+        verdict = explain_step(changed(events, i, kind=alien.kind, game_id=alien.game_id), i)
+        assert (verdict.ok, verdict.rule) == (False, "LOG-SETUP")
+
+
+def test_explain_judges_events_in_any_order_and_identical_duplicates() -> None:
+    events = game("hearts", 12)
+    i = first(events, "trick_won", 2)
+    wrong = changed(events, i, player=(events[i].player + 1) % 4)  # type: ignore[operator]
+    expected = explain_step(wrong, i)
+    assert (expected.ok, expected.rule) == (False, "HEARTS-TRICK")
+    assert explain_step(list(reversed(wrong)), i) == expected
+    assert explain_step([*wrong[:5], wrong[4], *wrong[5:]], i) == expected
+    assert explain_step(wrong, i + 1).ok  # judged after the rules' own ruling
+    with pytest.raises(IndexError, match="not in this game"):
+        explain_step(wrong, len(wrong))
+    with pytest.raises(IndexError, match="not in this game"):
+        explain_step(wrong, -1)
+
+
+def test_explain_past_a_sequence_fault_says_why() -> None:
+    events = game("hearts", 13)
+    other = dataclasses.replace(events[9], player=(events[9].player or 0) + 1)
+    with pytest.raises(ValueError, match=r"seq 9 recorded twice.*LOG-SEQUENCE"):
+        explain_step([*events[:10], other, *events[10:]], 20)
+    with pytest.raises(ValueError, match=r"seq 9 to 9 missing.*LOG-SEQUENCE"):
+        explain_step([*events[:9], *events[10:]], 20)
+    assert explain_step([*events[:9], *events[10:]], 8).ok
+
+
+def test_explain_of_an_unknown_kind_is_a_verdict_or_a_value_error() -> None:
+    alien = [dataclasses.replace(e, kind="poker") for e in game("hearts", 14)[:5]]
+    verdict = explain_step(alien, 0)
+    assert (verdict.ok, verdict.rule) == (False, "LOG-SETUP")
+    with pytest.raises(ValueError, match="unknown game kind 'poker'"):
+        explain_step(alien, 3)

@@ -309,18 +309,26 @@ class Rules(ABC, Generic[S]):
         """Reduce a log as far as it soundly goes, yielding one :class:`Step` per event.
 
         An illegal but possible event is applied (a wrong ruling is replaced by the one the rules
-        give); the walk ends after the first event the state cannot absorb. The state yielded is
-        the working state, changed in place by the next step: clone it to keep it.
+        give); the walk ends after the first event the state cannot absorb, or that belongs to
+        another game or kind (LOG-SETUP). The state yielded is the working state, changed in
+        place by the next step: clone it to keep it.
         Raises :class:`RuleViolation` (LOG-SETUP) when the first event cannot start a game.
         """
         state = self.start(events[0])
         yield Step(events[0], events[0], state, None, "")
         verify = self.verify
+        game_id, kind = state.game_id, state.kind
         for event in events[1:]:
             applied: Event | None = event
             violation = None
             summary = ""
             try:
+                if event.game_id != game_id or event.kind != kind:
+                    raise RuleViolation(
+                        "LOG-SETUP",
+                        f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} "
+                        f"({kind})",
+                    )
                 verify(state, event)
             except RuleViolation as exc:
                 violation = exc
