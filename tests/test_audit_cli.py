@@ -127,3 +127,28 @@ def test_malformed_jsonl_lines_exit_2_and_the_rest_is_audited(tmp_path: Path) ->
     assert result.exit_code == 2
     assert "HEARTS-TRICK" in result.output  # the good lines were audited
     assert "bad.jsonl:6: malformed JSON" in result.output
+
+
+def test_game_ids_in_a_jsonl_file_resolve_as_in_a_store(tmp_path: Path) -> None:
+    one = simulate_game(RULES, "g1", players=4, seed=3)
+    ten = simulate_game(RULES, "g10", players=4, seed=4)
+    log = write_log(tmp_path / "two.jsonl", list(reversed(one)) + ten)  # out of order too
+    exact = RUNNER.invoke(app, ["explain", str(log), "--game", "g1", "--step", "5"])
+    assert exact.exit_code == 0 and "game g1 (hearts), event 5" in exact.output
+    audit = RUNNER.invoke(app, ["audit", str(log), "--game", "g1"])
+    assert audit.exit_code == 0 and "1 games" in audit.output
+    ambiguous = RUNNER.invoke(app, ["audit", str(log), "--game", "g"])
+    assert ambiguous.exit_code == 2 and "several games" in ambiguous.output
+    missing = RUNNER.invoke(app, ["audit", str(log), "--game", "zz"])
+    assert missing.exit_code == 2 and "no game id starts with 'zz'" in missing.output
+
+
+def test_explain_names_unreadable_lines_of_a_jsonl_file(tmp_path: Path) -> None:
+    events, i = wrong_trick()
+    lines = [event_to_line(e) for e in events]
+    lines.insert(2, '{"game_id": "dispute-3", "seq": ')
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = RUNNER.invoke(app, ["explain", str(log), "--game", "dispute", "--step", str(i)])
+    assert result.exit_code == 1 and "(HEARTS-TRICK)" in result.output
+    assert "bad.jsonl:3: malformed JSON" in result.output

@@ -15,7 +15,7 @@ from rich.progress import Progress
 
 from replay.audit import AuditReport, audit_game, audit_many, group_games, sort_report
 from replay.cli import app
-from replay.cli.common import fail, open_store, read_events_file
+from replay.cli.common import fail, open_store, pick_game, read_events_file
 from replay.explain import explain_step
 from replay.report import format_report
 
@@ -59,11 +59,10 @@ def audit(
 
 def _audit_file(path: Path, game: str | None, kind: str | None) -> AuditReport:
     events, problems = read_events_file(path)
-    games = [
-        g
-        for g in group_games(events)
-        if (game is None or g[0].game_id.startswith(game)) and (kind is None or g[0].kind == kind)
-    ]
+    games = group_games(events)
+    if game is not None:
+        games = [pick_game(path, games, game)]
+    games = [g for g in games if kind is None or g[0].kind == kind]
     return AuditReport(games=[audit_game(g) for g in games], problems=problems)
 
 
@@ -98,11 +97,10 @@ def explain(
 ) -> None:
     """The disputed-ruling view: the state before the event, the event, and the verdict."""
     if store_path.is_file():
-        events, _ = read_events_file(store_path)
-        matching = [g for g in group_games(events) if g[0].game_id.startswith(game)]
-        if len(matching) != 1:
-            fail(f"{store_path}: {len(matching)} games match {game!r}")
-        events = matching[0]
+        events, problems = read_events_file(store_path)
+        for problem in problems:  # a lost line may be why a step cannot be judged
+            typer.echo(f"unreadable: {problem}", err=True)
+        events = pick_game(store_path, group_games(events), game)
     else:
         store = open_store(store_path)
         events = store.load_game(_resolve(store, game))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -42,3 +43,16 @@ def read_events_file(path: Path) -> tuple[list[Event], list[str]]:
 def progress_bar() -> Progress:
     """A transient progress bar on stderr, so that stdout holds only the command's output."""
     return Progress(console=Console(stderr=True), transient=True)
+
+
+def pick_game(path: Path, games: Sequence[list[Event]], prefix: str) -> list[Event]:
+    """The one game of a file whose id is ``prefix`` or, failing that, starts with it (as
+    ``EventStore.resolve_game_id`` does for a store), or exit with a clear error."""
+    matching = [g for g in games if g[0].game_id.startswith(prefix)]
+    exact = [g for g in matching if g[0].game_id == prefix]
+    if exact or len(matching) == 1:
+        return (exact or matching)[0]
+    if not matching:
+        fail(f"{path}: no game id starts with {prefix!r}")
+    shown = ", ".join(g[0].game_id for g in matching[:10])
+    fail(f"{path}: game id prefix {prefix!r} matches several games: {shown}")
