@@ -29,6 +29,8 @@ from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
 from replay.rulebook import rule_text
 
+INTERNAL_ERROR = "internal error"
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -68,7 +70,12 @@ class GameAudit:
 
     @property
     def clean(self) -> bool:
-        return not self.findings
+        return not self.findings and not self.internal_error
+
+    @property
+    def internal_error(self) -> bool:
+        """The audit itself failed on this game (malformed fields it did not anticipate)."""
+        return self.stop_reason.startswith(INTERNAL_ERROR)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -163,7 +170,7 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         # Malformed fields the game's checks did not anticipate: stop this game, keep the rest.
         seq = last_state.seq if last_state is not None else 0
-        return _stop(game, seq, f"internal error while reducing: {exc!r}")
+        return _stop(game, seq, f"{INTERNAL_ERROR} while reducing: {exc!r}")
     if game.stopped_at is None and last_state is not None:
         _check_finished(game, rules, last_state, usable[-1].seq + 1)
     return game
@@ -208,8 +215,8 @@ class AuditReport:
 
     @property
     def exit_code(self) -> int:
-        """0 clean, 1 with findings, 2 when some input could not be read."""
-        if self.problems:
+        """0 clean, 1 with findings, 2 when some input could not be read or reduced."""
+        if self.problems or any(g.internal_error for g in self.games):
             return 2
         return 1 if self.findings else 0
 
@@ -285,7 +292,7 @@ def audit_many(
         return report
     table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
     slices = split_by_game(table, jobs * 8)
-    if jobs == 1:
+    if jobs == 1 or len(slices) <= 2:  # not worth starting worker processes
         results: Iterable[list[GameAudit]] = map(audit_table, slices)
         _collect(report, results, on_progress)
     else:

@@ -99,12 +99,13 @@ class Cursor:
         return self.seek(max(self.step - 1, 0))
 
     def find(self, type_: str, forward: bool = True) -> Cursor:
-        """Move to the next (or previous) step whose event has this type; stay if none."""
+        """Move to the next (or previous) step whose recorded event has this type; stay if
+        none."""
         steps = (
             range(self.step + 1, len(self._applied)) if forward else range(self.step - 1, -1, -1)
         )
         for s in steps:
-            if self._applied[s].type == type_:
+            if self.events[s].type == type_:
                 return self.seek(s)
         return self
 

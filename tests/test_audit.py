@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from replay.audit import AuditReport, audit_game, audit_table, split_by_game
+from replay.audit import AuditReport, GameAudit, audit_game, audit_table, split_by_game
 from replay.events import Event, events_to_table
 from replay.explain import explain_step
 from replay.games import available_kinds, get_rules
@@ -226,3 +226,11 @@ def test_explain_of_an_unknown_kind_is_a_verdict_or_a_value_error() -> None:
     assert (verdict.ok, verdict.rule) == (False, "LOG-SETUP")
     with pytest.raises(ValueError, match="unknown game kind 'poker'"):
         explain_step(alien, 3)
+
+
+def test_a_game_the_audit_could_not_reduce_is_not_clean() -> None:
+    broken = GameAudit("g", "hearts", 10, stopped_at=4, stop_reason="internal error while x")
+    report = AuditReport(games=[broken])
+    assert not broken.clean and report.exit_code == 2
+    stopped = GameAudit("h", "hearts", 10, stopped_at=4, stop_reason="events are missing")
+    assert AuditReport(games=[stopped]).exit_code == 0  # its findings decide, not the stop

@@ -152,3 +152,10 @@ def test_explain_names_unreadable_lines_of_a_jsonl_file(tmp_path: Path) -> None:
     result = RUNNER.invoke(app, ["explain", str(log), "--game", "dispute", "--step", str(i)])
     assert result.exit_code == 1 and "(HEARTS-TRICK)" in result.output
     assert "bad.jsonl:3: malformed JSON" in result.output
+
+
+def test_an_empty_jsonl_file_is_an_input_error(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    result = RUNNER.invoke(app, ["audit", str(empty)])
+    assert result.exit_code == 2 and "no events" in result.output

@@ -11,11 +11,10 @@ from typing import Annotated, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 import typer
-from rich.progress import Progress
 
 from replay.audit import AuditReport, audit_game, audit_many, group_games, sort_report
 from replay.cli import app
-from replay.cli.common import fail, open_store, pick_game, read_events_file
+from replay.cli.common import fail, open_store, pick_game, progress_bar, read_events_file
 from replay.explain import explain_step
 from replay.report import format_report
 
@@ -59,6 +58,8 @@ def audit(
 
 def _audit_file(path: Path, game: str | None, kind: str | None) -> AuditReport:
     events, problems = read_events_file(path)
+    if not events and not problems:
+        problems = [f"{path}: no events"]
     games = group_games(events)
     if game is not None:
         games = [pick_game(path, games, game)]
@@ -83,7 +84,7 @@ def _audit_all(store: Any, kind: str | None, jobs: int) -> AuditReport:
         return AuditReport()
     table = pa.Table.from_batches(batches)
     games = pc.count_distinct(table.column("game_id")).as_py()
-    with Progress(transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("auditing", total=games)
         return audit_many(table, jobs, lambda done: progress.advance(task, done))
 
