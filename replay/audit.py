@@ -226,7 +226,7 @@ class AuditReport:
             "events": self.events,
             "findings": [f.to_dict() for f in self.findings],
             "stopped": [
-                {"game_id": g.game_id, "seq": g.stopped_at, "reason": g.stop_reason}
+                {"game_id": g.game_id, "kind": g.kind, "seq": g.stopped_at, "reason": g.stop_reason}
                 for g in self.games
                 if g.stopped_at is not None
             ],
