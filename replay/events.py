@@ -168,6 +168,24 @@ def _stored_event_factory() -> Callable[..., Event]:
 
 
 _stored_event = _stored_event_factory()
+_OPTIONAL = frozenset(COLUMNS[4:])
+
+
+def make_event(game_id: str, seq: int, kind: str, type: str, **fields: Any) -> Event:
+    """``Event(...)`` for hot paths (rulings built by the reducer): same result, faster.
+
+    >>> fast = make_event("g", 3, "hearts", "play", card="QS")
+    >>> fast == Event("g", 3, "hearts", "play", card="QS")
+    True
+    """
+    if not _OPTIONAL.issuperset(fields):
+        raise TypeError(f"unknown event fields: {sorted(set(fields) - _OPTIONAL)}")
+    get = fields.get
+    return _stored_event(
+        game_id, seq, kind, type, get("round"), get("trick"), get("player"), get("target"),
+        get("card"), get("cards"), get("suit"), get("amount"), get("total"), get("values"),
+        get("ts"), get("data"),
+    )  # fmt: skip
 
 
 def events_from_table(table: pa.Table) -> list[Event]:

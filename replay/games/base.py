@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from replay.events import Category, Event, payload_key
+from replay.events import Category, Event, make_event, payload_key
 
 
 class Phase(StrEnum):
@@ -221,7 +221,7 @@ class Rules(ABC, Generic[S]):
     # ----------------------------------------------------------------- shared machinery
     def new_event(self, state: GameState, type: str, **fields_: Any) -> Event:
         """An event of this game at the state's next sequence number."""
-        return Event(game_id=state.game_id, seq=state.seq, kind=state.kind, type=type, **fields_)
+        return make_event(state.game_id, state.seq, state.kind, type, **fields_)
 
     def verify(self, state: S, event: Event) -> None:
         """Raise :class:`RuleViolation` unless ``event`` may be recorded next in ``state``."""
