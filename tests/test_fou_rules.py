@@ -445,7 +445,8 @@ def test_a_wrong_round_score_is_fou_score() -> None:
 
 
 # ----------------------------------------------------------------------------- FOU-END
-def test_a_total_of_minus_80_ends_the_game_and_the_highest_total_wins() -> None:
+def minus_80_round() -> tuple[GameLog, list[str]]:
+    """A 4-player round whose last trick leaves seat 2 with five high reds (-110 in all)."""
     deck = [c for c in default_deck(4) if c not in {"R8", "R9", "R10", "R11", "R12"}]
     deck += ["R19", "R20", "R21", "R22", "R23"]
     hands = list(LAST_TRICK_DEAL)
@@ -453,6 +454,11 @@ def test_a_total_of_minus_80_ends_the_game_and_the_highest_total_wins() -> None:
     log = deal(new_log(4, deck=deck), hands)
     for plays in LAST_TRICK_PLAYS:
         trick(log, plays)
+    return log, hands
+
+
+def test_a_total_of_minus_80_ends_the_game_and_the_highest_total_wins() -> None:
+    log, hands = minus_80_round()
     scores = log.rulings()
     assert [e.total for e in scores if e.type == "round_scored"] == [10, 0, -110, -43]
     assert scores[-1].type == "game_end" and scores[-1].values == (0,)
@@ -463,13 +469,7 @@ def test_a_total_of_minus_80_ends_the_game_and_the_highest_total_wins() -> None:
 
 
 def test_a_deal_instead_of_the_game_end_is_fou_end() -> None:
-    deck = [c for c in default_deck(4) if c not in {"R8", "R9", "R10", "R11", "R12"}]
-    deck += ["R19", "R20", "R21", "R22", "R23"]
-    hands = list(LAST_TRICK_DEAL)
-    hands[2] = "R2 R3 R4 R5 R6 R7 R19 R20 R21 R22 R23 1d"
-    log = deal(new_log(4, deck=deck), hands)
-    for plays in LAST_TRICK_PLAYS:
-        trick(log, plays)
+    log, hands = minus_80_round()
     while RULES.due(log.state).what != "game_end":
         record_next_ruling(log)
     err = log.violation("deal", round=2, player=0, cards=tuple(hands[0].split()))
