@@ -52,6 +52,21 @@ def highest(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+def repeated(codes: Iterable[str]) -> list[str]:
+    """The codes that appear more than once, in order of their second appearance.
+
+    >>> repeated(["2C", "QS", "2C", "AH", "QS"])
+    ['2C', 'QS']
+    """
+    seen: set[str] = set()
+    twice: list[str] = []
+    for code in codes:
+        if code in seen:
+            twice.append(code)
+        seen.add(code)
+    return twice
+
+
 class Deck:
     """An ordered list of distinct card codes; a card's index is its bit in a hand mask."""
 

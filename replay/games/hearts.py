@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from replay.cards import Deck, bits, highest, lowest, popcount
+from replay.cards import Deck, bits, highest, lowest, popcount, repeated
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_TYPES,
@@ -262,7 +262,7 @@ class Hearts(Rules[HeartsState]):
                 "HEARTS-SETUP", f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
             )
         if popcount(mask) != len(cards) or mask & state.dealt:
-            twice = DECK.codes(mask & state.dealt) or _repeated(cards)
+            twice = DECK.codes(mask & state.dealt) or repeated(cards)
             raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
 
     def verify_decision(self, state: HeartsState, event: Event) -> None:
@@ -287,7 +287,7 @@ class Hearts(Rules[HeartsState]):
         cards = event.cards or ()
         mask = self._known_cards(cards)
         if popcount(mask) != len(cards) or mask & ~state.hands[seat]:
-            missing = DECK.codes(mask & ~state.hands[seat]) or _repeated(cards)
+            missing = DECK.codes(mask & ~state.hands[seat]) or repeated(cards)
             raise RuleViolation(
                 "LOG-CARD", f"seat {seat} passed {' '.join(missing)} which it does not hold"
             )
@@ -565,11 +565,6 @@ class Hearts(Rules[HeartsState]):
 
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
-
-
-def _repeated(codes: tuple[str, ...]) -> list[str]:
-    seen: set[str] = set()
-    return [c for c in codes if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
 
 
 # --------------------------------------------------------------------- heuristic bot

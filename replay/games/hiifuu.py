@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from replay.cards import Deck, bits, lowest, popcount
+from replay.cards import Deck, bits, lowest, popcount, repeated
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_TYPES,
@@ -351,7 +351,7 @@ class Hiifuu(Rules[HiifuuState]):
         cards = event.cards or ()
         mask = self._known_cards(state, cards)
         if popcount(mask) != len(cards) or mask & state.dealt:
-            twice = state.setup.deck.codes(mask & state.dealt) or _repeated(cards)
+            twice = state.setup.deck.codes(mask & state.dealt) or repeated(cards)
             raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
         size = state.setup.deal_size
         if len(cards) != size:
@@ -384,7 +384,7 @@ class Hiifuu(Rules[HiifuuState]):
         mask = self._known_cards(state, cards)
         hand = state.hands[seat]
         if popcount(mask) != len(cards) or mask & ~hand:
-            missing = state.setup.deck.codes(mask & ~hand) or _repeated(cards)
+            missing = state.setup.deck.codes(mask & ~hand) or repeated(cards)
             raise RuleViolation(
                 "LOG-CARD", f"seat {seat} discarded {' '.join(missing)} which it does not hold"
             )
@@ -751,16 +751,6 @@ def _token_round(values: object) -> tuple[int, ...] | None:
 
 def _join(values: Sequence[int]) -> str:
     return " ".join(map(str, values)) or "(none)"
-
-
-def _repeated(codes: Sequence[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for code in codes:
-        if code in seen:
-            out.append(code)
-        seen.add(code)
-    return out
 
 
 RULES = Hiifuu()
