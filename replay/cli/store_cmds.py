@@ -18,16 +18,12 @@ import pyarrow as pa
 import typer
 
 from replay.cli import app
+from replay.cli.common import fail
 from replay.games.base import RuleViolation
 from replay.store import EventStore, Rejection, StoreError
 from replay.store.jsonl import read_jsonl, row_to_line
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(1)
 
 
 def _clean_errors(func: F) -> F:
@@ -38,7 +34,7 @@ def _clean_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except (StoreError, RuleViolation, OSError) as exc:
-            raise _fail(str(exc)) from None
+            fail(str(exc), code=1)
 
     return run  # type: ignore[return-value]
 
