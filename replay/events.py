@@ -160,14 +160,17 @@ def _stored_event_factory() -> Callable[..., Event]:
     args = ", ".join(COLUMNS)
     body = "".join(f"    set_{name}(event, {name})\n" for name in COLUMNS)
     source = f"def make({args}):\n    event = new(Event)\n{body}    return event\n"
-    namespace: dict[str, Any] = {"new": object.__new__, "Event": Event}
+    namespace: dict[str, Any] = {"new": Event.__new__, "Event": Event}
     namespace.update({f"set_{name}": getattr(Event, name).__set__ for name in COLUMNS})
     exec(source, namespace)
     factory: Callable[..., Event] = namespace["make"]
     return factory
 
 
-_stored_event = _stored_event_factory()
+#: Compiled by mypyc (see setup.py), Event's own constructor is the fast one.
+_stored_event: Callable[..., Event] = (
+    Event if not __file__.endswith(".py") else _stored_event_factory()
+)
 _OPTIONAL = frozenset(COLUMNS[4:])
 
 

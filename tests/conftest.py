@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -10,3 +13,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile("replay")
+
+
+def pytest_report_header() -> str:
+    """Say which build runs: ``make unit-native`` runs the suite against the compiled one."""
+    from replay import is_compiled
+
+    if os.environ.get("REPLAY_EXPECT_NATIVE") == "1" and not is_compiled():
+        raise pytest.UsageError("REPLAY_EXPECT_NATIVE=1 but the pure-Python package was imported")
+    return f"replay engine: {'compiled (mypyc)' if is_compiled() else 'pure Python'}"

@@ -12,7 +12,7 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -87,8 +87,27 @@ def test_state_equality_compares_game_fields(kind: str) -> None:
     common = {f.name for f in dataclasses.fields(GameState)}
     own = [f.name for f in dataclasses.fields(cls) if f.name not in common]
     assert own, f"{cls.__name__} has no fields of its own"
+    states = reference_states(kind, sizes(kind)[0])
     for name in own:
-        assert dataclasses.replace(state, **{name: object()}) != state, name
+        assert dataclasses.replace(state, **{name: other_value(states, name)}) != state, name
+
+
+def other_value(states: Sequence[Any], name: str) -> object:
+    """A value of field ``name`` (same type, as the compiled build checks) unlike the last
+    state's: from an earlier state when the game changes it, else changed by hand."""
+    current = getattr(states[-1], name)
+    for state in states:
+        if getattr(state, name) != current:
+            return getattr(state, name)
+    if isinstance(current, bool):
+        return not current
+    if isinstance(current, int):
+        return current + 1
+    if isinstance(current, tuple):
+        return current[:-1] if current else (0,)
+    assert dataclasses.is_dataclass(current) and not isinstance(current, type), name
+    first = dataclasses.fields(current)[0].name
+    return dataclasses.replace(current, **{first: other_value([current], first)})
 
 
 @pytest.mark.parametrize(("kind", "players"), CASES)

@@ -156,10 +156,10 @@ def test_deck_of_the_wrong_size_is_rejected() -> None:
 def test_twelve_cards_each_and_eleven_at_eight_players() -> None:
     log = new_log(8)
     deck = default_deck(8)
-    assert log.violation("deal", round=1, player=0, cards=deck[:12]).rule == "FOU-SETUP"
-    log.add("deal", round=1, player=0, cards=deck[:11])
+    assert log.violation("deal", round=1, player=0, cards=tuple(deck[:12])).rule == "FOU-SETUP"
+    log.add("deal", round=1, player=0, cards=tuple(deck[:11]))
     log4 = new_log(4)
-    assert log4.violation("deal", round=1, player=0, cards=MIXED[0].split()[:11]).rule == (
+    assert log4.violation("deal", round=1, player=0, cards=tuple(MIXED[0].split()[:11])).rule == (
         "FOU-SETUP"
     )
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from replay.events import Category, Event, make_event, payload_key
 
 
@@ -68,6 +70,7 @@ class Due:
 OVER = Due(Phase.OVER, what="game over")
 
 
+@mypyc_attr(native_class=False)  # the store's InvalidGame extends it (an interpreted class)
 class RuleViolation(Exception):
     """A recorded event that the rules do not allow, naming the rule that decides it.
 
@@ -101,7 +104,7 @@ def _cloner(cls: type) -> Callable[[Any], Any]:
         names = [f.name for f in fields(cls)]
         body = "\n".join(f"    new.{n} = old.{n}" for n in names)
         source = f"def clone(old):\n    new = new_instance(cls)\n{body}\n    return new\n"
-        namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls}
+        namespace: dict[str, Any] = {"new_instance": cls.__new__, "cls": cls}
         exec(source, namespace)
         cloner = namespace["clone"]
         _CLONERS[cls] = cloner
