@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from replay.events import Category, Event, make_event, payload_key
+from replay.events import COMPILED, Category, Event, make_event, same_payload
 
 
 class Phase(StrEnum):
@@ -44,7 +44,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Due:
     """The next thing a game waits for (see the module docstring)."""
 
@@ -53,6 +53,29 @@ class Due:
     ruling: Event | None = None
     rule: str | None = None
     what: str = ""
+
+    def __init__(
+        self,
+        phase: Phase,
+        seats: tuple[int, ...] = (),
+        ruling: Event | None = None,
+        rule: str | None = None,
+        what: str = "",
+    ) -> None:
+        if not COMPILED:
+            set_field = object.__setattr__
+            set_field(self, "phase", phase)
+            set_field(self, "seats", seats)
+            set_field(self, "ruling", ruling)
+            set_field(self, "rule", rule)
+            set_field(self, "what", what)
+            return
+        # Compiled, mypyc writes the fields directly (see Event.__init__).
+        self.phase = phase  # type: ignore[misc]
+        self.seats = seats  # type: ignore[misc]
+        self.ruling = ruling  # type: ignore[misc]
+        self.rule = rule  # type: ignore[misc]
+        self.what = what  # type: ignore[misc]
 
     @staticmethod
     def decision(*seats: int, what: str = "") -> Due:
@@ -222,9 +245,28 @@ class Rules(ABC, Generic[S]):
         return {}
 
     # ----------------------------------------------------------------- shared machinery
-    def new_event(self, state: GameState, type: str, **fields_: Any) -> Event:
+    def new_event(
+        self,
+        state: GameState,
+        type: str,
+        *,
+        round: int | None = None,
+        trick: int | None = None,
+        player: int | None = None,
+        target: int | None = None,
+        card: str | None = None,
+        cards: tuple[str, ...] | None = None,
+        suit: str | None = None,
+        amount: int | None = None,
+        total: int | None = None,
+        values: tuple[int, ...] | None = None,
+    ) -> Event:
         """An event of this game at the state's next sequence number."""
-        return make_event(state.game_id, state.seq, state.kind, type, **fields_)
+        return make_event(
+            state.game_id, state.seq, state.kind, type, round=round, trick=trick, player=player,
+            target=target, card=card, cards=cards, suit=suit, amount=amount, total=total,
+            values=values,
+        )  # fmt: skip
 
     def verify(self, state: S, event: Event) -> None:
         """Raise :class:`RuleViolation` unless ``event`` may be recorded next in ``state``."""
@@ -270,7 +312,7 @@ class Rules(ABC, Generic[S]):
                 f"({due.rule})",
                 expected=expected,
             )
-        if payload_key(event) != payload_key(expected):
+        if not same_payload(event, expected):
             raise RuleViolation(
                 due.rule,
                 f"recorded {describe_payload(event)}, the rules give {describe_payload(expected)}",
@@ -357,7 +399,7 @@ class Rules(ABC, Generic[S]):
         return state
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Step:
     """One event of a :meth:`Rules.walk`: what was recorded, what the reducer applied (``None``
     when it could not), the state after it, the violation if any, and a summary of the state
@@ -368,6 +410,20 @@ class Step:
     state: Any
     violation: RuleViolation | None
     before: str
+
+    def __init__(
+        self,
+        event: Event,
+        applied: Event | None,
+        state: Any,
+        violation: RuleViolation | None,
+        before: str,
+    ) -> None:  # written out: compiled by mypyc, a dataclass's generated __init__ is slow
+        self.event = event
+        self.applied = applied
+        self.state = state
+        self.violation = violation
+        self.before = before
 
 
 T = TypeVar("T")
