@@ -1,0 +1,175 @@
+"""decode_columns gives exactly the reference conversion (``to_pylist``, list cells as tuples)."""
+
+from __future__ import annotations
+
+import doctest
+import gc
+from functools import cache
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from replay import decode
+from replay.decode import decode_columns
+from replay.events import COLUMNS, SCHEMA, Event, events_to_table
+from replay.games import available_kinds, get_rules
+from replay.simulate import simulate_game
+
+PLAYERS = {"hearts": 4, "hez2": 4, "hiifuu": 5, "fou": 6}
+STRING_COLUMNS = ("game_id", "kind", "type", "card", "suit", "data")
+
+
+def reference(table: pa.Table) -> list[list[Any]]:
+    """The columns as events_from_table converted them before decode_columns."""
+    columns = [table.column(name).to_pylist() for name in COLUMNS]
+    for name in ("cards", "values"):
+        index = COLUMNS.index(name)
+        columns[index] = [tuple(v) if v is not None else None for v in columns[index]]
+    return columns
+
+
+def assert_decodes_like_reference(table: pa.Table) -> None:
+    """Same values and same types, cell by cell (``1 == True`` would hide a bool)."""
+    decoded, expected = decode_columns(table), reference(table)
+    assert decoded == expected
+    for name, got, want in zip(COLUMNS, decoded, expected, strict=True):
+        assert [type(v) for v in got] == [type(v) for v in want], name
+
+
+@cache
+def corpus(kind: str, games: int = 3) -> pa.Table:
+    """A few simulated games of one kind, as one table."""
+    rules = get_rules(kind)
+    players = PLAYERS.get(kind, rules.min_players)
+    logs = [simulate_game(rules, f"t{i}", players=players, seed=i) for i in range(games)]
+    return events_to_table([e for log in logs for e in log])
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_simulated_corpus_decodes_like_reference(kind: str) -> None:
+    table = corpus(kind)
+    assert table.column("cards").null_count < table.num_rows  # the list path is exercised
+    assert_decodes_like_reference(table)
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_several_chunks_and_slices(kind: str) -> None:
+    table = corpus(kind)
+    chunked = pa.concat_tables([table.slice(0, 50), table.slice(50, 0), table.slice(50)])
+    assert chunked.column("cards").num_chunks == 3
+    assert_decodes_like_reference(chunked)
+    assert_decodes_like_reference(table.slice(7, 100))
+    sliced_chunks = pa.concat_tables([table.slice(3, 40), table.slice(90, 60)])
+    assert_decodes_like_reference(sliced_chunks)
+
+
+def test_empty_tables() -> None:
+    empty = SCHEMA.empty_table()
+    assert decode_columns(empty) == [[] for _ in COLUMNS]
+    assert decode_columns(corpus("hearts").slice(5, 0)) == [[] for _ in COLUMNS]
+    no_chunks = pa.Table.from_batches([], schema=SCHEMA)
+    assert decode_columns(no_chunks) == [[] for _ in COLUMNS]
+
+
+def test_null_and_empty_lists() -> None:
+    events = [
+        Event("g", 0, "hearts", "deal", cards=()),
+        Event("g", 1, "hearts", "deal", cards=None, values=()),
+        Event("g", 2, "hearts", "deal", cards=("2C",), values=(0, -3)),
+        Event("g", 3, "hearts", "deal", cards=(), values=None),
+    ]
+    columns = decode_columns(events_to_table(events))
+    assert columns[COLUMNS.index("cards")] == [(), None, ("2C",), ()]
+    assert columns[COLUMNS.index("values")] == [None, (), (0, -3), None]
+    assert_decodes_like_reference(events_to_table(events).slice(1))
+
+
+def test_null_elements_inside_lists_are_kept() -> None:
+    table = events_to_table([Event("g", 0, "hearts", "deal")] * 3)
+    lists = pa.array([["2C", None], None, [None]], pa.list_(pa.string()))
+    table = table.set_column(COLUMNS.index("cards"), "cards", lists)
+    assert decode_columns(table)[COLUMNS.index("cards")] == [("2C", None), None, (None,)]
+
+
+def test_equal_strings_are_one_object() -> None:
+    columns = decode_columns(corpus("hearts"))
+    for name in ("game_id", "kind", "type", "card"):
+        values = [v for v in columns[COLUMNS.index(name)] if v is not None]
+        assert len({id(v) for v in values}) == len(set(values)), name
+    cards = [c for row in columns[COLUMNS.index("cards")] or () if row for c in row]
+    assert len({id(c) for c in cards}) == len(set(cards))
+
+
+def test_large_and_dictionary_string_columns() -> None:
+    table = pa.concat_tables([corpus("hiifuu").slice(0, 80), corpus("hiifuu").slice(200, 80)])
+    expected = reference(table)
+    for name in STRING_COLUMNS:
+        index = COLUMNS.index(name)
+        large = table.set_column(index, name, table.column(name).cast(pa.large_string()))
+        assert decode_columns(large) == expected, name
+        as_dict = table.set_column(index, name, table.column(name).dictionary_encode())
+        assert decode_columns(as_dict) == expected, name
+    index = COLUMNS.index("cards")
+    large_list = table.column("cards").cast(pa.large_list(pa.large_string()))
+    assert decode_columns(table.set_column(index, "cards", large_list)) == expected
+
+
+def test_many_distinct_row_lengths() -> None:
+    """Past MASKED_LENGTHS distinct lengths, rows are grouped by sorting (the other path)."""
+    rows: list[tuple[int, ...] | None] = [tuple(range(n)) for n in range(60, -1, -1)]
+    rows[::3] = [None] * len(rows[::3])
+    events = [Event("g", i, "hez2", "x", values=v) for i, v in enumerate(rows)]
+    assert len({len(v) for v in rows if v is not None}) > decode.MASKED_LENGTHS
+    assert decode_columns(events_to_table(events))[COLUMNS.index("values")] == rows
+
+
+def test_gc_state_is_restored() -> None:
+    table = corpus("fou")
+    assert gc.isenabled()
+    decode_columns(table)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        decode_columns(table)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+CARD = st.sampled_from(["2C", "QS", "AH", "10D"])
+OPTIONAL_INT = st.none() | st.integers(-100, 100)
+EVENTS = st.lists(
+    st.builds(
+        Event,
+        game_id=st.sampled_from(["g1", "g2"]),
+        seq=st.integers(0, 5),
+        kind=st.just("hearts"),
+        type=st.sampled_from(["play", "deal", "pass"]),
+        player=st.none() | st.integers(0, 3),
+        amount=OPTIONAL_INT,
+        card=st.none() | CARD,
+        cards=st.none() | st.lists(CARD, max_size=14).map(tuple),
+        values=st.none() | st.lists(st.integers(-50, 50), max_size=6).map(tuple),
+        suit=st.none() | st.sampled_from(["S", "H"]),
+    ),
+    max_size=40,
+)
+
+
+@given(EVENTS, st.integers(0, 40), st.integers(0, 40), st.integers(1, 40))
+def test_random_tables_chunked_and_sliced(
+    events: list[Event], start: int, length: int, cut: int
+) -> None:
+    table = events_to_table(events)
+    assert_decodes_like_reference(table)
+    assert_decodes_like_reference(table.slice(start, length))
+    assert_decodes_like_reference(pa.concat_tables([table.slice(cut), table.slice(0, cut)]))
+
+
+def test_doctests() -> None:
+    result = doctest.testmod(decode)
+    assert result.attempted > 0
+    assert result.failed == 0
