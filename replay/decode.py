@@ -146,8 +146,21 @@ def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArr
     dictionary = chunks[0].dictionary.to_pylist()
     lookup = np.fromiter([*dictionary, None], dtype=object, count=len(dictionary) + 1)
     null_slot = len(dictionary)
-    codes = [chunk.indices.fill_null(null_slot).to_numpy() for chunk in chunks]
-    return np.concatenate(codes), lookup
+    codes = [_indices(chunk, null_slot) for chunk in chunks]
+    return _joined(codes), lookup
+
+
+def _indices(chunk: Any, null_slot: int) -> NDArray[Any]:
+    """A dictionary chunk's indices, ``null_slot`` for null rows (no copy when none is null)."""
+    indices = chunk.indices
+    return cast(
+        NDArray[Any], (indices.fill_null(null_slot) if chunk.null_count else indices).to_numpy()
+    )
+
+
+def _joined(arrays: list[NDArray[Any]]) -> NDArray[Any]:
+    """The arrays end to end (the array itself when there is one: no copy)."""
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
 
 def _as_list(objects: NDArray[Any]) -> list[Any]:
@@ -157,8 +170,7 @@ def _as_list(objects: NDArray[Any]) -> list[Any]:
 
 def _validity(column: pa.ChunkedArray[Any]) -> NDArray[np.bool_]:
     """Which rows of a (non-empty) column are not null."""
-    masks = [chunk.is_valid().to_numpy(zero_copy_only=False) for chunk in column.chunks]
-    return np.concatenate(masks)
+    return _joined([chunk.is_valid().to_numpy(zero_copy_only=False) for chunk in column.chunks])
 
 
 #: Below one valid row in this many, rows are placed by a Python loop (else through numpy).
@@ -226,7 +238,7 @@ def _valid_rows(chunks: list[Any]) -> tuple[NDArray[np.intp], NDArray[np.int64],
         lengths.append((offsets[rows + 1] - offsets[rows]).astype(np.int64))
         row_base += len(chunk)
         element_base += int(offsets[-1] - offsets[0])
-    return np.concatenate(positions), np.concatenate(starts), np.concatenate(lengths)
+    return _joined(positions), _joined(starts), _joined(lengths)
 
 
 #: Up to this many distinct row lengths, rows are grouped by one mask per length (else sorted).
