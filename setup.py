@@ -25,6 +25,7 @@ NATIVE_MODULES = [
     "replay/games/hiifuu_bots.py",
     "replay/games/fou.py",
     "replay/games/fou_bots.py",
+    "replay/audit.py",
 ]
 
 

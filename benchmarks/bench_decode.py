@@ -21,7 +21,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from replay.decode import _decode_column, _paused_gc, decode_columns
+from replay.decode import _decode_column, decode_columns, paused_gc
 from replay.events import COLUMNS, events_to_table
 from replay.games import available_kinds, get_rules
 from replay.simulate import simulate_game
@@ -45,7 +45,7 @@ def reference_columns(table: pa.Table) -> list[list[Any]]:
 
 def decoded_column(table: pa.Table, name: str) -> list[Any]:
     """One column as ``decode_columns`` decodes it."""
-    with _paused_gc():
+    with paused_gc():
         return _decode_column(table.column(name))
 
 
@@ -53,7 +53,7 @@ def without_gc(convert: Callable[[], object]) -> Callable[[], object]:
     """``convert`` run with the garbage collector paused."""
 
     def run() -> object:
-        with _paused_gc():
+        with paused_gc():
             return convert()
 
     return run

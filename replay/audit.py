@@ -111,6 +111,8 @@ def _stop(game: GameAudit, seq: int, reason: str) -> GameAudit:
 
 def check_sequence(events: Sequence[Event], game: GameAudit) -> list[Event]:
     """LOG-SEQUENCE: order by seq; report duplicates and gaps; return the usable prefix."""
+    if in_sequence(events):  # the common case, checked in one pass
+        return list(events)
     ordered = sorted(events, key=lambda e: e.seq)
     usable: list[Event] = []
     for event in ordered:
@@ -136,6 +138,14 @@ def check_sequence(events: Sequence[Event], game: GameAudit) -> list[Event]:
         _stop(game, expected, "events are missing")
         return usable
     return usable
+
+
+def in_sequence(events: Sequence[Event]) -> bool:
+    """Whether the events are numbered 0, 1, 2... in this order."""
+    for expected, event in enumerate(events):  # noqa: SIM110 (a loop compiles to tighter code)
+        if event.seq != expected:
+            return False
+    return True
 
 
 def audit_game(events: Sequence[Event]) -> GameAudit:
@@ -236,43 +246,67 @@ class AuditReport:
 
 def audit_table(table: Any) -> list[GameAudit]:
     """Audit every game of an Arrow table in the event SCHEMA (runs in worker processes)."""
+    from replay.decode import paused_gc
     from replay.events import events_from_table
 
-    return [audit_game(game) for game in group_games(events_from_table(table))]
+    with paused_gc():  # a slice's cycles (few: exceptions) are collected once, after it
+        return [audit_game(game) for game in group_games(events_from_table(table))]
 
 
-def to_ipc(table: Any) -> bytes:
-    """An Arrow table as IPC stream bytes (only its own rows, also for a slice)."""
-    import pyarrow as pa
+def game_starts(table: Any) -> list[int]:
+    """The row where each run of one game id begins (the first row is 0)."""
+    import numpy as np
+    import pyarrow.compute as pc
 
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    return bytes(sink.getvalue())
+    n = table.num_rows
+    if n == 0:
+        return []
+    ids = table.column("game_id")
+    changed = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+    return [0, *(np.flatnonzero(changed) + 1).tolist()]
 
 
-def audit_ipc(data: bytes) -> list[GameAudit]:
-    """:func:`audit_table` on a table sent as IPC stream bytes (worker side)."""
-    import pyarrow as pa
+def grouped_by_game(table: Any, starts: list[int]) -> bool:
+    """Whether every game's rows are contiguous (the store writes them so): no sort needed."""
+    import pyarrow.compute as pc
 
-    return audit_table(pa.ipc.open_stream(data).read_all())
+    return len(starts) == pc.count_distinct(table.column("game_id")).as_py()
 
 
 def split_by_game(table: Any, parts: int) -> list[Any]:
-    """Cut a table sorted by game id into about ``parts`` slices on game boundaries."""
-    ids = table.column("game_id").to_pylist()
-    if not ids:
-        return []
-    size = max(1, len(ids) // max(parts, 1))
-    slices = []
-    start = 0
-    while start < len(ids):
-        end = min(len(ids), start + size)
-        while end < len(ids) and ids[end] == ids[end - 1]:
-            end += 1
-        slices.append(table.slice(start, end - start))
-        start = end
-    return slices
+    """Cut a table whose games are contiguous into about ``parts`` slices on game boundaries."""
+    return [table.slice(start, length) for start, length in _slice_bounds(table, parts)]
+
+
+def _slice_bounds(table: Any, parts: int) -> list[tuple[int, int]]:
+    """(offset, length) of about ``parts`` runs of whole games."""
+    starts = game_starts(table)
+    n = table.num_rows
+    size = max(1, n // max(parts, 1))
+    bounds = []
+    begin = 0
+    cut = 0
+    while begin < n:
+        while cut < len(starts) and starts[cut] < begin + size:
+            cut += 1
+        end = starts[cut] if cut < len(starts) else n
+        bounds.append((begin, end - begin))
+        begin = end
+    return bounds
+
+
+_SHARED_TABLE: Any = None
+
+
+def _share_table(table: Any) -> None:
+    """Worker initializer: keep the table (inherited without a copy when workers fork)."""
+    global _SHARED_TABLE
+    _SHARED_TABLE = table
+
+
+def _audit_shared_rows(bounds: tuple[int, int]) -> list[GameAudit]:
+    """:func:`audit_table` on rows of the shared table (worker side)."""
+    return audit_table(_SHARED_TABLE.slice(bounds[0], bounds[1]))
 
 
 def sort_report(report: AuditReport) -> AuditReport:
@@ -290,15 +324,16 @@ def audit_many(
     report = AuditReport()
     if table.num_rows == 0:
         return report
-    table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
-    slices = split_by_game(table, jobs * 8)
-    if jobs == 1 or len(slices) <= 2:  # not worth starting worker processes
-        results: Iterable[list[GameAudit]] = map(audit_table, slices)
-        _collect(report, results, on_progress)
+    if not grouped_by_game(table, game_starts(table)):
+        table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+    bounds = _slice_bounds(table, jobs * 8)
+    if jobs == 1 or len(bounds) <= 2:  # not worth starting worker processes
+        slices = (table.slice(offset, length) for offset, length in bounds)
+        _collect(report, map(audit_table, slices), on_progress)
     else:
-        # Arrow slices pickle with their whole parent buffers: send each as its own IPC stream.
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            _collect(report, pool.map(audit_ipc, map(to_ipc, slices)), on_progress)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_share_table, initargs=(table,))
+        with pool:
+            _collect(report, pool.map(_audit_shared_rows, bounds), on_progress)
     return sort_report(report)
 
 

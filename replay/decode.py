@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 
 from replay.events import COLUMNS
 
-__all__ = ["decode_columns"]
+__all__ = ["decode_columns", "paused_gc"]
 
 
 def decode_columns(table: pa.Table) -> list[list[Any]]:
@@ -49,12 +49,12 @@ def decode_columns(table: pa.Table) -> list[list[Any]]:
     The values are those of ``column.to_pylist()`` except that list cells are tuples: ``None``
     for nulls, ``str``, ``int``, ``tuple`` for ``cards`` and ``values``, ``datetime`` for ``ts``.
     """
-    with _paused_gc():
+    with paused_gc():
         return [_decode_column(table.column(name)) for name in COLUMNS]
 
 
 @contextmanager
-def _paused_gc() -> Iterator[None]:
+def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector for a bulk decode (restored after, if it was on).
 
     Decoding creates only acyclic containers (lists, and tuples of str, int or None), so a

@@ -273,11 +273,41 @@ def same_payload(a: Event, b: Event) -> bool:
 
 def events_from_table(table: pa.Table) -> list[Event]:
     """Convert an Arrow table in :data:`SCHEMA` (any row order) to events, as stored."""
-    cols = {name: table.column(name).to_pylist() for name in COLUMNS}
-    for name in ("cards", "values"):
-        cols[name] = [tuple(v) if v is not None else None for v in cols[name]]
-    make = _stored_event
-    return [make(*row) for row in zip(*(cols[n] for n in COLUMNS), strict=True)]
+    from replay.decode import decode_columns, paused_gc
+
+    with paused_gc():  # events hold no cycles: the collector would only slow the build
+        columns = decode_columns(table)
+        if COMPILED:
+            return _compiled_events(columns)
+        make = _stored_event
+        return [make(*row) for row in zip(*columns, strict=True)]
+
+
+def _compiled_events(columns: list[list[Any]]) -> list[Event]:
+    """Events from decoded columns by direct (native) constructor calls."""
+    game_id, seq, kind, type_, round_, trick, player, target = columns[:8]
+    card, cards, suit, amount, total, values, ts, data = columns[8:]
+    return [
+        Event(
+            game_id[i],
+            seq[i],
+            kind[i],
+            type_[i],
+            round_[i],
+            trick[i],
+            player[i],
+            target[i],
+            card[i],
+            cards[i],
+            suit[i],
+            amount[i],
+            total[i],
+            values[i],
+            ts[i],
+            data[i],
+        )
+        for i in range(len(seq))
+    ]
 
 
 def events_to_table(events: list[Event]) -> pa.Table:

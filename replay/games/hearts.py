@@ -16,7 +16,7 @@ import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from replay.cards import Deck, bits, highest, lowest, popcount, repeated
 from replay.events import Category, Event
@@ -35,35 +35,46 @@ from replay.games.base import (
     seat_description,
 )
 
-RANKS = "23456789TJQKA"
-SUITS = "CDSH"
-SUIT_NAMES = ("clubs", "diamonds", "spades", "hearts")
-DECK = Deck([r + s for s in SUITS for r in RANKS], "52-card deck")
+RANKS: Final = "23456789TJQKA"
+SUITS: Final = "CDSH"
+SUIT_NAMES: Final = ("clubs", "diamonds", "spades", "hearts")
+DECK: Final = Deck([r + s for s in SUITS for r in RANKS], "52-card deck")
 
-CLUBS, DIAMONDS, SPADES, HEARTS = range(4)
-SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
-HEARTS_MASK = SUIT_MASK[HEARTS]
-QUEEN_OF_SPADES = DECK.index("QS")
-QS_BIT = 1 << QUEEN_OF_SPADES
-TWO_OF_CLUBS = DECK.index("2C")
-POINT_CARDS = HEARTS_MASK | QS_BIT
-HAND_SIZE = 13
-TRICKS = 13
-PASS_SIZE = 3
-GAME_TARGET = 100
-MOON = 26
+# Constants are Final: compiled by mypyc, they are inlined instead of looked up.
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+SPADES: Final = 2
+HEARTS: Final = 3
+SUIT_MASK: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+HEARTS_MASK: Final = 0x1FFF << 39
+QUEEN_OF_SPADES: Final = 36  # DECK.index("QS"), checked below
+QS_BIT: Final = 1 << 36
+TWO_OF_CLUBS: Final = 0  # DECK.index("2C")
+POINT_CARDS: Final = HEARTS_MASK | QS_BIT
+HAND_SIZE: Final = 13
+TRICKS: Final = 13
+PASS_SIZE: Final = 3
+GAME_TARGET: Final = 100
+MOON: Final = 26
+assert DECK.index("QS") == QUEEN_OF_SPADES and DECK.index("2C") == TWO_OF_CLUBS
+assert SUIT_MASK[HEARTS] == HEARTS_MASK
 
 #: Seat offset of the pass receiver for hands 1, 2, 3, 4 (then the cycle repeats); 0 = no pass.
-PASS_OFFSETS = (1, 3, 2, 0)
-PASS_NAMES = {1: "left", 3: "right", 2: "across", 0: "no pass"}
+PASS_OFFSETS: Final = (1, 3, 2, 0)
+PASS_NAMES: Final = {1: "left", 3: "right", 2: "across", 0: "no pass"}
 
-_CARD_INDEX = {code: i for i, code in enumerate(DECK.order)}
+_CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
 #: Events whose cards only their own seat sees.
-PRIVATE_EVENTS = frozenset({"deal", "pass"})
-_PLAY_DUE = tuple(Due.decision(seat, what="play") for seat in range(4))
+PRIVATE_EVENTS: Final = frozenset({"deal", "pass"})
+_PLAY_DUE: Final = tuple(Due.decision(seat, what="play") for seat in range(4))
 
 # Stages of a hand.
-DEAL, PASS, PLAY, SCORE, END, DONE = range(6)
+DEAL: Final = 0
+PASS: Final = 1
+PLAY: Final = 2
+SCORE: Final = 3
+END: Final = 4
+DONE: Final = 5
 
 
 def card_points(index: int) -> int:
