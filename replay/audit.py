@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -332,8 +333,12 @@ def audit_many(
         _collect(report, map(audit_table, slices), on_progress)
     else:
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=_share_table, initargs=(table,))
-        with pool:
-            _collect(report, pool.map(_audit_shared_rows, bounds), on_progress)
+        gc.freeze()  # forked workers then never touch (and copy) the parent's objects
+        try:
+            with pool:
+                _collect(report, pool.map(_audit_shared_rows, bounds), on_progress)
+        finally:
+            gc.unfreeze()
     return sort_report(report)
 
 
