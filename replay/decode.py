@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from itertools import chain, repeat
@@ -143,11 +144,17 @@ def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArr
     chunks: list[Any] = list(encoded.chunks)  # DictionaryArray, one shared dictionary
     if not chunks:
         return np.empty(0, dtype=np.int32), np.full(1, None, dtype=object)
-    dictionary = chunks[0].dictionary.to_pylist()
+    # Interned: the rules compare types and look card codes up; equal pointers are the fast path.
+    dictionary = [_interned(value) for value in chunks[0].dictionary.to_pylist()]
     lookup = np.fromiter([*dictionary, None], dtype=object, count=len(dictionary) + 1)
     null_slot = len(dictionary)
     codes = [_indices(chunk, null_slot) for chunk in chunks]
     return _joined(codes), lookup
+
+
+def _interned(value: Any) -> Any:
+    """``sys.intern`` for strings; other values as they are."""
+    return sys.intern(value) if isinstance(value, str) else value
 
 
 def _indices(chunk: Any, null_slot: int) -> NDArray[Any]:
