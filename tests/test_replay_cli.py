@@ -227,3 +227,12 @@ def test_every_card_of_every_game_has_a_suit_colour(kind: str) -> None:
     assert len(seen) >= 40
     assert all(card_style(kind, c) != PLAIN for c in seen), kind
     assert card_style(kind, "??") == PLAIN
+
+
+def test_version_names_the_engine_build_that_runs() -> None:
+    from replay import is_compiled
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    engine = "compiled by mypyc" if is_compiled() else "pure Python"
+    assert re.fullmatch(rf"replay \d+\.\d+\.\d+ \(rules engine: {engine}\)\n", result.output)

@@ -18,6 +18,31 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        from replay import is_compiled
+
+        engine = "compiled by mypyc" if is_compiled() else "pure Python"
+        typer.echo(f"replay {version('replay')} (rules engine: {engine})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the version and which build of the rules engine runs.",
+    ),
+) -> None:
+    """Replay, audit and analyse recorded card games (Hearts, Hez2, Hiifuu, Fou!)."""
+
+
 # Command modules register their commands on `app` when imported.
 from replay.cli import audit_cmds as _audit_cmds  # noqa: E402,F401
 from replay.cli import replay_cmds as _replay_cmds  # noqa: E402,F401
