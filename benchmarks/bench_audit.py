@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from replay import engine_build
 from replay.audit import audit_many
 from replay.events import events_to_table
 from replay.games import available_kinds, get_rules
@@ -23,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=400)
     args = parser.parse_args()
+    print(f"replay engine: {engine_build()}")
     print(f"{'kind':<8}{'games':>7}{'events':>10}{'jobs':>6}{'events/s':>12}{'rounds/s':>10}")
     for kind in available_kinds():
         rules = get_rules(kind)

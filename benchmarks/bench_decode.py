@@ -21,6 +21,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from replay import engine_build
 from replay.decode import _decode_column, decode_columns, paused_gc
 from replay.events import COLUMNS, events_to_table
 from replay.games import available_kinds, get_rules
@@ -110,6 +111,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--columns", action="store_true", help="also time each column")
     args = parser.parse_args()
+    print(f"replay engine: {engine_build()}")
     print(f"{'kind':<8}{'column':<9}{'events':>8}{'to_pylist':>11}{'gc off':>8}{'decode':>8}")
     for kind in available_kinds():
         table = corpus(kind, args.games)

@@ -12,6 +12,7 @@ import argparse
 import time
 from typing import Any
 
+from replay import engine_build
 from replay.events import Event
 from replay.games import available_kinds, get_rules
 from replay.simulate import simulate_game
@@ -54,6 +55,7 @@ def main() -> None:
     parser.add_argument("--kind", action="append", help="repeatable; default: every game")
     parser.add_argument("--bots", default="random", help="bots cycled over the seats")
     args = parser.parse_args()
+    print(f"replay engine: {engine_build()}")
     bots = tuple(args.bots.split(","))
     print(f"bots {','.join(bots)}, {args.games} games per row, one core")
     print(f"{'kind':<8}{'n':>3}{'events':>10}{'sim ev/s':>11}{'check ev/s':>12}"

@@ -16,6 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from replay import engine_build
 from replay.cursor import Cursor
 from replay.events import Event
 from replay.games import available_kinds, get_rules
@@ -87,6 +88,7 @@ def main() -> None:
     parser.add_argument("--fou-games", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
+    print(f"replay engine: {engine_build()}")
     rng = random.Random(args.seed)
     medians = {"hearts": bench("hearts, 10 hands", ten_hand_hearts(), args.seeks, rng)}
     if "fou" in available_kinds():

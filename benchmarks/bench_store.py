@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from replay import engine_build
 from replay.games import get_rules
 from replay.simulate import simulate_corpus
 from replay.store import EventStore
@@ -49,6 +50,7 @@ def main() -> None:
     parser.add_argument("--sim-games", type=int, default=1000, help="simulated Hearts games")
     parser.add_argument("--keep", action="store_true", help="keep the work dir (else deleted)")
     args = parser.parse_args()
+    print(f"replay engine: {engine_build()}")
     work = Path(tempfile.mkdtemp(prefix="bench_store_"))
     try:
         run(args, work)

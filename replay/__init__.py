@@ -12,3 +12,12 @@ def is_compiled() -> bool:
     from replay.games import base
 
     return not base.__file__.endswith(".py")
+
+
+def engine_build() -> str:
+    """Which build of the rules engine runs, for version lines and benchmark headers.
+
+    >>> engine_build() in ("compiled by mypyc", "pure Python")
+    True
+    """
+    return "compiled by mypyc" if is_compiled() else "pure Python"

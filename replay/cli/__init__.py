@@ -23,10 +23,9 @@ def _print_version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
-        from replay import is_compiled
+        from replay import engine_build
 
-        engine = "compiled by mypyc" if is_compiled() else "pure Python"
-        typer.echo(f"replay {version('replay')} (rules engine: {engine})")
+        typer.echo(f"replay {version('replay')} (rules engine: {engine_build()})")
         raise typer.Exit()
 
 
