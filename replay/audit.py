@@ -247,11 +247,35 @@ class AuditReport:
 
 def audit_table(table: Any) -> list[GameAudit]:
     """Audit every game of an Arrow table in the event SCHEMA (runs in worker processes)."""
-    from replay.decode import paused_gc
-    from replay.events import events_from_table
+    from replay.decode import decode_columns, paused_gc
+    from replay.events import events_from_columns
 
     with paused_gc():  # a slice's cycles (few: exceptions) are collected once, after it
-        return [audit_game(game) for game in group_games(events_from_table(table))]
+        columns = decode_columns(table)
+        runs = game_runs(columns[0])
+        if len(runs) != len({columns[0][start] for start, _ in runs}):  # a game in pieces
+            games = group_games(events_from_columns(columns, 0, len(columns[0])))
+            return [audit_game(game) for game in games]
+        # Game by game: each game's events are built, audited and freed in turn (the memory
+        # is reused while it is hot, instead of holding every event of the slice at once).
+        return [audit_game(events_from_columns(columns, start, stop)) for start, stop in runs]
+
+
+def game_runs(game_ids: list[str]) -> list[tuple[int, int]]:
+    """(start, stop) of each run of equal game ids.
+
+    >>> game_runs(["a", "a", "b", "a"])
+    [(0, 2), (2, 3), (3, 4)]
+    """
+    runs = []
+    start = 0
+    for i in range(1, len(game_ids)):
+        if game_ids[i] != game_ids[i - 1]:
+            runs.append((start, i))
+            start = i
+    if game_ids:
+        runs.append((start, len(game_ids)))
+    return runs
 
 
 def game_starts(table: Any) -> list[int]:

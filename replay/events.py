@@ -277,17 +277,17 @@ def events_from_table(table: pa.Table) -> list[Event]:
 
     with paused_gc():  # events hold no cycles: the collector would only slow the build
         columns = decode_columns(table)
-        if COMPILED:
-            return _compiled_events(columns)
+        return events_from_columns(columns, 0, len(columns[1]))
+
+
+def events_from_columns(columns: list[list[Any]], start: int, stop: int) -> list[Event]:
+    """The events of rows ``start`` to ``stop`` of decoded columns (``replay.decode``)."""
+    if not COMPILED:
         make = _stored_event
-        return [make(*row) for row in zip(*columns, strict=True)]
-
-
-def _compiled_events(columns: list[list[Any]]) -> list[Event]:
-    """Events from decoded columns by direct (native) constructor calls."""
+        return [make(*row) for row in zip(*(c[start:stop] for c in columns), strict=True)]
     game_id, seq, kind, type_, round_, trick, player, target = columns[:8]
     card, cards, suit, amount, total, values, ts, data = columns[8:]
-    return [
+    return [  # direct (native) constructor calls
         Event(
             game_id[i],
             seq[i],
@@ -306,7 +306,7 @@ def _compiled_events(columns: list[list[Any]]) -> list[Event]:
             ts[i],
             data[i],
         )
-        for i in range(len(seq))
+        for i in range(start, stop)
     ]
 
 
