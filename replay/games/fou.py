@@ -68,6 +68,8 @@ COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
 _CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
+#: ``~(1 << card)`` per card: removing a card from a hand is one operation on its (long) int.
+_WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECK)))
 
 EMPTY_HAND_SCORE: Final = 10
 PLUS_ROUNDS_TO_END: Final = 6
@@ -396,9 +398,12 @@ class Fou(Rules[FouState]):
             event.type == "play"
             and state.stage == PLAY
             and event.seq == state.seq
+            and event.player is not None  # (narrowed to int: compiled, a native comparison)
             and event.player == state.turn
             and len(state.table) < state.need
+            and event.trick is not None
             and event.trick == state.trick
+            and event.round is not None
             and event.round == state.round
         ):
             card = _CARD_INDEX.get(event.card)  # type: ignore[arg-type]
@@ -596,7 +601,7 @@ class Fou(Rules[FouState]):
         seat = event.player
         assert seat is not None and event.card is not None
         card = DECK.index(event.card)
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & _WITHOUT[card])
         # Compiled, a concatenation is faster than unpacking into a new tuple.
         state.table = state.table + (card,)  # noqa: RUF005
         state.table_seats = state.table_seats + (seat,)  # noqa: RUF005

@@ -98,6 +98,8 @@ def make_deck(values: int) -> Deck:
 
 
 DECKS: Final[dict[int, Deck]] = {v: make_deck(v) for v, _, _ in TABLE_SIZES.values()}
+#: ``~(1 << card)`` per card of the largest deck: removing a card from a hand in one operation.
+_WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECKS[18])))
 #: Per values per suit, the index of each card code of that deck (for the fast path of verify).
 _CARD_INDEX: Final[dict[int, dict[str, int]]] = {
     v: {code: i for i, code in enumerate(deck.order)} for v, deck in DECKS.items()
@@ -344,10 +346,13 @@ class Hiifuu(Rules[HiifuuState]):
             event.type == "play"
             and state.stage == PLAY
             and event.seq == state.seq
+            and event.player is not None  # (narrowed to int: compiled, a native comparison)
             and event.player == state.turn
             and not state.token_due
             and len(state.table) < state.n
+            and event.trick is not None
             and event.trick == state.trick_no
+            and event.round is not None
             and event.round == state.round
         ):
             card = _CARD_INDEX[state.setup.values].get(event.card)  # type: ignore[arg-type]
@@ -548,7 +553,7 @@ class Hiifuu(Rules[HiifuuState]):
         seat = event.player
         assert seat is not None and event.card is not None
         card = state.setup.deck.index(event.card)
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~(1 << card))
+        state.hands = replace_at(state.hands, seat, state.hands[seat] & _WITHOUT[card])
         state.table = (*state.table, card)
         state.turn = (seat + 1) % state.n
         return state
