@@ -70,6 +70,8 @@ COLOUR_MASK: Final[tuple[int, ...]] = tuple(
 _CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
 #: ``~(1 << card)`` per card: removing a card from a hand is one operation on its (long) int.
 _WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECK)))
+#: ``1 << card`` per card (a mask built from codes allocates one long int per card, not two).
+_BIT: Final = tuple(1 << card for card in range(len(DECK)))
 
 EMPTY_HAND_SCORE: Final = 10
 PLUS_ROUNDS_TO_END: Final = 6
@@ -828,7 +830,7 @@ def cards_mask(codes: tuple[str, ...]) -> int:
     mask = 0
     for code in codes:
         card = _CARD_INDEX.get(code)
-        mask |= 1 << (DECK.index(code) if card is None else card)
+        mask |= _BIT[DECK.index(code) if card is None else card]
     return mask
 
 

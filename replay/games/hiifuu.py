@@ -100,6 +100,12 @@ def make_deck(values: int) -> Deck:
 DECKS: Final[dict[int, Deck]] = {v: make_deck(v) for v, _, _ in TABLE_SIZES.values()}
 #: ``~(1 << card)`` per card of the largest deck: removing a card from a hand in one operation.
 _WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECKS[18])))
+#: ``1 << card`` per card (a mask built from codes allocates one long int per card, not two).
+_BIT: Final = tuple(1 << card for card in range(len(DECKS[18])))
+#: Per values per suit, the bit set of each suit's cards (see :meth:`Setup.suit_mask`).
+_SUIT_MASKS: Final[dict[int, tuple[int, ...]]] = {
+    v: tuple(((1 << v) - 1) << (suit * v) for suit in range(len(SUITS))) for v in DECKS
+}
 #: Per values per suit, the index of each card code of that deck (for the fast path of verify).
 _CARD_INDEX: Final[dict[int, dict[str, int]]] = {
     v: {code: i for i, code in enumerate(deck.order)} for v, deck in DECKS.items()
@@ -126,7 +132,7 @@ class Setup:
 
     def suit_mask(self, suit: int) -> int:
         """The bit set of every card of ``suit``."""
-        return ((1 << self.values) - 1) << (suit * self.values)
+        return _SUIT_MASKS[self.values][suit]
 
 
 @dataclass(slots=True)
@@ -206,7 +212,7 @@ def cards_mask(setup: Setup, codes: Sequence[str]) -> int:
     mask = 0
     for code in codes:
         card = index.get(code)
-        mask |= 1 << (setup.deck.index(code) if card is None else card)
+        mask |= _BIT[setup.deck.index(code) if card is None else card]
     return mask
 
 
