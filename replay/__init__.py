@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+# replay does no linear algebra: numpy's OpenBLAS threads would only spin and take a core
+# (12% of the samples of a 2-core profile). A value set by the user is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 def is_compiled() -> bool:
     """Whether the rules engine runs compiled by mypyc (``make native``, see setup.py).
