@@ -114,7 +114,7 @@ class Event:
             )  # fmt: skip
             return
         # Compiled, mypyc writes the fields directly: 20x faster than a frozen dataclass's
-        # generated __init__, and the instance stays frozen for every other code.
+        # generated __init__, and the instance stays frozen for all other code.
         self.game_id = game_id  # type: ignore[misc]
         self.seq = seq  # type: ignore[misc]
         self.kind = kind  # type: ignore[misc]

@@ -5,6 +5,7 @@ BIN=${BIN:-.venv/bin}
 STORE=sample_logs/store
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 
+step "$BIN/replay" --version
 step "$BIN/replay" info "$STORE"
 step "$BIN/replay" games "$STORE" --kind hearts --limit 5
 step "$BIN/replay" audit "$STORE" --jobs 2 || exit 1
