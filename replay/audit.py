@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from replay.events import Event
+from replay.decode import decode_columns, paused_gc
+from replay.events import Event, events_from_columns
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
 from replay.rulebook import rule_text
@@ -247,9 +249,6 @@ class AuditReport:
 
 def audit_table(table: Any) -> list[GameAudit]:
     """Audit every game of an Arrow table in the event SCHEMA (runs in worker processes)."""
-    from replay.decode import decode_columns, paused_gc
-    from replay.events import events_from_columns
-
     with paused_gc():  # a slice's cycles (few: exceptions) are collected once, after it
         columns = decode_columns(table)
         runs = game_runs(columns[0])
@@ -356,6 +355,7 @@ def audit_many(
         slices = (table.slice(offset, length) for offset, length in bounds)
         _collect(report, map(audit_table, slices), on_progress)
     else:
+        _load_rules(table)  # imported once here, not by every worker
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=_share_table, initargs=(table,))
         gc.freeze()  # forked workers then never touch (and copy) the parent's objects
         try:
@@ -364,6 +364,15 @@ def audit_many(
         finally:
             gc.unfreeze()
     return sort_report(report)
+
+
+def _load_rules(table: Any) -> None:
+    """Import the game module of every kind in the table (unknown kinds are reported later)."""
+    import pyarrow.compute as pc
+
+    for kind in pc.unique(table.column("kind")).to_pylist():
+        with suppress(UnknownGame):
+            get_rules(kind)
 
 
 def _collect(
