@@ -243,17 +243,22 @@ class Hearts(Rules[HeartsState]):
     def verify(self, state: HeartsState, event: Event) -> None:
         """Fast acceptance of a legal play (the common case); anything else takes the general
         path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
-        if (
+        player, trick, round_, code = event.player, event.trick, event.round, event.card
+        if (  # optional fields narrowed first: compiled, the comparisons are then native
             event.type == "play"
             and state.stage == PLAY
             and event.seq == state.seq
-            and event.player == state.turn
+            and player is not None
+            and player == state.turn
             and len(state.table) < 4
-            and event.trick == state.trick_no
-            and event.round == state.hand_no
+            and trick is not None
+            and trick == state.trick_no
+            and round_ is not None
+            and round_ == state.hand_no
+            and code is not None
         ):
-            card = _CARD_INDEX.get(event.card)  # type: ignore[arg-type]
-            if card is not None and legal_mask(state, state.turn) >> card & 1:
+            card = _CARD_INDEX.get(code)
+            if card is not None and legal_mask(state, player) >> card & 1:
                 return
         super().verify(state, event)
 
@@ -413,9 +418,9 @@ class Hearts(Rules[HeartsState]):
     def _reduce_play(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player
         assert seat is not None and event.card is not None
-        card = DECK.index(event.card)
+        card = _CARD_INDEX[event.card]  # a verified play: the card is in the deck
         state.hands = replace_at(state.hands, seat, state.hands[seat] & ~(1 << card))
-        state.table = (*state.table, card)
+        state.table = state.table + (card,)  # noqa: RUF005 (compiled, faster than unpacking)
         if card // 13 == HEARTS:
             state.broken = True
         state.turn = (seat + 1) % 4
