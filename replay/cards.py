@@ -99,9 +99,14 @@ class Deck:
 
     def mask(self, codes: Iterable[str]) -> int:
         """The bit set of several card codes (duplicates collapse; check lengths if needed)."""
+        index = self._index
         m = 0
-        for c in codes:
-            m |= 1 << self.index(c)
+        try:
+            for c in codes:
+                m |= 1 << index[c]
+        except (KeyError, TypeError):
+            bad = next(c for c in codes if c not in self)
+            raise UnknownCard(bad, self.name) from None
         return m
 
     def code(self, index: int) -> str:

@@ -37,7 +37,9 @@ from replay.games.base import (
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
-SUIT_NAMES: Final = ("clubs", "diamonds", "spades", "hearts")
+# Tuples indexed by a variable are typed tuple[X, ...]: compiled, a fixed-length tuple constant
+# is kept unboxed and would be rebuilt (boxed) at every indexing.
+SUIT_NAMES: Final[tuple[str, ...]] = ("clubs", "diamonds", "spades", "hearts")
 DECK: Final = Deck([r + s for s in SUITS for r in RANKS], "52-card deck")
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
@@ -45,7 +47,7 @@ CLUBS: Final = 0
 DIAMONDS: Final = 1
 SPADES: Final = 2
 HEARTS: Final = 3
-SUIT_MASK: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+SUIT_MASK: Final[tuple[int, ...]] = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 HEARTS_MASK: Final = 0x1FFF << 39
 QUEEN_OF_SPADES: Final = 36  # DECK.index("QS"), checked below
 QS_BIT: Final = 1 << 36
@@ -60,7 +62,7 @@ assert DECK.index("QS") == QUEEN_OF_SPADES and DECK.index("2C") == TWO_OF_CLUBS
 assert SUIT_MASK[HEARTS] == HEARTS_MASK
 
 #: Seat offset of the pass receiver for hands 1, 2, 3, 4 (then the cycle repeats); 0 = no pass.
-PASS_OFFSETS: Final = (1, 3, 2, 0)
+PASS_OFFSETS: Final[tuple[int, ...]] = (1, 3, 2, 0)
 PASS_NAMES: Final = {1: "left", 3: "right", 2: "across", 0: "no pass"}
 
 _CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
@@ -219,11 +221,15 @@ class Hearts(Rules[HeartsState]):
         return OVER
 
     def _trick_won(self, state: HeartsState) -> Event:
-        winner = trick_winner(state.leader, state.table)
-        points = mask_points(sum(1 << c for c in state.table))
+        table = state.table  # complete: four cards
+        order = DECK.order
         return self.new_event(
-            state, "trick_won", round=state.hand_no, trick=state.trick_no, player=winner,
-            cards=tuple(DECK.order[c] for c in state.table), amount=points,
+            state, "trick_won", round=state.hand_no, trick=state.trick_no,
+            player=trick_winner(state.leader, table),
+            cards=(order[table[0]], order[table[1]], order[table[2]], order[table[3]]),
+            amount=mask_points(
+                (1 << table[0]) | (1 << table[1]) | (1 << table[2]) | (1 << table[3])
+            ),
         )  # fmt: skip
 
     def _round_scored_due(self, state: HeartsState) -> Due:
