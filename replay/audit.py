@@ -155,7 +155,9 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
     """Audit one game's events (any order; they must share one game id)."""
     if not events:
         raise ValueError("no events")
-    first = min(events, key=lambda e: (e.seq < 0, e.seq))  # seq 0 if present
+    first = events[0]  # seq 0 if present: usually first already, else found by one pass
+    if first.seq != 0:
+        first = min(events, key=lambda e: (e.seq < 0, e.seq))
     game = GameAudit(game_id=first.game_id, kind=first.kind, events=len(events))
     usable = check_sequence(events, game)
     if not usable:
