@@ -1,7 +1,10 @@
 """Audit throughput over a simulated corpus of each game, with 1 and 2 jobs.
 
-Run: ``.venv/bin/python benchmarks/bench_audit.py [--games N]``. The audit path is the one of
-``replay audit`` (``replay.audit.audit_many``: Arrow table -> events -> Rules.walk per game).
+Run: ``.venv/bin/python benchmarks/bench_audit.py [--games N]`` (``make bench`` runs it on the
+compiled build). The corpus is simulated once and ingested into a temporary store; each
+measurement then runs in a fresh process that does what ``replay audit STORE --kind K --jobs J``
+does: scan the kind's events into one Arrow table (timed apart, as "read"), then
+``replay.audit.audit_many`` (Arrow table -> events -> every check, on J processes).
 Target on this 2-core machine with 2 jobs: 40,000 Hearts hands/s, and the same events/s for the
 other games.
 """
@@ -9,39 +12,76 @@ other games.
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from replay import engine_build
-from replay.audit import audit_many
 from replay.events import events_to_table
 from replay.games import available_kinds, get_rules
 from replay.simulate import simulate_game
+from replay.store import EventStore
 
 PLAYERS = {"hearts": 4, "hez2": 4, "hiifuu": 5, "fou": 6}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=400)
-    args = parser.parse_args()
-    print(f"replay engine: {engine_build()}")
-    print(f"{'kind':<8}{'games':>7}{'events':>10}{'jobs':>6}{'events/s':>12}{'rounds/s':>10}")
+def build_store(path: Path, games: int) -> None:
+    """Simulate ``games`` games of every kind into a new store."""
+    store = EventStore.open(path, create=True)
     for kind in available_kinds():
         rules = get_rules(kind)
         players = PLAYERS.get(kind, rules.min_players)
-        games = [simulate_game(rules, f"a{i}", players=players, seed=i) for i in range(args.games)]
-        table = events_to_table([e for g in games for e in g])
-        rounds = sum(len({e.round for e in g if e.round is not None}) for g in games)
-        del games  # like `replay audit`, which holds the Arrow table only (forks stay cheap)
-        for jobs in (1, 2):
-            start = time.perf_counter()
-            report = audit_many(table, jobs)
-            seconds = time.perf_counter() - start
-            assert not report.findings, report.findings[:1]
-            print(
-                f"{kind:<8}{args.games:>7}{table.num_rows:>10}{jobs:>6}"
-                f"{table.num_rows / seconds:>12,.0f}{rounds / seconds:>10,.0f}"
-            )
+        corpus = [simulate_game(rules, f"{kind}{i}", players=players, seed=i) for i in range(games)]
+        store.ingest(events_to_table([e for game in corpus for e in game]))
+
+
+def measure(path: str, kind: str, jobs: int) -> dict[str, float]:
+    """One audit as ``replay audit`` runs it (in this fresh process)."""
+    from replay.audit import audit_many
+
+    start = time.perf_counter()
+    table = pa.Table.from_batches(list(EventStore.open(path).scan(kind)))
+    read = time.perf_counter() - start
+    numbered = table.filter(pc.is_valid(table.column("round")))
+    rounds = numbered.group_by(["game_id", "round"]).aggregate([]).num_rows
+    start = time.perf_counter()
+    report = audit_many(table, jobs)
+    seconds = time.perf_counter() - start
+    assert not report.findings, report.findings[:1]
+    return {"events": table.num_rows, "rounds": rounds, "read": read, "audit": seconds}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1000, help="games per kind")
+    parser.add_argument("--measure", nargs=3, metavar=("STORE", "KIND", "JOBS"), help="internal")
+    args = parser.parse_args()
+    if args.measure:
+        path, kind, jobs = args.measure
+        print(json.dumps(measure(path, kind, int(jobs))))
+        return
+    print(f"replay engine: {engine_build()}")
+    print(f"{'kind':<8}{'games':>7}{'events':>10}{'read s':>8}{'jobs':>6}{'events/s':>12}"
+          f"{'rounds/s':>10}")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "store"
+        build_store(store, args.games)
+        for kind in available_kinds():
+            for jobs in (1, 2):
+                command = [sys.executable, __file__, "--measure", str(store), kind, str(jobs)]
+                result = json.loads(subprocess.run(command, check=True, capture_output=True,
+                                                   text=True).stdout)  # fmt: skip
+                rate = result["events"] / result["audit"]
+                print(
+                    f"{kind:<8}{args.games:>7}{result['events']:>10.0f}{result['read']:>8.2f}"
+                    f"{jobs:>6}{rate:>12,.0f}{result['rounds'] / result['audit']:>10,.0f}"
+                )
 
 
 if __name__ == "__main__":
