@@ -172,6 +172,10 @@ class Rules(ABC, Generic[S]):
     #: The rule cited when a decision is made by a seat whose turn it is not.
     turn_rule: ClassVar[str]
 
+    def __init__(self) -> None:
+        #: ``event_types`` as an instance dict: compiled, read without a class lookup.
+        self.categories: dict[str, Category] = dict(self.event_types)
+
     # ----------------------------------------------------------------- setup
     @abstractmethod
     def setup_event(
@@ -272,7 +276,7 @@ class Rules(ABC, Generic[S]):
         """Raise :class:`RuleViolation` unless ``event`` may be recorded next in ``state``."""
         if event.seq != state.seq:
             raise RuleViolation("LOG-SEQUENCE", f"expected seq {state.seq}, got {event.seq}")
-        category = self.event_types.get(event.type)
+        category = self.categories.get(event.type)
         if category is None:
             raise RuleViolation("LOG-ORDER", f"unknown {self.kind} event type {event.type!r}")
         due = self.due(state)

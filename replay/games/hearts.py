@@ -216,7 +216,7 @@ class Hearts(Rules[HeartsState]):
         if stage == SCORE:
             return self._round_scored_due(state)
         if stage == END:
-            winner = min(range(4), key=lambda s: state.totals[s])
+            winner = state.totals.index(min(state.totals))  # lowest total, first seat
             return Due.of_ruling(self.new_event(state, "game_end", values=(winner,)), "HEARTS-END")
         return OVER
 
@@ -249,7 +249,10 @@ class Hearts(Rules[HeartsState]):
     def verify(self, state: HeartsState, event: Event) -> None:
         """Fast acceptance of a legal play (the common case); anything else takes the general
         path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
-        player, trick, round_, code = event.player, event.trick, event.round, event.card
+        player = event.player
+        trick = event.trick
+        round_ = event.round
+        code = event.card
         if (  # optional fields narrowed first: compiled, the comparisons are then native
             event.type == "play"
             and state.stage == PLAY

@@ -417,7 +417,7 @@ class Hez2(Rules[Hez2State]):
     # ----------------------------------------------------------------- reducer
     def reduce(self, state: Hez2State, event: Event) -> Hez2State:
         kind = event.type
-        if state.queue and self.event_types.get(kind) is Category.RULING:
+        if state.queue and self.categories.get(kind) is Category.RULING:
             state.queue = state.queue[1:]
         if kind == "card_drawn":
             return self._reduce_card_drawn(state, event)
