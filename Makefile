@@ -45,8 +45,10 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 # The whole suite again against the compiled build (same sources, checked semantics).
+# importlib mode: pytest must not put the repository (and its pure package) first on sys.path.
 unit-native: $(NATIVE_STAMP)
-	PYTHONPATH=$(NATIVE) REPLAY_EXPECT_NATIVE=1 $(BIN)/pytest -p no:cacheprovider
+	PYTHONPATH=$(abspath $(NATIVE)):$(CURDIR) REPLAY_EXPECT_NATIVE=1 \
+		$(BIN)/pytest -p no:cacheprovider --import-mode=importlib
 
 test: lint typecheck unit unit-native
 

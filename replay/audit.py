@@ -59,6 +59,12 @@ class Finding:
         out["rule_text"] = self.rule_text
         return out
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through the constructor (compiled, a frozen class cannot be set field by
+        field): findings travel from audit workers to the parent."""
+        fields = (self.game_id, self.kind, self.seq, self.rule, self.message, self.event)
+        return (Finding, (*fields, self.expected, self.state))
+
 
 @dataclass(slots=True)
 class GameAudit:
@@ -359,12 +365,14 @@ def audit_many(
     else:
         _load_rules(table)  # imported once here, not by every worker
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=_share_table, initargs=(table,))
+        frozen_before = gc.get_freeze_count()
         gc.freeze()  # forked workers then never touch (and copy) the parent's objects
         try:
             with pool:
                 _collect(report, pool.map(_audit_shared_rows, bounds), on_progress)
         finally:
-            gc.unfreeze()
+            if not frozen_before:  # a caller's own freeze is left as it was
+                gc.unfreeze()
     return sort_report(report)
 
 

@@ -99,13 +99,15 @@ class Deck:
 
     def mask(self, codes: Iterable[str]) -> int:
         """The bit set of several card codes (duplicates collapse; check lengths if needed)."""
+        if not isinstance(codes, (list, tuple)):
+            codes = tuple(codes)  # read twice when a code is unknown
         index = self._index
         m = 0
         try:
             for c in codes:
                 m |= 1 << index[c]
-        except (KeyError, TypeError):
-            bad = next(c for c in codes if c not in self)
+        except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
+            bad = next(c for c in codes if not isinstance(c, str) or c not in self)
             raise UnknownCard(bad, self.name) from None
         return m
 

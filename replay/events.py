@@ -132,6 +132,10 @@ class Event:
         self.ts = ts  # type: ignore[misc]
         self.data = data  # type: ignore[misc]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) through the constructor, the same in both builds."""
+        return (Event, tuple(getattr(self, name) for name in COLUMNS))
+
     def setup(self) -> dict[str, Any]:
         """The parsed ``data`` JSON of a ``game_start`` event (empty when absent)."""
         if not self.data:

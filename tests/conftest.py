@@ -15,10 +15,17 @@ settings.register_profile(
 settings.load_profile("replay")
 
 
-def pytest_report_header() -> str:
-    """Say which build runs: ``make unit-native`` runs the suite against the compiled one."""
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """``make unit-native`` runs the suite against the compiled build: refuse to run it on the
+    pure package by mistake (it would pass without testing the build)."""
     from replay import is_compiled
 
     if os.environ.get("REPLAY_EXPECT_NATIVE") == "1" and not is_compiled():
-        raise pytest.UsageError("REPLAY_EXPECT_NATIVE=1 but the pure-Python package was imported")
-    return f"replay engine: {'compiled (mypyc)' if is_compiled() else 'pure Python'}"
+        pytest.exit("REPLAY_EXPECT_NATIVE=1 but the pure-Python package was imported", 4)
+
+
+def pytest_report_header() -> str:
+    """Say which build runs."""
+    from replay import engine_build
+
+    return f"replay engine: {engine_build()}"

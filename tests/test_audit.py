@@ -6,7 +6,14 @@ import dataclasses
 
 import pytest
 
-from replay.audit import AuditReport, GameAudit, audit_game, audit_table, split_by_game
+from replay.audit import (
+    AuditReport,
+    GameAudit,
+    audit_game,
+    audit_many,
+    audit_table,
+    split_by_game,
+)
 from replay.events import Event, events_to_table
 from replay.explain import explain_step
 from replay.games import available_kinds, get_rules
@@ -161,6 +168,18 @@ def test_report_is_the_same_whatever_the_split() -> None:
     many = AuditReport(games=[a for part in split_by_game(table, 5) for a in audit_table(part)])
     assert format_report(one, "json") == format_report(many, "json")
     assert len(one.games) == 6
+
+
+def test_findings_from_worker_processes_are_the_same_as_in_one_process() -> None:
+    """Findings travel back from the workers (pickled): 2 jobs report what 1 job does."""
+    games = [game("hearts", s) for s in range(12)] + [game("fou", s) for s in range(4)]
+    for g in games[::3]:  # a wrong trick ruling in some games, one bad play in another
+        i = first(g, "trick_won", 2)
+        g[i] = dataclasses.replace(g[i], player=(g[i].player + 1) % 4)  # type: ignore[operator]
+    table = events_to_table([e for g in games for e in g])
+    one, two = audit_many(table, 1), audit_many(table, 2)
+    assert len(one.findings) >= 5
+    assert format_report(two, "json") == format_report(one, "json")
 
 
 def test_report_formats_cite_rule_and_text() -> None:

@@ -30,9 +30,8 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from mypy_extensions import mypyc_attr
-
 from replay.events import COMPILED, Category, Event, make_event, same_payload
+from replay.violation import RuleViolation as RuleViolation  # re-exported: part of the interface
 
 
 class Phase(StrEnum):
@@ -77,6 +76,10 @@ class Due:
         self.rule = rule  # type: ignore[misc]
         self.what = what  # type: ignore[misc]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) through the constructor, the same in both builds."""
+        return (Due, (self.phase, self.seats, self.ruling, self.rule, self.what))
+
     @staticmethod
     def decision(*seats: int, what: str = "") -> Due:
         return Due(Phase.DECISION, seats=seats, what=what)
@@ -91,30 +94,6 @@ class Due:
 
 
 OVER = Due(Phase.OVER, what="game over")
-
-
-@mypyc_attr(native_class=False)  # the store's InvalidGame extends it (an interpreted class)
-class RuleViolation(Exception):
-    """A recorded event that the rules do not allow, naming the rule that decides it.
-
-    ``recoverable`` says whether the state can still soundly absorb the event (an illegal but
-    possible play, for example): the audit then applies it and carries on. ``expected`` is the
-    event the rules give, for a wrong ruling.
-    """
-
-    def __init__(
-        self,
-        rule: str,
-        message: str,
-        *,
-        recoverable: bool = False,
-        expected: Event | None = None,
-    ) -> None:
-        super().__init__(f"{message} ({rule})")
-        self.rule = rule
-        self.message = message
-        self.recoverable = recoverable
-        self.expected = expected
 
 
 _CLONERS: dict[type, Callable[[Any], Any]] = {}

@@ -1,0 +1,89 @@
+"""The event model: constructor, copies and pickles, payload comparison; card decks."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from typing import Any
+
+import pytest
+
+from replay.audit import Finding, GameAudit
+from replay.cards import Deck, UnknownCard
+from replay.events import COLUMNS, PAYLOAD_FIELDS, Event, same_payload
+from replay.games.base import Due, Phase
+
+FULL = Event(
+    "g1", 7, "hearts", "trick_won", round=2, trick=3, player=1, target=2, card="QS",
+    cards=("2C", "QS"), suit="H", amount=13, total=40, values=(1, 2), data="{}",
+)  # fmt: skip
+
+
+def test_the_constructor_takes_the_columns_in_order() -> None:
+    values = [getattr(FULL, name) for name in COLUMNS]
+    by_position = Event(*values)
+    by_name = Event(**dict(zip(COLUMNS, values, strict=True)))
+    assert by_position == by_name == FULL
+    assert [getattr(by_position, name) for name in COLUMNS] == values
+    assert tuple(f.name for f in dataclasses.fields(Event)) == COLUMNS
+
+
+def test_events_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        FULL.player = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        FULL,
+        Due(Phase.RULING, (), FULL, "HEARTS-TRICK", "trick_won"),
+        Finding("g1", "hearts", 7, "HEARTS-TRICK", "wrong", "#7 x", "y", "state"),
+        GameAudit("g1", "hearts", 10, [Finding("g1", "hearts", 7, "R", "m")], 7, "stopped"),
+    ],
+    ids=["event", "due", "finding", "game audit"],
+)
+def test_pickles_and_copies_are_equal(value: Any) -> None:
+    """Audit workers send findings back pickled; the compiled build must do it too."""
+    assert pickle.loads(pickle.dumps(value)) == value
+    assert copy.copy(value) == value
+    assert copy.deepcopy(value) == value
+
+
+@pytest.mark.parametrize("name", PAYLOAD_FIELDS)
+def test_same_payload_compares_every_payload_field(name: str) -> None:
+    other = dataclasses.replace(FULL, **{name: _different(getattr(FULL, name))})
+    assert not same_payload(FULL, other) and not same_payload(other, FULL)
+
+
+def test_same_payload_ignores_position_kind_and_time() -> None:
+    moved = dataclasses.replace(FULL, game_id="g2", seq=99, kind="fou", ts=None, data=None)
+    assert same_payload(FULL, moved)
+
+
+def _different(value: object) -> Any:
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, int):
+        return value + 1
+    assert isinstance(value, tuple)
+    return value[:-1]
+
+
+DECK = Deck(["2C", "3C", "4C"], "test deck")
+
+
+@pytest.mark.parametrize(
+    "codes",
+    [["2C", "ZZ"], (c for c in ["2C", "ZZ"]), ["2C", None], ("3C", 4)],
+    ids=["unknown", "generator", "none", "int"],
+)
+def test_a_code_outside_the_deck_is_named(codes: Any) -> None:
+    with pytest.raises(UnknownCard) as info:
+        DECK.mask(codes)
+    assert info.value.code in ("ZZ", None, 4)
+
+
+def test_mask_of_codes_from_a_generator() -> None:
+    assert DECK.mask(c for c in ["2C", "4C"]) == 0b101
