@@ -70,7 +70,7 @@ def repeated(codes: Iterable[str]) -> list[str]:
 class Deck:
     """An ordered list of distinct card codes; a card's index is its bit in a hand mask."""
 
-    __slots__ = ("_index", "full", "name", "order")
+    __slots__ = ("_bits", "_index", "full", "name", "order")
 
     def __init__(self, codes: Sequence[str], name: str = "deck") -> None:
         if len(set(codes)) != len(codes):
@@ -78,6 +78,8 @@ class Deck:
         self.name = name
         self.order: tuple[str, ...] = tuple(codes)
         self._index: dict[str, int] = {c: i for i, c in enumerate(codes)}
+        #: ``1 << i`` made once: masks past 62 bits (Fou!, Hiifuu) are not rebuilt per card.
+        self._bits: tuple[int, ...] = tuple(1 << i for i in range(len(codes)))
         self.full: int = (1 << len(codes)) - 1
 
     def __len__(self) -> int:
@@ -102,10 +104,11 @@ class Deck:
         if not isinstance(codes, (list, tuple)):
             codes = tuple(codes)  # read twice when a code is unknown
         index = self._index
+        bits = self._bits
         m = 0
         try:
             for c in codes:
-                m |= 1 << index[c]
+                m |= bits[index[c]]
         except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
             bad = next(c for c in codes if not isinstance(c, str) or c not in self)
             raise UnknownCard(bad, self.name) from None
@@ -114,6 +117,18 @@ class Deck:
     def code(self, index: int) -> str:
         """Card code of an index."""
         return self.order[index]
+
+    def codes_of(self, cards: Iterable[int]) -> tuple[str, ...]:
+        """Card codes of several indices, in their order.
+
+        >>> Deck(["2C", "3C", "4C"]).codes_of((2, 0))
+        ('4C', '2C')
+        """
+        order = self.order
+        codes = []
+        for card in cards:
+            codes.append(order[card])
+        return tuple(codes)
 
     def codes(self, mask: int) -> list[str]:
         """Card codes of a bit set, in deck order."""

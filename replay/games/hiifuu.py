@@ -101,7 +101,6 @@ DECKS: Final[dict[int, Deck]] = {v: make_deck(v) for v, _, _ in TABLE_SIZES.valu
 #: ``~(1 << card)`` per card of the largest deck: removing a card from a hand in one operation.
 _WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECKS[18])))
 #: ``1 << card`` per card (a mask built from codes allocates one long int per card, not two).
-_BIT: Final = tuple(1 << card for card in range(len(DECKS[18])))
 #: Per values per suit, the bit set of each suit's cards (see :meth:`Setup.suit_mask`).
 _SUIT_MASKS: Final[dict[int, tuple[int, ...]]] = {
     v: tuple(((1 << v) - 1) << (suit * v) for suit in range(len(SUITS))) for v in DECKS
@@ -191,29 +190,6 @@ def legal_mask(state: HiifuuState, seat: int) -> int:
     setup = state.setup
     suited = hand & setup.suit_mask(state.table[0] // setup.values)
     return suited or hand
-
-
-def card_codes(deck: Deck, cards: tuple[int, ...]) -> tuple[str, ...]:
-    """The codes of several card indices of ``deck``, in order."""
-    codes = []
-    for card in cards:
-        codes.append(deck.order[card])
-    return tuple(codes)
-
-
-def cards_mask(setup: Setup, codes: Sequence[str]) -> int:
-    """``setup.deck.mask(codes)`` (the same result and error), faster compiled.
-
-    >>> setup = _parse_setup({}, 4)
-    >>> cards_mask(setup, ["1R", "13Y"]) == setup.deck.mask(["1R", "13Y"])
-    True
-    """
-    index = _CARD_INDEX[setup.values]
-    mask = 0
-    for code in codes:
-        card = index.get(code)
-        mask |= _BIT[setup.deck.index(code) if card is None else card]
-    return mask
 
 
 def round_score(state: HiifuuState, seat: int) -> int:
@@ -314,7 +290,7 @@ class Hiifuu(Rules[HiifuuState]):
         winner = trick_winner(state.leader, state.table, setup.values, state.n)
         return self.new_event(
             state, "trick_won", round=state.round, trick=state.trick_no, player=winner,
-            cards=card_codes(setup.deck, state.table), total=state.tricks[winner] + 1,
+            cards=setup.deck.codes_of(state.table), total=state.tricks[winner] + 1,
         )  # fmt: skip
 
     def _token_due(self, state: HiifuuState) -> Due:
@@ -441,7 +417,7 @@ class Hiifuu(Rules[HiifuuState]):
 
     def _known_cards(self, state: HiifuuState, codes: Sequence[str]) -> int:
         try:
-            return cards_mask(state.setup, codes)
+            return state.setup.deck.mask(codes)
         except ValueError as exc:
             raise RuleViolation("LOG-CARD", str(exc)) from None
 
@@ -537,7 +513,7 @@ class Hiifuu(Rules[HiifuuState]):
 
     def _reduce_deal(self, state: HiifuuState, event: Event) -> HiifuuState:
         seat = event.player if event.player is not None else state.deals
-        mask = cards_mask(state.setup, event.cards or ())
+        mask = state.setup.deck.mask(event.cards or ())
         state.hands = replace_at(state.hands, seat, mask)
         state.dealt |= mask
         state.deals += 1
@@ -548,7 +524,7 @@ class Hiifuu(Rules[HiifuuState]):
     def _reduce_discard(self, state: HiifuuState, event: Event) -> HiifuuState:
         seat = event.player
         assert seat is not None
-        mask = cards_mask(state.setup, event.cards or ())
+        mask = state.setup.deck.mask(event.cards or ())
         state.discards = replace_at(state.discards, seat, mask)
         state.hands = replace_at(state.hands, seat, state.hands[seat] & ~mask)
         if min(state.discards) >= 0:
