@@ -176,7 +176,7 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
         return _stop(game, 0, "unknown game kind")
     try:
         last_state = None
-        for step in rules.walk(usable):
+        for step in rules.walk(usable, faults_only=True):
             last_state = step.state
             if step.violation is not None:
                 game.findings.append(

@@ -170,6 +170,21 @@ def test_report_is_the_same_whatever_the_split() -> None:
     assert len(one.games) == 6
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_walk_of_faults_only_yields_the_same_faults_and_final_state(kind: str) -> None:
+    rules = get_rules(kind)
+    events = game(kind, 3)
+    i = first(events, "play", 7)
+    for log in (events, changed(events, i, seq=i + 1), changed(events, i, card="nonsense")):
+        every = [(s.event.seq, s.violation and s.violation.rule) for s in rules.walk(log)]
+        steps = list(rules.walk(log, faults_only=True))
+        faults = [(s.event.seq, s.violation and s.violation.rule) for s in steps]
+        assert faults[0] == every[0]  # the start, whose state is the working state
+        assert faults[1:] == [f for f in every[1:] if f[1] is not None]
+        assert steps[-1].state == list(rules.walk(log))[-1].state
+    assert len(list(rules.walk(events, faults_only=True))) == 1  # a clean game: the start only
+
+
 def test_findings_from_worker_processes_are_the_same_as_in_one_process() -> None:
     """Findings travel back from the workers (pickled): 2 jobs report what 1 job does."""
     games = [game("hearts", s) for s in range(12)] + [game("fou", s) for s in range(4)]

@@ -333,13 +333,16 @@ class Rules(ABC, Generic[S]):
         new.last = event
         return new
 
-    def walk(self, events: Sequence[Event]) -> Iterator[Step]:
+    def walk(self, events: Sequence[Event], *, faults_only: bool = False) -> Iterator[Step]:
         """Reduce a log as far as it soundly goes, yielding one :class:`Step` per event.
 
         An illegal but possible event is applied (a wrong ruling is replaced by the one the rules
         give); the walk ends after the first event the state cannot absorb, or that belongs to
         another game or kind (LOG-SETUP). The state yielded is the working state, changed in
         place by the next step: clone it to keep it.
+        With ``faults_only`` (the audit), only the first step, the steps with a violation and
+        those after which the working state is another object are yielded: the last state
+        yielded is still the working state.
         Raises :class:`RuleViolation` (LOG-SETUP) when the first event cannot start a game.
         """
         state = self.start(events[0])
@@ -366,7 +369,10 @@ class Rules(ABC, Generic[S]):
                 if exc.expected is not None:
                     applied = exc.expected
             assert applied is not None
-            state = self.apply_in_place(state, applied)
+            new = self.apply_in_place(state, applied)
+            if faults_only and violation is None and new is state:
+                continue  # nothing the audit needs: no Step built, no yield
+            state = new
             yield Step(event, applied, state, violation, summary)
 
     def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
