@@ -87,6 +87,24 @@ def _decode_column(column: pa.ChunkedArray[Any]) -> list[Any]:
         return _decode_lists(column)
     if _is_text(kind) or pa.types.is_dictionary(kind):
         return _decode_text(column)
+    return _decode_scalars(column)
+
+
+def _decode_scalars(column: pa.ChunkedArray[Any]) -> list[Any]:
+    """A number or time column: integers without nulls through numpy, a sparse column by its
+    valid cells only, else ``to_pylist``.
+
+    >>> _decode_scalars(pa.chunked_array([[3, 4], [5]]))
+    [3, 4, 5]
+    >>> _decode_scalars(pa.chunked_array([[None] * 9 + [7]]))
+    [None, None, None, None, None, None, None, None, None, 7]
+    """
+    valid = len(column) - column.null_count
+    if valid == len(column) and pa.types.is_integer(column.type):
+        return _as_list(_joined([chunk.to_numpy() for chunk in column.chunks]))
+    if valid * SPARSE < len(column):
+        positions = np.flatnonzero(_validity(column))
+        return _scatter(len(column), positions, column.drop_null().to_pylist())
     return column.to_pylist()
 
 
