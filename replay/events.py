@@ -226,40 +226,6 @@ _fill_event, _stored_event = (
 )  # fmt: skip
 
 
-def make_event(
-    game_id: str,
-    seq: int,
-    kind: str,
-    type: str,
-    *,
-    round: int | None = None,
-    trick: int | None = None,
-    player: int | None = None,
-    target: int | None = None,
-    card: str | None = None,
-    cards: tuple[str, ...] | None = None,
-    suit: str | None = None,
-    amount: int | None = None,
-    total: int | None = None,
-    values: tuple[int, ...] | None = None,
-) -> Event:
-    """``Event(...)`` for hot paths (rulings built by the reducer): same result, faster.
-
-    >>> fast = make_event("g", 3, "hearts", "play", card="QS")
-    >>> fast == Event("g", 3, "hearts", "play", card="QS")
-    True
-    """
-    if COMPILED:
-        return Event(
-            game_id, seq, kind, type, round, trick, player, target, card, cards, suit, amount,
-            total, values,
-        )  # fmt: skip
-    return _stored_event(
-        game_id, seq, kind, type, round, trick, player, target, card, cards, suit, amount, total,
-        values, None, None,
-    )  # fmt: skip
-
-
 def same_payload(a: Event, b: Event) -> bool:
     """Whether two events record the same fact (every field of PAYLOAD_FIELDS equal).
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from replay.events import COMPILED, Category, Event, make_event, same_payload
+from replay.events import COMPILED, Category, Event, same_payload
 from replay.violation import RuleViolation as RuleViolation  # re-exported: part of the interface
 
 
@@ -245,10 +245,9 @@ class Rules(ABC, Generic[S]):
         values: tuple[int, ...] | None = None,
     ) -> Event:
         """An event of this game at the state's next sequence number."""
-        return make_event(
-            state.game_id, state.seq, state.kind, type, round=round, trick=trick, player=player,
-            target=target, card=card, cards=cards, suit=suit, amount=amount, total=total,
-            values=values,
+        return Event(
+            state.game_id, state.seq, state.kind, type, round, trick, player, target, card, cards,
+            suit, amount, total, values,
         )  # fmt: skip
 
     def verify(self, state: S, event: Event) -> None:
