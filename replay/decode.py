@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import chain, repeat
 from typing import Any, cast
@@ -103,8 +103,19 @@ def _decode_scalars(column: pa.ChunkedArray[Any]) -> list[Any]:
     if valid == len(column) and pa.types.is_integer(column.type):
         return _as_list(_joined([chunk.to_numpy() for chunk in column.chunks]))
     if valid * SPARSE < len(column):
-        positions = np.flatnonzero(_validity(column))
-        return _scatter(len(column), positions, column.drop_null().to_pylist())
+        return _sparse(column, _as_pylist)
+    return column.to_pylist()
+
+
+def _sparse(
+    column: pa.ChunkedArray[Any], decode: Callable[[pa.ChunkedArray[Any]], list[Any]]
+) -> list[Any]:
+    """A mostly-null column: only its valid cells decoded, then placed among Nones."""
+    positions = np.flatnonzero(_validity(column))
+    return _scatter(len(column), positions, decode(column.drop_null()))
+
+
+def _as_pylist(column: pa.ChunkedArray[Any]) -> list[Any]:
     return column.to_pylist()
 
 
@@ -116,8 +127,7 @@ def _is_text(kind: pa.DataType) -> bool:
 def _decode_text(column: pa.ChunkedArray[Any]) -> list[Any]:
     """A string column by the cheapest exact route: sparse, in runs, or by dictionary."""
     if column.null_count * 2 > len(column):
-        valid = _validity(column)
-        return _scatter(len(column), np.flatnonzero(valid), _decoded(column.drop_null()))
+        return _sparse(column, _decoded)
     if _is_text(column.type):
         runs: pa.ChunkedArray[Any] = pc.run_end_encode(column)  # type: ignore[attr-defined]
         run_count = sum(len(chunk.run_ends) for chunk in cast(list[Any], runs.chunks))
