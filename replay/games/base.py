@@ -425,6 +425,24 @@ def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return tuple(items)
 
 
+def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> bool:
+    """Whether ``event`` is a play numbered as the next one: ``seq``, by ``turn``, in ``trick``
+    of ``round_`` (the numbering part of the games' fast path for a legal play).
+
+    Optional fields are narrowed before comparing: compiled, the comparisons are then native.
+    """
+    if event.type != "play" or event.seq != seq:
+        return False
+    player = event.player
+    event_trick = event.trick
+    event_round = event.round
+    return (
+        player is not None and player == turn
+        and event_trick is not None and event_trick == trick
+        and event_round is not None and event_round == round_
+    )  # fmt: skip
+
+
 def check_round(event: Event, expected: int) -> None:
     """LOG-ORDER (recoverable) for an event numbered with another round than ``expected``.
 

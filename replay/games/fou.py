@@ -38,6 +38,7 @@ from replay.games.base import (
     RuleViolation,
     check_players,
     parse_setup,
+    play_in_turn,
     random_bot,
     replace_at,
     seat_description,
@@ -388,16 +389,9 @@ class Fou(Rules[FouState]):
         A legal play (the common case) is accepted at once; anything else takes the general
         path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
         if (
-            event.type == "play"
-            and state.stage == PLAY
-            and event.seq == state.seq
-            and event.player is not None  # (narrowed to int: compiled, a native comparison)
-            and event.player == state.turn
+            state.stage == PLAY
             and len(state.table) < state.need
-            and event.trick is not None
-            and event.trick == state.trick
-            and event.round is not None
-            and event.round == state.round
+            and play_in_turn(event, state.seq, state.turn, state.trick, state.round)
         ):
             card = _CARD_INDEX.get(event.card)  # type: ignore[arg-type]
             if card is not None and legal_mask(state.hands[state.turn], state.led) >> card & 1:

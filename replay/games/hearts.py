@@ -31,6 +31,7 @@ from replay.games.base import (
     check_players,
     check_round,
     parse_setup,
+    play_in_turn,
     replace_at,
     seat_description,
 )
@@ -249,25 +250,14 @@ class Hearts(Rules[HeartsState]):
     def verify(self, state: HeartsState, event: Event) -> None:
         """Fast acceptance of a legal play (the common case); anything else takes the general
         path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
-        player = event.player
-        trick = event.trick
-        round_ = event.round
-        code = event.card
-        if (  # optional fields narrowed first: compiled, the comparisons are then native
-            event.type == "play"
-            and state.stage == PLAY
-            and event.seq == state.seq
-            and player is not None
-            and player == state.turn
+        if (
+            state.stage == PLAY
             and len(state.table) < 4
-            and trick is not None
-            and trick == state.trick_no
-            and round_ is not None
-            and round_ == state.hand_no
-            and code is not None
+            and play_in_turn(event, state.seq, state.turn, state.trick_no, state.hand_no)
         ):
-            card = _CARD_INDEX.get(code)
-            if card is not None and legal_mask(state, player) >> card & 1:
+            code = event.card
+            card = _CARD_INDEX.get(code) if code is not None else None
+            if card is not None and legal_mask(state, state.turn) >> card & 1:
                 return
         super().verify(state, event)
 

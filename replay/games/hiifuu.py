@@ -38,6 +38,7 @@ from replay.games.base import (
     check_players,
     check_round,
     parse_setup,
+    play_in_turn,
     replace_at,
     seat_description,
 )
@@ -325,17 +326,10 @@ class Hiifuu(Rules[HiifuuState]):
         A legal play (the common case) is accepted at once; anything else takes the general
         path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
         if (
-            event.type == "play"
-            and state.stage == PLAY
-            and event.seq == state.seq
-            and event.player is not None  # (narrowed to int: compiled, a native comparison)
-            and event.player == state.turn
+            state.stage == PLAY
             and not state.token_due
             and len(state.table) < state.n
-            and event.trick is not None
-            and event.trick == state.trick_no
-            and event.round is not None
-            and event.round == state.round
+            and play_in_turn(event, state.seq, state.turn, state.trick_no, state.round)
         ):
             card = _CARD_INDEX[state.setup.values].get(event.card)  # type: ignore[arg-type]
             if card is not None and legal_mask(state, state.turn) >> card & 1:
