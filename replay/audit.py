@@ -294,16 +294,54 @@ def game_starts(table: Any) -> list[int]:
     n = table.num_rows
     if n == 0:
         return []
-    ids = table.column("game_id")
+    ids = game_keys(table)
     changed = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).to_numpy(zero_copy_only=False)
     return [0, *(np.flatnonzero(changed) + 1).tolist()]
 
 
-def grouped_by_game(table: Any, starts: list[int]) -> bool:
-    """Whether every game's rows are contiguous (the store writes them so): no sort needed."""
+def game_keys(table: Any) -> Any:
+    """The ``game_id`` column in a form every compute function accepts: the strings, or for a
+    dictionary-encoded column (``EventStore.scan(dictionary=True)``) the indices into one
+    dictionary shared by all chunks (equal ids, equal indices)."""
+    import pyarrow as pa
+
+    ids = table.column("game_id")
+    if not pa.types.is_dictionary(ids.type):
+        return ids
+    chunks = ids.unify_dictionaries().chunks
+    return pa.chunked_array([chunk.indices for chunk in chunks], type=ids.type.index_type)
+
+
+def count_games(table: Any) -> int:
+    """How many distinct game ids a table holds."""
     import pyarrow.compute as pc
 
-    return len(starts) == pc.count_distinct(table.column("game_id")).as_py()
+    return int(pc.count_distinct(game_keys(table)).as_py())
+
+
+def grouped_by_game(table: Any, starts: list[int]) -> bool:
+    """Whether every game's rows are contiguous (the store writes them so): no sort needed."""
+    return len(starts) == count_games(table)
+
+
+def sorted_by_game(table: Any) -> Any:
+    """The table sorted by game id then seq (dictionary columns, which Arrow cannot sort, are
+    cast back to plain strings first)."""
+    return plain_strings(table).sort_by([("game_id", "ascending"), ("seq", "ascending")])
+
+
+def plain_strings(table: Any) -> Any:
+    """The table with dictionary-encoded columns (and list elements) cast to their value type."""
+    import pyarrow as pa
+
+    def plain(kind: Any) -> Any:
+        if pa.types.is_dictionary(kind):
+            return kind.value_type
+        if pa.types.is_list(kind) and pa.types.is_dictionary(kind.value_type):
+            return pa.list_(kind.value_type.value_type)
+        return kind
+
+    return table.cast(pa.schema([field.with_type(plain(field.type)) for field in table.schema]))
 
 
 def split_by_game(table: Any, parts: int) -> list[Any]:
@@ -359,7 +397,7 @@ def audit_many(
         return report
     starts = game_starts(table)
     if not grouped_by_game(table, starts):
-        table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+        table = sorted_by_game(table)
         starts = game_starts(table)
     bounds = _slice_bounds(starts, table.num_rows, jobs * 8)
     if jobs == 1 or len(bounds) <= 2:  # not worth starting worker processes

@@ -9,10 +9,16 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import typer
 
-from replay.audit import AuditReport, audit_game, audit_many, group_games, sort_report
+from replay.audit import (
+    AuditReport,
+    audit_game,
+    audit_many,
+    count_games,
+    group_games,
+    sort_report,
+)
 from replay.cli import app
 from replay.cli.common import fail, open_store, pick_game, progress_bar, read_events_file
 from replay.explain import explain_step
@@ -79,11 +85,11 @@ def _resolve(store: Any, prefix: str) -> str:
 
 
 def _audit_all(store: Any, kind: str | None, jobs: int) -> AuditReport:
-    batches = list(store.scan(kind))
+    batches = list(store.scan(kind, dictionary=True))  # strings read once per distinct value
     if not batches:
         return AuditReport()
     table = pa.Table.from_batches(batches)
-    games = pc.count_distinct(table.column("game_id")).as_py()
+    games = count_games(table)
     with progress_bar() as progress:
         task = progress.add_task("auditing", total=games)
         return audit_many(table, jobs, lambda done: progress.advance(task, done))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -517,15 +518,27 @@ class EventStore:
         ]
 
     def scan(
-        self, kind: str | None = None, columns: list[str] | None = None
+        self, kind: str | None = None, columns: list[str] | None = None, *, dictionary: bool = False
     ) -> Iterator[pa.RecordBatch]:
         """All stored events as Arrow record batches (file by file; a corrupt file is reported
-        in :attr:`problems` and skipped)."""
+        in :attr:`problems` and skipped).
+
+        With ``dictionary``, string columns (``data`` excepted) keep the dictionary encoding they
+        have in Parquet: each distinct value is read once instead of copied into every row (the
+        audit's fast path, see :mod:`replay.decode`). Some Arrow compute functions refuse such
+        columns (sorting, ``count_distinct``); ``pc.cast`` to the plain type restores them.
+        """
+        names = columns or list(COLUMNS)
+        wanted = [c for c in names if c != "kind"]
         for f in self._readable(self.files(kind)):
-            wanted = [c for c in (columns or COLUMNS) if c != "kind"]
             try:
-                for batch in pq.ParquetFile(f.path).iter_batches(columns=wanted):
-                    yield _with_kind(batch, f.kind, columns or list(COLUMNS))
+                parquet = pq.ParquetFile(f.path)
+                if dictionary:
+                    parquet = pq.ParquetFile(
+                        f.path, read_dictionary=_string_leaves(parquet.schema, wanted)
+                    )
+                for batch in parquet.iter_batches(columns=wanted):
+                    yield _with_kind(batch, f.kind, names, dictionary)
             except (OSError, pa.ArrowException) as exc:
                 self._problem(f.path, f"corrupt Parquet file: {exc}")
 
@@ -593,12 +606,30 @@ class EventStore:
         return True
 
 
-def _with_kind(batch: pa.RecordBatch, kind: str, names: list[str]) -> pa.RecordBatch:
-    arrays = [
-        pa.array([kind] * batch.num_rows, pa.string()) if n == "kind" else batch.column(n)
-        for n in names
-    ]
+def _with_kind(
+    batch: pa.RecordBatch, kind: str, names: list[str], dictionary: bool = False
+) -> pa.RecordBatch:
+    """The batch with its ``kind`` column (the partition value, not stored in the file)."""
+    rows = batch.num_rows
+    if dictionary:
+        codes = np.zeros(rows, dtype=np.int32)
+        kinds: pa.Array[Any] = pa.DictionaryArray.from_arrays(codes, pa.array([kind]))
+    else:
+        kinds = pa.array([kind] * rows, pa.string())
+    arrays = [kinds if n == "kind" else batch.column(n) for n in names]
     return pa.RecordBatch.from_arrays(arrays, names=names)
+
+
+def _string_leaves(schema: pq.ParquetSchema, names: list[str]) -> list[str]:
+    """Parquet paths of the string columns (list elements included) of ``names``, but ``data``
+    (rare JSON texts: a dictionary would not share anything)."""
+    leaves = (schema.column(i) for i in range(len(schema)))
+    return [
+        leaf.path
+        for leaf in leaves
+        if leaf.physical_type == "BYTE_ARRAY" and leaf.path.split(".")[0] in names
+        and leaf.path != "data"
+    ]  # fmt: skip
 
 
 def _first_difference(new: pa.Table, old: pa.Table) -> int:
