@@ -14,7 +14,9 @@ bit set. A :class:`Deck` maps between the two.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
 
 
 class UnknownCard(ValueError):
@@ -25,8 +27,20 @@ class UnknownCard(ValueError):
         self.code = code
 
 
+#: True when this module runs compiled by mypyc (see setup.py).
+COMPILED: Final = not __file__.endswith(".py")
+
+
 def popcount(mask: int) -> int:
     """Number of cards in a bit set."""
+    if COMPILED and mask >= 0 and mask >> 62 == 0:
+        # A native int: clearing the low bit a few times costs less than the method call
+        # (int.bit_count is not a compiled primitive).
+        n = 0
+        while mask:
+            mask &= mask - 1
+            n += 1
+        return n
     return mask.bit_count()
 
 
@@ -70,17 +84,23 @@ def repeated(codes: Iterable[str]) -> list[str]:
 class Deck:
     """An ordered list of distinct card codes; a card's index is its bit in a hand mask."""
 
-    __slots__ = ("_bits", "_index", "full", "name", "order")
+    __slots__ = ("_bits", "_index", "_last", "full", "name", "order")
 
     def __init__(self, codes: Sequence[str], name: str = "deck") -> None:
         if len(set(codes)) != len(codes):
             raise ValueError(f"duplicate card codes in {name}")
         self.name = name
-        self.order: tuple[str, ...] = tuple(codes)
-        self._index: dict[str, int] = {c: i for i, c in enumerate(codes)}
+        #: Interned: decoded card codes are interned too, so lookups and comparisons with these
+        #: codes succeed on the pointer (the games are imported before any decoding).
+        self.order: tuple[str, ...] = tuple(sys.intern(c) for c in codes)
+        self._index: dict[str, int] = {c: i for i, c in enumerate(self.order)}
         #: ``1 << i`` made once: masks past 62 bits (Fou!, Hiifuu) are not rebuilt per card.
         self._bits: tuple[int, ...] = tuple(1 << i for i in range(len(codes)))
         self.full: int = (1 << len(codes)) - 1
+        #: The last tuple given to :meth:`mask`, and its mask: an event's cards are masked when
+        #: verified and again when applied. A tuple is immutable and held here, so its identity
+        #: stands for its content; one pair, replaced at once (safe if threads share the deck).
+        self._last: tuple[tuple[str, ...], int] = ((), 0)
 
     def __len__(self) -> int:
         return len(self.order)
@@ -101,17 +121,22 @@ class Deck:
 
     def mask(self, codes: Iterable[str]) -> int:
         """The bit set of several card codes (duplicates collapse; check lengths if needed)."""
-        if not isinstance(codes, (list, tuple)):
-            codes = tuple(codes)  # read twice when a code is unknown
+        last = self._last
+        if codes is last[0]:
+            return last[1]
+        # A typed tuple: compiled, the loop indexes it directly instead of a generic iterator.
+        items: tuple[str, ...] = codes if isinstance(codes, tuple) else tuple(codes)
         index = self._index
         bits = self._bits
         m = 0
         try:
-            for c in codes:
+            for c in items:
                 m |= bits[index[c]]
         except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
-            bad = next(c for c in codes if not isinstance(c, str) or c not in self)
+            given: tuple[object, ...] = items  # compiled, each item is then left unchecked
+            bad = next(c for c in given if not isinstance(c, str) or c not in self)
             raise UnknownCard(bad, self.name) from None
+        self._last = (items, m)
         return m
 
     def code(self, index: int) -> str:

@@ -42,7 +42,7 @@ def mid_hand(hands: list[str], *, leader: int = 0, trick: int = 2, broken: bool 
     """A log whose state is set to the middle of a hand (for lead and break rules)."""
     log = new_log(4)
     state: HeartsState = log.state
-    state.hands = tuple(DECK.mask(h.split()) for h in hands)
+    state.hands = [DECK.mask(h.split()) for h in hands]
     state.stage = PLAY
     state.trick_no = trick
     state.leader = state.turn = leader
@@ -216,7 +216,7 @@ def test_winner_leads_next_trick() -> None:
         play(log, seat, card)
     log.rulings()
     assert RULES.due(log.state).seats == (3,)
-    assert log.state.taken == (0, 0, 0, 13)
+    assert log.state.taken == [0, 0, 0, 13]
 
 
 # ----------------------------------------------------------------------------- HEARTS-BREAK
@@ -266,7 +266,7 @@ def finish_hand(log: GameLog, taken: tuple[int, int, int, int]) -> list[int]:
     """Jump to the scoring of the hand with the given points taken; return recorded amounts."""
     state: HeartsState = log.state
     state.stage = 3  # SCORE
-    state.taken = taken
+    state.taken = list(taken)
     amounts = []
     while (due := RULES.due(log.state)).what == "round_scored":
         assert due.ruling is not None
@@ -284,7 +284,7 @@ def test_round_scores_are_the_points_taken() -> None:
 def test_score_off_by_one_is_found() -> None:
     log = new_log()
     log.state.stage = 3
-    log.state.taken = (3, 0, 13, 10)
+    log.state.taken = [3, 0, 13, 10]
     wrong = log.violation("round_scored", round=1, player=0, amount=4, total=4)
     assert wrong.rule == "HEARTS-POINTS"
 
@@ -292,7 +292,7 @@ def test_score_off_by_one_is_found() -> None:
 def test_shooting_the_moon() -> None:
     log = new_log()
     log.state.stage = 3
-    log.state.taken = (0, 26, 0, 0)
+    log.state.taken = [0, 26, 0, 0]
     assert RULES.due(log.state).rule == "HEARTS-MOON"
     assert finish_hand(log, (0, 26, 0, 0)) == [26, 0, 26, 26]
 

@@ -1,8 +1,9 @@
 """The interface every game implements, and the machinery shared by all of them.
 
 A game is one :class:`Rules` object. Its state is a :class:`GameState` subclass whose fields are
-immutable values (ints used as card bit sets, tuples), so that a state is its own snapshot and the
-reducer is pure: :meth:`Rules.apply` returns a new state and never touches the old one.
+immutable values (ints used as card bit sets, tuples) or per-seat lists that the reducer changes
+in place and :meth:`GameState.clone` copies, so that the reducer is pure: :meth:`Rules.apply`
+works on a clone and never touches the old state.
 
 The game tells what it waits for next with :meth:`Rules.due`:
 
@@ -100,11 +101,17 @@ _CLONERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def _cloner(cls: type) -> Callable[[Any], Any]:
-    """A copy function generated for one state class (field by field, no reflection per call)."""
+    """A copy function generated for one state class (field by field, no reflection per call).
+
+    List fields (annotated ``list[...]``) are copied: the reducer changes them in place.
+    """
     cloner = _CLONERS.get(cls)
     if cloner is None:
-        names = [f.name for f in fields(cls)]
-        body = "\n".join(f"    new.{n} = old.{n}" for n in names)
+        lines = [
+            f"    new.{f.name} = old.{f.name}" + (".copy()" if _is_list(f.type) else "")
+            for f in fields(cls)
+        ]
+        body = "\n".join(lines)
         source = f"def clone(old):\n    new = new_instance(cls)\n{body}\n    return new\n"
         namespace: dict[str, Any] = {"new_instance": cls.__new__, "cls": cls}
         exec(source, namespace)
@@ -113,12 +120,20 @@ def _cloner(cls: type) -> Callable[[Any], Any]:
     return cloner
 
 
+def _is_list(annotation: object) -> bool:
+    """Whether a field annotation (a string under ``from __future__ import annotations``) is a
+    list."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return text == "list" or text.startswith("list[")
+
+
 S = TypeVar("S", bound="GameState")
 
 
 @dataclass(slots=True)
 class GameState:
-    """Fields common to every game's state. Subclasses add their own immutable fields."""
+    """Fields common to every game's state. Subclasses add their own fields: immutable values,
+    or lists changed in place by the reducer (copied by :meth:`clone`)."""
 
     game_id: str
     kind: str
@@ -128,7 +143,7 @@ class GameState:
     last: Event | None = None
 
     def clone(self: S) -> S:
-        """A shallow copy (all fields are immutable values, so this is a full snapshot)."""
+        """A snapshot: immutable fields shared, list fields copied."""
         new: S = _cloner(type(self))(self)
         return new
 
@@ -173,6 +188,15 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def due(self, state: S) -> Due:
         """What the game waits for next."""
+
+    def is_due_ruling(self, state: S, event: Event) -> bool:
+        """Whether ``event`` is exactly the ruling due now (``due(state)`` is a ruling and
+        ``same_payload(event, due.ruling)``), answered without building the expected event.
+
+        The fast path for a correct ruling; a game may answer False whenever unsure (the general
+        path then decides and words the finding). The default always answers False.
+        """
+        return False
 
     @abstractmethod
     def verify_decision(self, state: S, event: Event) -> None:
@@ -257,6 +281,8 @@ class Rules(ABC, Generic[S]):
         category = self.categories.get(event.type)
         if category is None:
             raise RuleViolation("LOG-ORDER", f"unknown {self.kind} event type {event.type!r}")
+        if category is Category.RULING and self.is_due_ruling(state, event):
+            return  # the ruling due, recorded as the rules give it
         due = self.due(state)
         if due.phase is Phase.OVER:
             raise RuleViolation("LOG-AFTER-END", f"{event.type} after the end of the game")
@@ -332,6 +358,15 @@ class Rules(ABC, Generic[S]):
         new.last = event
         return new
 
+    def advance(self, state: S, event: Event) -> bool:
+        """:meth:`verify` then :meth:`apply_in_place` in one pass, for the events a game makes
+        cheap (a legal play...): True when ``event`` was legal and ``state`` now includes it.
+
+        False, with ``state`` untouched, leaves the event to the general path. The default
+        always answers False.
+        """
+        return False
+
     def walk(self, events: Sequence[Event], *, faults_only: bool = False) -> Iterator[Step]:
         """Reduce a log as far as it soundly goes, yielding one :class:`Step` per event.
 
@@ -358,6 +393,10 @@ class Rules(ABC, Generic[S]):
                         f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} "
                         f"({kind})",
                     )
+                if self.advance(state, event):
+                    if not faults_only:
+                        yield Step(event, event, state, None, "")
+                    continue
                 self.verify(state, event)  # direct calls: compiled, a bound method is slower
             except RuleViolation as exc:
                 violation = exc
@@ -379,6 +418,8 @@ class Rules(ABC, Generic[S]):
         state = self.start(events[0])
         for event in events[1:]:
             if check:
+                if self.advance(state, event):
+                    continue
                 self.verify(state, event)
             state = self.apply_in_place(state, event)
         return state

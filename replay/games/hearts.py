@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from replay.cards import Deck, bits, highest, lowest, popcount, repeated
@@ -97,29 +97,37 @@ def pass_offset(hand_no: int) -> int:
     return PASS_OFFSETS[(hand_no - 1) % 4]
 
 
+def _per_seat() -> list[int]:
+    return [0, 0, 0, 0]
+
+
 @dataclass(slots=True)
 class HeartsState(GameState):
-    """A Hearts game between events. All fields are immutable values."""
+    """A Hearts game between events.
+
+    ``hands``, ``table`` and ``taken`` are lists changed in place by the reducer (a play then
+    allocates nothing but the hand's new int); :meth:`clone` copies them. The rest are immutable.
+    """
 
     names: tuple[str, ...] = ()
     hand_no: int = 1
     stage: int = DEAL
-    hands: tuple[int, ...] = (0, 0, 0, 0)
+    hands: list[int] = field(default_factory=_per_seat)
     dealt: int = 0  # cards dealt this hand (bit set)
     deals: int = 0  # deal events this hand
     passes: tuple[int, ...] = (-1, -1, -1, -1)  # passed cards per seat, -1 = not yet
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
-    table: tuple[int, ...] = ()  # card indices in play order from the leader
+    table: list[int] = field(default_factory=list)  # card indices in play order from the leader
     broken: bool = False
-    taken: tuple[int, ...] = (0, 0, 0, 0)  # points taken this hand
+    taken: list[int] = field(default_factory=_per_seat)  # points taken this hand
     scored: int = 0  # round_scored events recorded this hand
     totals: tuple[int, ...] = (0, 0, 0, 0)
     winners: tuple[int, ...] = ()
 
 
-def trick_winner(leader: int, table: tuple[int, ...]) -> int:
+def trick_winner(leader: int, table: list[int]) -> int:
     """Seat that wins a complete trick: the highest card of the led suit (HEARTS-TRICK)."""
     led = table[0] // 13
     best = 0
@@ -128,6 +136,42 @@ def trick_winner(leader: int, table: tuple[int, ...]) -> int:
         if card // 13 == led and card > table[best]:
             best = i
     return (leader + best) % 4
+
+
+def trick_points(table: list[int]) -> int:
+    """Penalty points of a complete trick (HEARTS-POINTS)."""
+    return mask_points((1 << table[0]) | (1 << table[1]) | (1 << table[2]) | (1 << table[3]))
+
+
+def round_score(taken: list[int], seat: int) -> int:
+    """What ``seat`` scores for the hand: its points, or 26 to the others on a moon
+    (HEARTS-POINTS, HEARTS-MOON)."""
+    if MOON in taken:
+        return 0 if taken[seat] == MOON else MOON
+    return taken[seat]
+
+
+def _numbered(event: Event, round_: int, trick: int | None) -> bool:
+    """Whether ``event`` is numbered in ``round_`` and ``trick`` (``None``: no trick number).
+
+    Optional fields are narrowed before comparing: compiled, the comparisons are then native.
+    """
+    event_round = event.round
+    event_trick = event.trick
+    if event_round is None or event_round != round_:
+        return False
+    if trick is None:
+        return event_trick is None
+    return event_trick is not None and event_trick == trick
+
+
+def _same_cards(cards: tuple[str, ...], table: list[int]) -> bool:
+    """Whether ``cards`` are the codes of the four cards of ``table``, in order."""
+    order = DECK.order
+    return (
+        cards[0] == order[table[0]] and cards[1] == order[table[1]]
+        and cards[2] == order[table[2]] and cards[3] == order[table[3]]
+    )  # fmt: skip
 
 
 def legal_mask(state: HeartsState, seat: int) -> int:
@@ -146,6 +190,36 @@ def legal_mask(state: HeartsState, seat: int) -> int:
     if state.trick_no == 1:
         return (hand & ~POINT_CARDS) or hand
     return hand
+
+
+def _legal_play(state: HeartsState, event: Event) -> int:
+    """The card of ``event`` if it is a legal play now, numbered as the next one; else -1.
+
+    The fast path of :meth:`Hearts.verify` and :meth:`Hearts.advance` (``legal_mask``, the
+    rule); anything else goes to the general path, which finds the precise rule broken.
+    """
+    if (
+        state.stage != PLAY
+        or len(state.table) == 4
+        or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.hand_no)
+    ):
+        return -1
+    code = event.card
+    card = _CARD_INDEX.get(code, -1) if code is not None else -1
+    if card >= 0 and legal_mask(state, state.turn) >> card & 1:
+        return card
+    return -1
+
+
+def _play(state: HeartsState, seat: int, card: int) -> None:
+    """``seat`` plays ``card`` (the reducer's part of a play)."""
+    hands = state.hands
+    hand: int = hands[seat]  # typed: compiled, the `&` is then native, not PyNumber_And
+    hands[seat] = hand & ~(1 << card)
+    state.table.append(card)
+    if card // 13 == HEARTS:
+        state.broken = True
+    state.turn = (seat + 1) % 4
 
 
 def _suit_name(card: int) -> str:
@@ -228,36 +302,87 @@ class Hearts(Rules[HeartsState]):
             state, "trick_won", round=state.hand_no, trick=state.trick_no,
             player=trick_winner(state.leader, table),
             cards=(order[table[0]], order[table[1]], order[table[2]], order[table[3]]),
-            amount=mask_points(
-                (1 << table[0]) | (1 << table[1]) | (1 << table[2]) | (1 << table[3])
-            ),
+            amount=trick_points(table),
         )  # fmt: skip
 
     def _round_scored_due(self, state: HeartsState) -> Due:
         seat = state.scored
-        moon = MOON in state.taken
-        if moon:
-            amount = 0 if state.taken[seat] == MOON else MOON
-        else:
-            amount = state.taken[seat]
+        amount = round_score(state.taken, seat)
         event = self.new_event(
             state, "round_scored", round=state.hand_no, player=seat, amount=amount,
             total=state.totals[seat] + amount,
         )  # fmt: skip
-        return Due.of_ruling(event, "HEARTS-MOON" if moon else "HEARTS-POINTS")
+        return Due.of_ruling(event, "HEARTS-MOON" if MOON in state.taken else "HEARTS-POINTS")
+
+    def is_due_ruling(self, state: HeartsState, event: Event) -> bool:
+        """A trick won or a hand's score as :meth:`due` gives it, compared field by field
+        (``_trick_won`` and ``_round_scored_due`` build the same events from the same rules)."""
+        if event.target is not None or event.card is not None:
+            return False
+        if event.suit is not None or event.values is not None:
+            return False
+        stage = state.stage
+        kind = event.type
+        if stage == PLAY and kind == "trick_won" and len(state.table) == 4:
+            table = state.table
+            cards = event.cards
+            player = event.player
+            amount = event.amount
+            return (
+                _numbered(event, state.hand_no, state.trick_no)
+                and player is not None and player == trick_winner(state.leader, table)
+                and amount is not None and amount == trick_points(table)
+                and event.total is None
+                and cards is not None and len(cards) == 4 and _same_cards(cards, table)
+            )  # fmt: skip
+        if stage == SCORE and kind == "round_scored":
+            seat = state.scored
+            amount = round_score(state.taken, seat)
+            player = event.player
+            recorded = event.amount
+            total = event.total
+            return (
+                _numbered(event, state.hand_no, None) and event.cards is None
+                and player is not None and player == seat
+                and recorded is not None and recorded == amount
+                and total is not None and total == state.totals[seat] + amount
+            )  # fmt: skip
+        return False
 
     # ----------------------------------------------------------------- verification
+    def advance(self, state: HeartsState, event: Event) -> bool:
+        """A legal play or a correct trick won, checked and applied in one pass (most events)."""
+        card = _legal_play(state, event)
+        if card >= 0:
+            _play(state, state.turn, card)
+        elif (
+            event.type == "trick_won" and event.seq == state.seq
+            and self.is_due_ruling(state, event)
+        ):  # fmt: skip
+            self._reduce_trick_won(state, event)
+        else:
+            return False
+        state.seq = event.seq + 1
+        state.last = event
+        return True
+
     def verify(self, state: HeartsState, event: Event) -> None:
-        """Fast acceptance of a legal play (the common case); anything else takes the general
-        path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
-        if (
-            state.stage == PLAY
-            and len(state.table) < 4
-            and play_in_turn(event, state.seq, state.turn, state.trick_no, state.hand_no)
-        ):
-            code = event.card
-            card = _CARD_INDEX.get(code) if code is not None else None
-            if card is not None and legal_mask(state, state.turn) >> card & 1:
+        """Fast acceptance of a legal play (the common case), a deal or a pass; anything else
+        takes the general path, which finds the precise rule broken. Same rules, one copy."""
+        if _legal_play(state, event) >= 0:
+            return
+        if event.seq == state.seq:  # the checks of Rules.verify for what is due, minus due()
+            stage = state.stage
+            kind = event.type
+            if stage == DEAL and kind == "deal":
+                self.verify_chance(state, event)
+                return
+            player = event.player
+            if (
+                stage == PASS and kind == "pass"
+                and player is not None and 0 <= player < 4 and state.passes[player] < 0
+            ):  # fmt: skip
+                self._verify_pass(state, player, event)
                 return
         super().verify(state, event)
 
@@ -383,7 +508,7 @@ class Hearts(Rules[HeartsState]):
     def _reduce_deal(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player if event.player is not None else state.deals
         mask = DECK.mask(event.cards or ())
-        state.hands = replace_at(state.hands, seat, mask)
+        state.hands[seat] = mask
         state.dealt |= mask
         state.deals += 1
         if state.deals == 4:
@@ -399,13 +524,15 @@ class Hearts(Rules[HeartsState]):
         assert seat is not None
         mask = DECK.mask(event.cards or ())
         state.passes = replace_at(state.passes, seat, mask)
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~mask)
+        hands = state.hands
+        hand: int = hands[seat]
+        hands[seat] = hand & ~mask
         if min(state.passes) >= 0:
             offset = pass_offset(state.hand_no)
-            hands = list(state.hands)
             for giver in range(4):
-                hands[(giver + offset) % 4] |= state.passes[giver]
-            state.hands = tuple(hands)
+                receiver = (giver + offset) % 4
+                received: int = hands[receiver]
+                hands[receiver] = received | state.passes[giver]
             self._start_play(state)
         return state
 
@@ -417,19 +544,15 @@ class Hearts(Rules[HeartsState]):
     def _reduce_play(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player
         assert seat is not None and event.card is not None
-        card = _CARD_INDEX[event.card]  # a verified play: the card is in the deck
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~(1 << card))
-        state.table = state.table + (card,)  # noqa: RUF005 (compiled, faster than unpacking)
-        if card // 13 == HEARTS:
-            state.broken = True
-        state.turn = (seat + 1) % 4
+        _play(state, seat, _CARD_INDEX[event.card])  # a verified play: the card is in the deck
         return state
 
     def _reduce_trick_won(self, state: HeartsState, event: Event) -> HeartsState:
         winner = event.player
         assert winner is not None
-        state.taken = replace_at(state.taken, winner, state.taken[winner] + (event.amount or 0))
-        state.table = ()
+        taken: int = state.taken[winner]
+        state.taken[winner] = taken + (event.amount or 0)
+        state.table.clear()
         state.leader = state.turn = winner
         if state.trick_no == TRICKS:
             state.stage = SCORE
@@ -450,13 +573,13 @@ class Hearts(Rules[HeartsState]):
             return state
         state.hand_no += 1
         state.stage = DEAL
-        state.hands = (0, 0, 0, 0)
+        state.hands = _per_seat()
         state.dealt = state.deals = state.scored = 0
         state.passes = (-1, -1, -1, -1)
         state.trick_no = 1
-        state.table = ()
+        state.table = []
         state.broken = False
-        state.taken = (0, 0, 0, 0)
+        state.taken = _per_seat()
         return state
 
     # ----------------------------------------------------------------- decisions

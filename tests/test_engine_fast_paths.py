@@ -1,0 +1,118 @@
+"""The engine's fast paths agree with the general path they shortcut.
+
+``Rules.advance`` (verify and apply in one pass) must accept exactly what ``verify`` accepts and
+reach the state ``apply`` reaches; ``Rules.is_due_ruling`` must answer True only for the ruling
+``due`` gives; ``clone`` must copy the lists the reducer changes in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+import pytest
+
+from replay.events import Event, same_payload
+from replay.games import available_kinds, get_rules
+from replay.games.base import Phase, RuleViolation
+from replay.simulate import simulate_game
+
+KINDS = available_kinds()
+
+
+def _games(kind: str, count: int = 4) -> list[list[Event]]:
+    rules = get_rules(kind)
+    span = rules.max_players - rules.min_players + 1
+    return [
+        simulate_game(rules, f"{kind}-{s}", players=rules.min_players + s % span, seed=s)
+        for s in range(count)
+    ]
+
+
+def _fields(state: Any) -> dict[str, Any]:
+    return {f.name: getattr(state, f.name) for f in fields(state)}
+
+
+def _variants(event: Event) -> list[Event]:
+    """Events one payload field away from ``event``."""
+    out = [
+        replace(event, amount=(event.amount or 0) + 1),
+        replace(event, total=(event.total or 0) + 1),
+        replace(event, player=(event.player or 0) + 1),
+        replace(event, round=(event.round or 0) + 1),
+        replace(event, trick=(event.trick or 0) + 1),
+        replace(event, target=(event.target if event.target is not None else -1) + 1),
+        replace(event, card="2C" if event.card != "2C" else "3C"),
+        replace(event, values=(*(event.values or ()), 1)),
+        replace(event, suit="X"),
+        replace(event, type="game_end" if event.type != "game_end" else "trick_won"),
+    ]
+    if event.cards:
+        out.append(replace(event, cards=tuple(reversed(event.cards))))
+        out.append(replace(event, cards=event.cards[:-1]))
+    out.append(replace(event, cards=None) if event.cards else replace(event, cards=("2C",)))
+    return out
+
+
+def _accepted(rules: Any, state: Any, event: Event) -> bool:
+    try:
+        rules.verify(state, event)
+    except RuleViolation:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_advance_is_verify_then_apply(kind: str) -> None:
+    rules = get_rules(kind)
+    for events in _games(kind):
+        state = rules.start(events[0])
+        for event in events[1:]:
+            for candidate in [event, *_variants(event)]:
+                trial = state.clone()
+                if rules.advance(trial, candidate):
+                    assert _accepted(rules, state, candidate), candidate
+                    assert _fields(trial) == _fields(rules.apply(state, candidate)), candidate
+                else:
+                    assert _fields(trial) == _fields(state), candidate  # untouched
+            state = rules.apply(state, event)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_is_due_ruling_only_for_the_ruling_due(kind: str) -> None:
+    rules = get_rules(kind)
+    for events in _games(kind):
+        state = rules.start(events[0])
+        for event in events[1:]:
+            due = rules.due(state)
+            for candidate in [event, *_variants(event)]:
+                if rules.is_due_ruling(state, candidate):
+                    assert due.phase is Phase.RULING and due.ruling is not None
+                    assert same_payload(candidate, due.ruling), candidate
+            state = rules.apply(state, event)
+
+
+def test_hearts_recognises_every_correct_ruling_without_building_it() -> None:
+    rules = get_rules("hearts")
+    for events in _games("hearts", 2):
+        state = rules.start(events[0])
+        for event in events[1:]:
+            if event.type in ("trick_won", "round_scored"):
+                assert rules.is_due_ruling(state, event), event
+            state = rules.apply(state, event)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_apply_leaves_the_old_state_as_it_was(kind: str) -> None:
+    rules = get_rules(kind)
+    events = _games(kind, 1)[0]
+    state = rules.start(events[0])
+    for event in events[1:]:
+        before = {k: v.copy() if isinstance(v, list) else v for k, v in _fields(state).items()}
+        new = rules.apply(state, event)
+        assert new is not state
+        assert _fields(state) == before, event
+        for name, value in _fields(state).items():
+            if isinstance(value, list):
+                assert getattr(new, name) is not value, name  # clone copied it
+        state = new
