@@ -31,9 +31,13 @@ class UnknownCard(ValueError):
 COMPILED: Final = not __file__.endswith(".py")
 
 
+#: Bits of a non-negative int that mypyc keeps native (unboxed).
+_NATIVE_BITS: Final = 62
+
+
 def popcount(mask: int) -> int:
     """Number of cards in a bit set."""
-    if COMPILED and mask >= 0 and mask >> 62 == 0:
+    if COMPILED and mask >= 0 and mask >> _NATIVE_BITS == 0:
         # A native int: clearing the low bit a few times costs less than the method call
         # (int.bit_count is not a compiled primitive).
         n = 0
@@ -84,7 +88,7 @@ def repeated(codes: Iterable[str]) -> list[str]:
 class Deck:
     """An ordered list of distinct card codes; a card's index is its bit in a hand mask."""
 
-    __slots__ = ("_bits", "_index", "_last", "full", "name", "order")
+    __slots__ = ("_index", "_last", "full", "name", "order")
 
     def __init__(self, codes: Sequence[str], name: str = "deck") -> None:
         if len(set(codes)) != len(codes):
@@ -94,8 +98,6 @@ class Deck:
         #: codes succeed on the pointer (the games are imported before any decoding).
         self.order: tuple[str, ...] = tuple(sys.intern(c) for c in codes)
         self._index: dict[str, int] = {c: i for i, c in enumerate(self.order)}
-        #: ``1 << i`` made once: masks past 62 bits (Fou!, Hiifuu) are not rebuilt per card.
-        self._bits: tuple[int, ...] = tuple(1 << i for i in range(len(codes)))
         self.full: int = (1 << len(codes)) - 1
         #: The last tuple given to :meth:`mask`, and its mask: an event's cards are masked when
         #: verified and again when applied. A tuple is immutable and held here, so its identity
@@ -127,15 +129,21 @@ class Deck:
         # A typed tuple: compiled, the loop indexes it directly instead of a generic iterator.
         items: tuple[str, ...] = codes if isinstance(codes, tuple) else tuple(codes)
         index = self._index
-        bits = self._bits
-        m = 0
+        # Two halves of at most 62 bits: compiled, both stay native ints (no long int built per
+        # card in a deck past 62 cards); they are joined once.
+        low = high = 0
         try:
             for c in items:
-                m |= bits[index[c]]
+                i = index[c]
+                if i < _NATIVE_BITS:
+                    low |= 1 << i
+                else:
+                    high |= 1 << (i - _NATIVE_BITS)
         except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
             given: tuple[object, ...] = items  # compiled, each item is then left unchecked
             bad = next(c for c in given if not isinstance(c, str) or c not in self)
             raise UnknownCard(bad, self.name) from None
+        m = (high << _NATIVE_BITS) | low if high else low
         self._last = (items, m)
         return m
 
@@ -154,6 +162,21 @@ class Deck:
         for card in cards:
             codes.append(order[card])
         return tuple(codes)
+
+    def matches(self, codes: tuple[str, ...], cards: list[int]) -> bool:
+        """Whether ``codes`` are the codes of ``cards`` in order (:meth:`codes_of` without
+        building it).
+
+        >>> Deck(["2C", "3C", "4C"]).matches(("4C", "2C"), [2, 0])
+        True
+        """
+        if len(codes) != len(cards):
+            return False
+        order = self.order
+        for i in range(len(cards)):  # noqa: SIM110 (a loop compiles to tighter code)
+            if codes[i] != order[cards[i]]:
+                return False
+        return True
 
     def codes(self, mask: int) -> list[str]:
         """Card codes of a bit set, in deck order."""

@@ -484,6 +484,21 @@ def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> 
     )  # fmt: skip
 
 
+def numbered(event: Event, round_: int, trick: int | None) -> bool:
+    """Whether ``event`` is numbered in ``round_`` and ``trick`` (``None``: no trick number),
+    for the games' ruling checks (:meth:`Rules.is_due_ruling`).
+
+    Optional fields are narrowed before comparing: compiled, the comparisons are then native.
+    """
+    event_round = event.round
+    event_trick = event.trick
+    if event_round is None or event_round != round_:
+        return False
+    if trick is None:
+        return event_trick is None
+    return event_trick is not None and event_trick == trick
+
+
 def check_round(event: Event, expected: int) -> None:
     """LOG-ORDER (recoverable) for an event numbered with another round than ``expected``.
 

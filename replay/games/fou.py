@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from replay.cards import Deck, bits, popcount
@@ -37,6 +37,7 @@ from replay.games.base import (
     Rules,
     RuleViolation,
     check_players,
+    numbered,
     parse_setup,
     play_in_turn,
     random_bot,
@@ -154,13 +155,11 @@ def rank_position(rank: int) -> int:
     return 15 - (rank & 15)
 
 
-def fool_position(
-    cards: tuple[int, ...], seats: tuple[int, ...], led: int, fools: tuple[int, ...]
-) -> int:
+def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]) -> int:
     """Position of the worst card of a trick whose player is not among ``fools`` (-1: none).
 
-    >>> cards = (DECK.index("G5"), DECK.index("1a"), DECK.index("R9"))
-    >>> fool_position(cards, (3, 4, 5), COLOUR[6], ()), fool_position(cards, (3, 4, 5), 0, (5,))
+    >>> cards = [DECK.index("G5"), DECK.index("1a"), DECK.index("R9")]
+    >>> fool_position(cards, [3, 4, 5], COLOUR[6], []), fool_position(cards, [3, 4, 5], 0, [5])
     (2, 1)
     """
     worst = -1
@@ -174,10 +173,10 @@ def fool_position(
     return worst
 
 
-def trick_winner(cards: tuple[int, ...], led: int) -> int:
+def trick_winner(cards: list[int], led: int) -> int:
     """Position of the card that wins a complete trick: the best :func:`card_rank`.
 
-    >>> trick_winner((DECK.index("G5"), DECK.index("G9"), DECK.index("R20")), COLOUR[6])
+    >>> trick_winner([DECK.index("G5"), DECK.index("G9"), DECK.index("R20")], COLOUR[6])
     1
     """
     best = 0
@@ -216,7 +215,11 @@ def hand_penalty(hand: int) -> int:
 
 @dataclass(slots=True)
 class FouState(GameState):
-    """A Fou! game between events. All fields are immutable values."""
+    """A Fou! game between events.
+
+    The per-seat and per-trick lists are changed in place by the reducer (no tuple rebuilt per
+    play); :meth:`clone` copies them. The other fields are immutable.
+    """
 
     names: tuple[str, ...] = ()
     bots: tuple[bool, ...] = ()
@@ -225,7 +228,7 @@ class FouState(GameState):
     hand_size: int = 12
     first_dealer: int = -1
     round: int = 0
-    hands: tuple[int, ...] = ()
+    hands: list[int] = field(default_factory=list)
     dealt: int = 0  # cards dealt this round (bit set)
     deals: int = 0  # deal events this round
     round_leader: int = -1  # leader of the round's first trick
@@ -234,13 +237,14 @@ class FouState(GameState):
     turn: int = -1  # seat to play next, -1 when the trick is complete
     out: int = 0  # seats sitting out the current trick (bit set of seats)
     need: int = 0  # cards the current trick takes (seats not sitting out)
-    table: tuple[int, ...] = ()  # cards of the current trick in play order
-    table_seats: tuple[int, ...] = ()  # who played them
+    table: list[int] = field(default_factory=list)  # cards of the current trick in play order
+    table_seats: list[int] = field(default_factory=list)  # who played them
     led: int = -1  # the led colour, -1 until a card other than a 1 is played
-    last_cards: tuple[int, ...] = ()  # the trick being ruled (kept until its Fools are named)
-    last_seats: tuple[int, ...] = ()
+    # The trick being ruled (kept until its Fools are named).
+    last_cards: list[int] = field(default_factory=list)
+    last_seats: list[int] = field(default_factory=list)
     last_led: int = -1
-    fools: tuple[int, ...] = ()  # Fools named for the last complete trick
+    fools: list[int] = field(default_factory=list)  # Fools named for the last complete trick
     scored: int = 0  # round_scored events recorded this round
     totals: tuple[int, ...] = ()
     plus: tuple[int, ...] = ()  # rounds scored +10, per seat
@@ -321,7 +325,7 @@ class Fou(Rules[FouState]):
         return FouState(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
             names=tuple(str(x) for x in names), bots=tuple(bool(b) for b in bots),
-            hand_size=hand_size(n), hands=(0,) * n, totals=(0,) * n, plus=(0,) * n,
+            hand_size=hand_size(n), hands=[0] * n, totals=(0,) * n, plus=(0,) * n,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- what is due
@@ -353,6 +357,47 @@ class Fou(Rules[FouState]):
             player=state.table_seats[best], cards=DECK.codes_of(state.table),
         )  # fmt: skip
 
+    def is_due_ruling(self, state: FouState, event: Event) -> bool:
+        """A trick won, a Fool or a round's score as :meth:`due` gives it, compared field by
+        field (``_trick_won``, ``_fool`` and ``_round_scored`` build the same events from the
+        same rules)."""
+        if event.target is not None or event.suit is not None or event.values is not None:
+            return False
+        stage = state.stage
+        kind = event.type
+        player = event.player
+        if player is None:
+            return False
+        if stage == PLAY and kind == "trick_won" and len(state.table) == state.need:
+            cards = event.cards
+            return (
+                numbered(event, state.round, state.trick)
+                and event.card is None and event.amount is None and event.total is None
+                and player == state.table_seats[trick_winner(state.table, state.led)]
+                and cards is not None and DECK.matches(cards, state.table)
+            )  # fmt: skip
+        if stage == FOOL and kind == "fool":
+            pos = self._fool_position(state)
+            card = event.card
+            return (
+                numbered(event, state.round, state.trick)
+                and event.cards is None and event.amount is None and event.total is None
+                and player == state.last_seats[pos]
+                and card is not None and card == DECK.order[state.last_cards[pos]]
+            )  # fmt: skip
+        if stage == SCORE and kind == "round_scored":
+            seat = state.scored
+            amount = self.round_score(state, seat)
+            recorded = event.amount
+            total = event.total
+            return (
+                numbered(event, state.round, None)
+                and event.card is None and event.cards is None and player == seat
+                and recorded is not None and recorded == amount
+                and total is not None and total == state.totals[seat] + amount
+            )  # fmt: skip
+        return False
+
     def _fool_position(self, state: FouState) -> int:
         """Position in the last trick of the worst card whose player is not yet named Fool."""
         pos = fool_position(state.last_cards, state.last_seats, state.last_led, state.fools)
@@ -383,20 +428,30 @@ class Fou(Rules[FouState]):
         )  # fmt: skip
 
     # ----------------------------------------------------------------- verification
+    def advance(self, state: FouState, event: Event) -> bool:
+        """A legal play or a correct trick won or Fool, checked and applied in one pass."""
+        card = _legal_play(state, event)
+        if card >= 0:
+            _play(state, state.turn, card)
+        elif event.seq == state.seq and self.is_due_ruling(state, event):
+            self.reduce(state, event)
+        else:
+            return False
+        state.seq = event.seq + 1
+        state.last = event
+        return True
+
     def verify(self, state: FouState, event: Event) -> None:
         """The generic checks, with Fou!'s own rule named where one decides the fault.
 
-        A legal play (the common case) is accepted at once; anything else takes the general
-        path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
-        if (
-            state.stage == PLAY
-            and len(state.table) < state.need
-            and play_in_turn(event, state.seq, state.turn, state.trick, state.round)
-        ):
-            card = _CARD_INDEX.get(event.card)  # type: ignore[arg-type]
-            if card is not None and legal_mask(state.hands[state.turn], state.led) >> card & 1:
-                return
+        A legal play (the common case) or a deal is accepted at once; anything else takes the
+        general path, which finds the precise rule broken. Same rules, one copy."""
+        if _legal_play(state, event) >= 0:
+            return
         try:
+            if state.stage == DEAL and event.type == "deal" and event.seq == state.seq:
+                self._verify_deal(state, event)  # what Rules.verify does for it, minus due()
+                return
             super().verify(state, event)
         except RuleViolation as exc:
             raise self._refine(state, event, exc) from None
@@ -566,12 +621,12 @@ class Fou(Rules[FouState]):
     def _reduce_deal(self, state: FouState, event: Event) -> FouState:
         seat = event.player if event.player is not None else state.deals
         mask = DECK.mask(event.cards or ())
-        state.hands = replace_at(state.hands, seat, mask)
+        state.hands[seat] = mask
         state.dealt |= mask
         state.deals += 1
         if state.deals == state.n:
             state.trick = 0
-            state.fools = ()
+            state.fools = []
             self._start_trick(state, state.round_leader, 0)
         return state
 
@@ -581,23 +636,14 @@ class Fou(Rules[FouState]):
         state.leader = state.turn = leader
         state.out = out
         state.need = state.n - popcount(out)
-        state.table = state.table_seats = ()
+        state.table = []
+        state.table_seats = []
         state.led = -1
 
     def _reduce_play(self, state: FouState, event: Event) -> FouState:
         seat = event.player
         assert seat is not None and event.card is not None
-        card = DECK.index(event.card)
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & _WITHOUT[card])
-        # Compiled, a concatenation is faster than unpacking into a new tuple.
-        state.table = state.table + (card,)  # noqa: RUF005
-        state.table_seats = state.table_seats + (seat,)  # noqa: RUF005
-        if state.led < 0 and COLOUR[card] != ONE:
-            state.led = COLOUR[card]
-        if len(state.table) == state.need:
-            state.turn = -1
-        else:
-            state.turn = next_seat(seat, state.n, state.out)
+        _play(state, seat, _CARD_INDEX[event.card])  # a verified play: the card is in the deck
         return state
 
     def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
@@ -606,14 +652,16 @@ class Fou(Rules[FouState]):
             winner = state.table_seats[trick_winner(state.table, state.led)]
         assert winner is not None
         state.leader = winner
+        # The trick's lists move to last_*; _start_trick gives the next trick new ones.
         state.last_cards, state.last_seats, state.last_led = (
             state.table,
             state.table_seats,
             state.led,
         )
-        state.table = state.table_seats = ()
+        state.table = []
+        state.table_seats = []
         state.out = 0  # the trick is over: nobody sits out until the next one starts
-        state.fools = ()
+        state.fools = []
         state.stage = FOOL
         return state
 
@@ -622,7 +670,7 @@ class Fou(Rules[FouState]):
         if fool not in state.last_seats or fool in state.fools or fool == state.leader:
             fool = state.last_seats[self._fool_position(state)]  # keep the state sound
         assert fool is not None
-        state.fools = (*state.fools, fool)
+        state.fools.append(fool)
         if len(state.fools) < fools_per_trick(state.n):
             return state
         if 0 in state.hands:  # FOU-ROUND-END: the trick is complete and a hand is empty
@@ -652,11 +700,12 @@ class Fou(Rules[FouState]):
         state.round_leader = lowest_total_seat(state.totals, state.round_leader)
         state.round += 1
         state.stage = DEAL
-        state.hands = (0,) * state.n
+        state.hands = [0] * state.n
         state.dealt = state.deals = 0
         state.trick = 0
-        state.fools = ()
-        state.last_cards = state.last_seats = ()
+        state.fools = []
+        state.last_cards = []
+        state.last_seats = []
         return state
 
     # ----------------------------------------------------------------- decisions and chance
@@ -782,6 +831,41 @@ class Fou(Rules[FouState]):
 
     def result(self, state: FouState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
+
+
+def _legal_play(state: FouState, event: Event) -> int:
+    """The card of ``event`` if it is a legal play now, numbered as the next one; else -1.
+
+    The fast path of :meth:`Fou.verify` and :meth:`Fou.advance` (``legal_mask``, the rule);
+    anything else goes to the general path, which finds the precise rule broken.
+    """
+    if (
+        state.stage != PLAY
+        or len(state.table) >= state.need
+        or not play_in_turn(event, state.seq, state.turn, state.trick, state.round)
+    ):
+        return -1
+    code = event.card
+    card = _CARD_INDEX.get(code, -1) if code is not None else -1
+    if card >= 0 and legal_mask(state.hands[state.turn], state.led) >> card & 1:
+        return card
+    return -1
+
+
+def _play(state: FouState, seat: int, card: int) -> None:
+    """``seat`` plays ``card`` (the reducer's part of a play)."""
+    hands = state.hands
+    hand: int = hands[seat]  # typed: compiled, the `&` is then a direct long operation
+    hands[seat] = hand & _WITHOUT[card]
+    table = state.table
+    table.append(card)
+    state.table_seats.append(seat)
+    if state.led < 0 and COLOUR[card] != ONE:
+        state.led = COLOUR[card]
+    if len(table) == state.need:
+        state.turn = -1
+    else:
+        state.turn = next_seat(seat, state.n, state.out)
 
 
 def game_is_over(totals: tuple[int, ...], plus: tuple[int, ...]) -> bool:

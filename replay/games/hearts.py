@@ -30,6 +30,7 @@ from replay.games.base import (
     RuleViolation,
     check_players,
     check_round,
+    numbered,
     parse_setup,
     play_in_turn,
     replace_at,
@@ -149,29 +150,6 @@ def round_score(taken: list[int], seat: int) -> int:
     if MOON in taken:
         return 0 if taken[seat] == MOON else MOON
     return taken[seat]
-
-
-def _numbered(event: Event, round_: int, trick: int | None) -> bool:
-    """Whether ``event`` is numbered in ``round_`` and ``trick`` (``None``: no trick number).
-
-    Optional fields are narrowed before comparing: compiled, the comparisons are then native.
-    """
-    event_round = event.round
-    event_trick = event.trick
-    if event_round is None or event_round != round_:
-        return False
-    if trick is None:
-        return event_trick is None
-    return event_trick is not None and event_trick == trick
-
-
-def _same_cards(cards: tuple[str, ...], table: list[int]) -> bool:
-    """Whether ``cards`` are the codes of the four cards of ``table``, in order."""
-    order = DECK.order
-    return (
-        cards[0] == order[table[0]] and cards[1] == order[table[1]]
-        and cards[2] == order[table[2]] and cards[3] == order[table[3]]
-    )  # fmt: skip
 
 
 def legal_mask(state: HeartsState, seat: int) -> int:
@@ -329,11 +307,11 @@ class Hearts(Rules[HeartsState]):
             player = event.player
             amount = event.amount
             return (
-                _numbered(event, state.hand_no, state.trick_no)
+                numbered(event, state.hand_no, state.trick_no)
                 and player is not None and player == trick_winner(state.leader, table)
                 and amount is not None and amount == trick_points(table)
                 and event.total is None
-                and cards is not None and len(cards) == 4 and _same_cards(cards, table)
+                and cards is not None and DECK.matches(cards, table)
             )  # fmt: skip
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
@@ -342,7 +320,7 @@ class Hearts(Rules[HeartsState]):
             recorded = event.amount
             total = event.total
             return (
-                _numbered(event, state.hand_no, None) and event.cards is None
+                numbered(event, state.hand_no, None) and event.cards is None
                 and player is not None and player == seat
                 and recorded is not None and recorded == amount
                 and total is not None and total == state.totals[seat] + amount
