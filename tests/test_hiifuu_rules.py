@@ -357,8 +357,8 @@ def test_must_follow_suit_even_with_a_risky_card() -> None:
     at_play(log, [0] * 9)
     state: HiifuuState = log.state
     hands = [["5R", "6R"], ["13R", "1G"], ["2G", "3G"], ["4G", "5G"]]
-    state.hands = tuple(state.setup.deck.mask(h) for h in hands)
-    state.trick_no, state.tricks = 8, (5, 2, 0, 0)
+    state.hands = [state.setup.deck.mask(h) for h in hands]
+    state.trick_no, state.tricks = 8, [5, 2, 0, 0]
     state.token_of, state.covered, state.next_token = (0, 1, -1, -1), (True, False, False, False), 2
     play(log, 0, "5R")
     violation = log.violation("play", round=1, trick=8, player=1, card="1G")
@@ -391,7 +391,7 @@ def test_a_void_player_may_play_any_card() -> None:
     plays = at_play(log, [0] * 9)
     state: HiifuuState = log.state
     deck = state.setup.deck
-    state.hands = (state.hands[0], deck.mask(["2G", "3B", "5Y"]), *state.hands[2:])
+    state.hands = [state.hands[0], deck.mask(["2G", "3B", "5Y"]), *state.hands[2:]]
     play(log, 0, plays[0][0])
     legal = {e.card for e in RULES.legal_decisions(log.state, 1)}
     assert legal == {"2G", "3B", "5Y"}
@@ -405,7 +405,7 @@ def test_an_off_suit_high_card_never_wins() -> None:
     at_play(log, [0] * 10)
     deck = state.setup.deck
     hands = [["1R"], ["18G"], ["18B"], ["18Y"], ["17G"], ["17B"]]
-    log.state.hands = tuple(deck.mask(h) for h in hands)
+    log.state.hands = [deck.mask(h) for h in hands]
     for seat in range(6):
         play(log, seat, hands[seat][0])
     due = RULES.due(log.state)
@@ -457,7 +457,7 @@ def test_six_players_five_reach_two_tricks_and_the_fifth_finds_no_token() -> Non
     rulings = scripted_round(log, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
     taken = of_type(rulings, "token_taken")
     assert [e.player for e in taken] == [0, 1, 2, 3]
-    assert log.state.tricks == (2, 2, 2, 2, 2, 0)
+    assert log.state.tricks == [2, 2, 2, 2, 2, 0]
     assert of_type(rulings, "token_covered") == []
     assert scores(rulings) == [1, 2, 3, 4, 0, 0]
 
@@ -469,7 +469,7 @@ def test_a_third_trick_covers_the_token_and_the_player_keeps_playing() -> None:
     rulings = scripted_round(log, winners)
     covered = of_type(rulings, "token_covered")
     assert [(e.player, e.target, e.amount) for e in covered] == [(0, 0, 1)]
-    assert log.state.tricks == (4, 2, 2, 1)  # a fourth trick: no elimination, no new event
+    assert log.state.tricks == [4, 2, 2, 1]  # a fourth trick: no elimination, no new event
     assert scores(rulings) == [0, 2, 3, 0]
 
 

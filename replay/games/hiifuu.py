@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar, Final
 
@@ -37,6 +37,7 @@ from replay.games.base import (
     RuleViolation,
     check_players,
     check_round,
+    numbered,
     parse_setup,
     play_in_turn,
     replace_at,
@@ -137,7 +138,11 @@ class Setup:
 
 @dataclass(slots=True)
 class HiifuuState(GameState):
-    """A Hiifuu game between events. All fields are immutable values."""
+    """A Hiifuu game between events.
+
+    ``hands``, ``table`` and ``tricks`` are lists changed in place by the reducer (no tuple
+    rebuilt per play); :meth:`clone` copies them. The other fields are immutable.
+    """
 
     fixed: Setup | None = None
     stage: int = FIRST_LEADER
@@ -145,15 +150,15 @@ class HiifuuState(GameState):
     first_leader: int = -1
     layout: tuple[int, ...] = ()  # this round's token values in layout order
     next_token: int = 0  # index in ``layout`` of the first token still in the centre
-    hands: tuple[int, ...] = ()
+    hands: list[int] = field(default_factory=list)
     dealt: int = 0  # cards dealt this round (bit set)
     deals: int = 0  # deal events this round
     discards: tuple[int, ...] = ()  # discarded cards per seat, -1 = not yet
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
-    table: tuple[int, ...] = ()  # card indices in play order from the leader
-    tricks: tuple[int, ...] = ()  # tricks won this round per seat
+    table: list[int] = field(default_factory=list)  # card indices in play order from the leader
+    tricks: list[int] = field(default_factory=list)  # tricks won this round per seat
     token_of: tuple[int, ...] = ()  # layout index of each seat's token, UNTAKEN if none
     covered: tuple[bool, ...] = ()
     token_due: int = NO_TOKEN
@@ -168,10 +173,10 @@ class HiifuuState(GameState):
         return self.fixed
 
 
-def trick_winner(leader: int, table: tuple[int, ...], values: int, n: int) -> int:
+def trick_winner(leader: int, table: list[int], values: int, n: int) -> int:
     """Seat that wins a complete trick: the highest card of the led suit (HIIFUU-TRICK).
 
-    >>> trick_winner(2, (5, 40, 7, 9), values=13, n=4)  # 6R led, 2B off-suit, 8R, 10R
+    >>> trick_winner(2, [5, 40, 7, 9], values=13, n=4)  # 6R led, 2B off-suit, 8R, 10R
     1
     """
     led = table[0] // values
@@ -191,6 +196,35 @@ def legal_mask(state: HiifuuState, seat: int) -> int:
     setup = state.setup
     suited = hand & setup.suit_mask(state.table[0] // setup.values)
     return suited or hand
+
+
+def _legal_play(state: HiifuuState, event: Event) -> int:
+    """The card of ``event`` if it is a legal play now, numbered as the next one; else -1.
+
+    The fast path of :meth:`Hiifuu.verify` and :meth:`Hiifuu.advance` (``legal_mask``, the
+    rule); anything else goes to the general path, which finds the precise rule broken.
+    """
+    if (
+        state.stage != PLAY
+        or state.token_due
+        or len(state.table) >= state.n
+        or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.round)
+    ):
+        return -1
+    code = event.card
+    card = _CARD_INDEX[state.setup.values].get(code, -1) if code is not None else -1
+    if card >= 0 and legal_mask(state, state.turn) >> card & 1:
+        return card
+    return -1
+
+
+def _play(state: HiifuuState, seat: int, card: int) -> None:
+    """``seat`` plays ``card`` (the reducer's part of a play)."""
+    hands = state.hands
+    hand: int = hands[seat]  # typed: compiled, the `&` is then a direct int operation
+    hands[seat] = hand & _WITHOUT[card]
+    state.table.append(card)
+    state.turn = (seat + 1) % state.n
 
 
 def round_score(state: HiifuuState, seat: int) -> int:
@@ -310,6 +344,53 @@ class Hiifuu(Rules[HiifuuState]):
         )  # fmt: skip
         return Due.of_ruling(event, "HIIFUU-THIRD")
 
+    def is_due_ruling(self, state: HiifuuState, event: Event) -> bool:
+        """A trick won, a token taken or covered or a round's score as :meth:`due` gives it,
+        compared field by field (``_trick_won``, ``_token_due`` and ``_round_scored_due`` build
+        the same events from the same rules)."""
+        if event.card is not None or event.suit is not None or event.values is not None:
+            return False
+        stage = state.stage
+        kind = event.type
+        player = event.player
+        amount = event.amount
+        total = event.total
+        if player is None or (stage != PLAY and stage != SCORE):
+            return False
+        if stage == SCORE:
+            seat = state.scored
+            score = round_score(state, seat)
+            return (
+                kind == "round_scored" and numbered(event, state.round, None)
+                and event.target is None and event.cards is None and player == seat
+                and amount is not None and amount == score
+                and total is not None and total == state.totals[seat] + score
+            )  # fmt: skip
+        token_due = state.token_due
+        if token_due:
+            seat = state.leader
+            index = state.next_token if token_due == TAKE else state.token_of[seat]
+            target = event.target
+            return (
+                kind == ("token_taken" if token_due == TAKE else "token_covered")
+                and numbered(event, state.round, None)
+                and event.cards is None and total is None and player == seat
+                and target is not None and target == index
+                and amount is not None and amount == state.layout[index]
+            )  # fmt: skip
+        table = state.table
+        if kind != "trick_won" or len(table) != state.n:
+            return False
+        setup = state.setup
+        winner = trick_winner(state.leader, table, setup.values, state.n)
+        cards = event.cards
+        return (
+            numbered(event, state.round, state.trick_no)
+            and event.target is None and amount is None and player == winner
+            and total is not None and total == state.tricks[winner] + 1
+            and cards is not None and setup.deck.matches(cards, table)
+        )  # fmt: skip
+
     def _round_scored_due(self, state: HiifuuState) -> Due:
         seat = state.scored
         amount = round_score(state, seat)
@@ -320,21 +401,40 @@ class Hiifuu(Rules[HiifuuState]):
         return Due.of_ruling(event, "HIIFUU-SCORE")
 
     # ----------------------------------------------------------------- verification
+    def advance(self, state: HiifuuState, event: Event) -> bool:
+        """A legal play or a correct ruling of a trick, checked and applied in one pass."""
+        card = _legal_play(state, event)
+        if card >= 0:
+            _play(state, state.turn, card)
+        elif event.seq == state.seq and self.is_due_ruling(state, event):
+            self.reduce(state, event)
+        else:
+            return False
+        state.seq = event.seq + 1
+        state.last = event
+        return True
+
     def verify(self, state: HiifuuState, event: Event) -> None:
         """As :meth:`Rules.verify`, citing HIIFUU-LEAD when the wrong seat opens a trick.
 
-        A legal play (the common case) is accepted at once; anything else takes the general
-        path, which finds the precise rule broken. Same rule (``legal_mask``), one copy."""
-        if (
-            state.stage == PLAY
-            and not state.token_due
-            and len(state.table) < state.n
-            and play_in_turn(event, state.seq, state.turn, state.trick_no, state.round)
-        ):
-            card = _CARD_INDEX[state.setup.values].get(event.card)  # type: ignore[arg-type]
-            if card is not None and legal_mask(state, state.turn) >> card & 1:
-                return
+        A legal play (the common case), a deal or a discard is accepted at once; anything else
+        takes the general path, which finds the precise rule broken. Same rules, one copy."""
+        if _legal_play(state, event) >= 0:
+            return
         try:
+            if event.seq == state.seq:  # what Rules.verify does for these, minus due()
+                stage = state.stage
+                kind = event.type
+                player = event.player
+                if stage == DEAL and kind == "deal":
+                    self._verify_deal(state, event)
+                    return
+                if (
+                    stage == DISCARD and kind == "discard" and player is not None
+                    and 0 <= player < state.n and state.discards[player] < 0
+                ):  # fmt: skip
+                    self._verify_discard(state, player, event)
+                    return
             super().verify(state, event)
         except RuleViolation as exc:
             if exc.rule == self.turn_rule and state.stage == PLAY and not state.table:
@@ -494,12 +594,12 @@ class Hiifuu(Rules[HiifuuState]):
         state.layout = layout
         state.next_token = 0
         state.stage = DEAL
-        state.hands = (0,) * n
+        state.hands = [0] * n
         state.discards = (-1,) * n
         state.dealt = state.deals = state.scored = 0
         state.trick_no = 1
-        state.table = ()
-        state.tricks = (0,) * n
+        state.table = []
+        state.tricks = [0] * n
         state.token_of = (UNTAKEN,) * n
         state.covered = (False,) * n
         state.token_due = NO_TOKEN
@@ -508,7 +608,7 @@ class Hiifuu(Rules[HiifuuState]):
     def _reduce_deal(self, state: HiifuuState, event: Event) -> HiifuuState:
         seat = event.player if event.player is not None else state.deals
         mask = state.setup.deck.mask(event.cards or ())
-        state.hands = replace_at(state.hands, seat, mask)
+        state.hands[seat] = mask
         state.dealt |= mask
         state.deals += 1
         if state.deals == state.n:
@@ -520,7 +620,8 @@ class Hiifuu(Rules[HiifuuState]):
         assert seat is not None
         mask = state.setup.deck.mask(event.cards or ())
         state.discards = replace_at(state.discards, seat, mask)
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~mask)
+        hand: int = state.hands[seat]
+        state.hands[seat] = hand & ~mask
         if min(state.discards) >= 0:
             state.stage = PLAY
         return state
@@ -528,17 +629,14 @@ class Hiifuu(Rules[HiifuuState]):
     def _reduce_play(self, state: HiifuuState, event: Event) -> HiifuuState:
         seat = event.player
         assert seat is not None and event.card is not None
-        card = state.setup.deck.index(event.card)
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & _WITHOUT[card])
-        state.table = state.table + (card,)  # noqa: RUF005 (compiled, faster than unpacking)
-        state.turn = (seat + 1) % state.n
+        _play(state, seat, state.setup.deck.index(event.card))  # a verified play
         return state
 
     def _reduce_trick_won(self, state: HiifuuState) -> HiifuuState:
         winner = trick_winner(state.leader, state.table, state.setup.values, state.n)
-        won = state.tricks[winner] + 1
-        state.tricks = replace_at(state.tricks, winner, won)
-        state.table = ()
+        won: int = state.tricks[winner] + 1
+        state.tricks[winner] = won
+        state.table.clear()
         state.leader = state.turn = winner
         if won == 2 and state.next_token < len(state.layout):
             state.token_due = TAKE
