@@ -2,12 +2,12 @@
 
 ``column.to_pylist()`` builds one Python object per cell: a new ``str`` for every repeated
 ``game_id``, ``kind`` or card code, and a list per ``cards`` row. Here string columns are
-dictionary-encoded first, so each distinct value is decoded once and shared by every row (one
-``str`` object per distinct value, which also saves memory); a column in long runs (``game_id``,
-``kind``) is run-length encoded instead, and a mostly-null one decodes its non-null cells only.
-List columns decode their elements once and build each row's tuple with numpy and ``zip``, a
-group of rows of equal length at a time. Numeric and timestamp columns keep ``to_pylist``, which
-is already fast for them.
+dictionary-encoded (or read so from Parquet: ``EventStore.scan(dictionary=True)``), so each
+distinct value is decoded once and shared by every row (one ``str`` object per distinct value,
+which also saves memory); a column in long runs (``game_id``, ``kind``) is run-length encoded
+instead, and a mostly-null one decodes its non-null cells only. Integers beyond CPython's small
+ints (``seq``) share one object per value too. List columns decode their elements once; a
+compiled loop (:mod:`replay.cells`) cuts each row's tuple from them.
 
 Input: any table whose columns hold :data:`replay.events.SCHEMA`'s values; string columns may
 also be ``large_string`` or dictionary-typed, list columns ``large_list``, and columns may have
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import chain, repeat
 from typing import Any, cast
@@ -39,19 +39,24 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from replay.cells import list_cells
 from replay.events import COLUMNS
 
 __all__ = ["decode_columns", "paused_gc"]
 
 
-def decode_columns(table: pa.Table) -> list[list[Any]]:
+def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any]]:
     """The table's columns, in :data:`~replay.events.COLUMNS` order, as Python lists.
 
     The values are those of ``column.to_pylist()`` except that list cells are tuples: ``None``
     for nulls, ``str``, ``int``, ``tuple`` for ``cards`` and ``values``, ``datetime`` for ``ts``.
+    The columns named in ``skip`` are not read: all ``None``.
     """
     with paused_gc():
-        return [_decode_column(table.column(name)) for name in COLUMNS]
+        return [
+            [None] * table.num_rows if name in skip else _decode_column(table.column(name))
+            for name in COLUMNS
+        ]
 
 
 @contextmanager
@@ -262,19 +267,32 @@ def _scatter(size: int, positions: NDArray[np.intp], values: Iterable[Any]) -> l
 
 
 def _decode_lists(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """A list column: elements decoded once, rows built as tuples a length group at a time.
+    """A list column: elements decoded once (each distinct value one object), put end to end
+    in row order with one numpy take, then cut into each row's tuple by a compiled loop
+    (:func:`replay.cells.list_cells`).
 
-    Rows of one length ``n`` are gathered with one numpy take and grouped by ``zip`` over an
-    iterator repeated ``n`` times: no Python code per row (slicing per row is 3x slower).
+    >>> _decode_lists(pa.chunked_array([[["a", "b"], None], [[], ["b"]]]))
+    [('a', 'b'), None, (), ('b',)]
     """
     chunks: list[Any] = [chunk for chunk in column.chunks if len(chunk)]  # ListArray
     used = [_used_elements(chunk) for chunk in chunks]
     codes, lookup = _element_codes(pa.chunked_array(used, type=column.type.value_type))
     rows, starts, lengths = _valid_rows(chunks)
-    groups = list(_length_groups(lengths))
-    tuples = [_tuples(codes, lookup, starts[group], length) for group, length in groups]
-    order = np.concatenate([group for group, _ in groups])
-    return _scatter(len(column), rows[order], chain.from_iterable(tuples))
+    elements = tuple(_as_list(lookup[codes[_ranges(starts, lengths)]]))
+    gaps = _as_list(np.diff(rows, prepend=-1))
+    return list_cells(len(column), gaps, _as_list(lengths), elements)
+
+
+def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The indices ``start, start + 1, ... start + length - 1`` of every range, end to end.
+
+    >>> _ranges(np.array([5, 0, 9]), np.array([2, 0, 1])).tolist()
+    [5, 6, 9]
+    """
+    ends = np.cumsum(lengths)
+    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(
+        starts - ends + lengths, lengths
+    )
 
 
 def _used_elements(chunk: Any) -> pa.Array[Any]:
@@ -307,37 +325,3 @@ def _valid_rows(chunks: list[Any]) -> tuple[NDArray[np.intp], NDArray[np.int64],
         row_base += len(chunk)
         element_base += int(offsets[-1] - offsets[0])
     return _joined(positions), _joined(starts), _joined(lengths)
-
-
-#: Up to this many distinct row lengths, rows are grouped by one mask per length (else sorted).
-MASKED_LENGTHS = 32
-
-
-def _length_groups(lengths: NDArray[np.int64]) -> Iterator[tuple[NDArray[np.intp], int]]:
-    """Indices into ``lengths`` grouped by length: (indices in order, length) per length.
-
-    >>> [(group.tolist(), n) for group, n in _length_groups(np.array([2, 0, 2, 1]))]
-    [([1], 0), ([3], 1), ([0, 2], 2)]
-    """
-    distinct = np.flatnonzero(np.bincount(lengths)) if len(lengths) else np.empty(0, np.intp)
-    if len(distinct) <= MASKED_LENGTHS:
-        for length in distinct.tolist():
-            yield np.flatnonzero(lengths == length), length
-        return
-    order = np.argsort(lengths, kind="stable")
-    for group in np.split(order, np.flatnonzero(np.diff(lengths[order])) + 1):
-        yield group, int(lengths[group[0]])
-
-
-def _tuples(
-    codes: NDArray[Any], lookup: NDArray[np.object_], starts: NDArray[np.int64], length: int
-) -> Iterable[tuple[Any, ...]]:
-    """The tuples of ``length`` elements from each start (elements: ``lookup[codes]``).
-
-    >>> list(_tuples(np.array([0, 1, 1, 0]), np.array(["a", "b"], object), np.array([0, 2]), 2))
-    [('a', 'b'), ('b', 'a')]
-    """
-    if length == 0:
-        return [()] * len(starts)
-    gathered = lookup[codes[(starts[:, np.newaxis] + np.arange(length)).ravel()]].tolist()
-    return zip(*[iter(gathered)] * length, strict=True)

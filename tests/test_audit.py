@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime, timedelta
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
 from replay.audit import (
+    UNREAD_COLUMNS,
     AuditReport,
     GameAudit,
     audit_game,
@@ -17,7 +19,8 @@ from replay.audit import (
     count_games,
     split_by_game,
 )
-from replay.events import Event, events_to_table
+from replay.decode import decode_columns
+from replay.events import COLUMNS, Event, events_to_table
 from replay.explain import explain_step
 from replay.games import available_kinds, get_rules
 from replay.games.hearts import DECK
@@ -301,3 +304,19 @@ def test_dictionary_encoded_tables_audit_as_plain_ones() -> None:
         assert format_report(audit_many(encoded, 2), "json") == expected
     assert count_games(dictionary_encoded(grouped)) == count_games(grouped) == 8
     assert [f.rule for f in audit_many(dictionary_encoded(grouped), 1).findings] == ["HEARTS-TRICK"]
+
+
+def test_the_audit_does_not_read_times() -> None:
+    """No rule is about time: ``ts`` is not decoded (the costliest column), findings agree."""
+    start = datetime(2026, 12, 1, tzinfo=UTC)
+    events = game("hearts", 4)
+    i = first(events, "play", 5)
+    events[i] = dataclasses.replace(events[i], card="ZZ")
+    timed = [dataclasses.replace(e, ts=start + timedelta(seconds=e.seq)) for e in events]
+    with_times, without = events_to_table(timed), events_to_table(events)
+    assert with_times.column("ts").null_count == 0
+    report = format_report(audit_many(with_times, 1), "json")
+    assert report == format_report(audit_many(without, 1), "json")
+    assert [f.rule for f in audit_many(with_times, 1).findings] == ["LOG-CARD"]
+    assert decode_columns(with_times, skip=UNREAD_COLUMNS)[COLUMNS.index("ts")][0] is None
+    assert decode_columns(with_times)[COLUMNS.index("ts")][0] == start

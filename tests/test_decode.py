@@ -118,12 +118,20 @@ def test_large_and_dictionary_string_columns() -> None:
 
 
 def test_many_distinct_row_lengths() -> None:
-    """Past MASKED_LENGTHS distinct lengths, rows are grouped by sorting (the other path)."""
     rows: list[tuple[int, ...] | None] = [tuple(range(n)) for n in range(60, -1, -1)]
     rows[::3] = [None] * len(rows[::3])
     events = [Event("g", i, "hez2", "x", values=v) for i, v in enumerate(rows)]
-    assert len({len(v) for v in rows if v is not None}) > decode.MASKED_LENGTHS
     assert decode_columns(events_to_table(events))[COLUMNS.index("values")] == rows
+
+
+def test_null_list_rows_may_cover_elements() -> None:
+    """Arrow lets a null list row span elements (offsets 2..4 here): they belong to no row."""
+    offsets = pa.array([0, 2, 4, 5, 5], pa.int32())
+    values = pa.array(["2C", "QS", "XX", "YY", "AH"])
+    mask = pa.array([False, True, False, False])
+    cells = pa.ListArray.from_arrays(offsets, values, mask=mask)
+    column = pa.chunked_array([cells.slice(1), cells])
+    assert decode._decode_lists(column) == [None, ("AH",), (), ("2C", "QS"), None, ("AH",), ()]
 
 
 def test_gc_state_is_restored() -> None:
