@@ -57,7 +57,7 @@ def mid_round(
     """
     log = new_log(len(hands), **setup)
     state: Hez2State = log.state
-    state.hands = tuple(DECK.mask(h.split()) for h in hands)
+    state.hands = [DECK.mask(h.split()) for h in hands]
     held = 0
     for h in state.hands:
         held |= h

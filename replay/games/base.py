@@ -505,11 +505,20 @@ def check_round(event: Event, expected: int) -> None:
     Games call it after the cards and the game's own rules, so that a card from nowhere or an
     illegal play is never hidden behind a mere numbering fault.
     """
-    if event.round != expected:
-        raise RuleViolation(
-            "LOG-ORDER", f"{event.type} in round {event.round} during round {expected}",
-            recoverable=True,
-        )  # fmt: skip
+    fault = round_fault(event, expected)
+    if fault is not None:
+        raise fault
+
+
+def round_fault(event: Event, expected: int) -> RuleViolation | None:
+    """The violation :func:`check_round` raises, returned instead (``None``: numbered right)."""
+    number = event.round
+    if number is not None and number == expected:  # narrowed: compiled, a native comparison
+        return None
+    return RuleViolation(
+        "LOG-ORDER", f"{event.type} in round {event.round} during round {expected}",
+        recoverable=True,
+    )  # fmt: skip
 
 
 def seat_description(event: Event | None, seat: int | None, private: frozenset[str]) -> str | None:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
 
 from replay.cards import Deck, bits, popcount
 from replay.events import Category, Event
@@ -38,24 +38,39 @@ from replay.games.base import (
     parse_setup,
     random_bot,
     replace_at,
+    round_fault,
     seat_description,
 )
 
-RANKS = "1234567SCR"
-SUITS = "OCEB"
-SUIT_CODES = tuple(SUITS)
-SUIT_NAMES = ("Oros", "Copas", "Espadas", "Bastos")
-DECK = Deck([r + s for s in SUITS for r in RANKS], "40-card Spanish deck")
+# Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
+# looked up in the module's dict. Tuples indexed by a variable are typed tuple[X, ...].
+RANKS: Final = "1234567SCR"
+SUITS: Final = "OCEB"
+SUIT_CODES: Final[tuple[str, ...]] = tuple(SUITS)
+SUIT_NAMES: Final[tuple[str, ...]] = ("Oros", "Copas", "Espadas", "Bastos")
+DECK: Final = Deck([r + s for s in SUITS for r in RANKS], "40-card Spanish deck")
+_CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
 
-ACE, TWO, SEVEN = 0, 1, 6
-SUIT_MASK = tuple(0x3FF << (10 * s) for s in range(4))
-RANK_MASK = tuple(sum(1 << (10 * s + r) for s in range(4)) for r in range(10))
-ACES, TWOS, SEVENS = RANK_MASK[ACE], RANK_MASK[TWO], RANK_MASK[SEVEN]
-HAND_SIZE = 4
-ROUND = 1
+ACE: Final = 0
+TWO: Final = 1
+SEVEN: Final = 6
+SUIT_MASK: Final[tuple[int, ...]] = tuple(0x3FF << (10 * s) for s in range(4))
+RANK_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << (10 * s + r) for s in range(4)) for r in range(10)
+)
+ACES: Final = RANK_MASK[ACE]
+TWOS: Final = RANK_MASK[TWO]
+SEVENS: Final = RANK_MASK[SEVEN]
+HAND_SIZE: Final = 4
+ROUND: Final = 1
 
 # Stages of the round (a queue of rulings, when not empty, comes first).
-DEAL, START, TURN, DECLARE, DRAW, END = range(6)
+DEAL: Final = 0
+START: Final = 1
+TURN: Final = 2
+DECLARE: Final = 3
+DRAW: Final = 4
+END: Final = 5
 
 #: Shares of the pot in percent by rank among staked players (HEZ2-STAKES), for 2-4 of them.
 SPLITS: Mapping[int, tuple[int, ...]] = {2: (100, 0), 3: (70, 30, 0), 4: (60, 30, 10, 0)}
@@ -103,7 +118,11 @@ Ruling = tuple[str, int, int, str]
 
 @dataclass(slots=True)
 class Hez2State(GameState):
-    """A Hez2 round between events. All fields are immutable values."""
+    """A Hez2 round between events.
+
+    ``hands`` is a list changed in place by the reducer; :meth:`clone` copies it. The other
+    fields are immutable values.
+    """
 
     names: tuple[str, ...] = ()
     bots: tuple[bool, ...] = ()
@@ -111,7 +130,7 @@ class Hez2State(GameState):
     dealer: int = 0
     stage: int = DEAL
     dealt: int = 0  # deal events recorded
-    hands: tuple[int, ...] = ()
+    hands: list[int] = field(default_factory=list)
     stock: int = DECK.full  # cards not yet seen (set of unknown order)
     discard: int = 0  # the discard pile, its top card included
     top: int = -1  # the exposed card
@@ -128,7 +147,7 @@ class Hez2State(GameState):
     queue: tuple[Ruling, ...] = ()  # rulings due, first first
 
 
-def next_holder(hands: tuple[int, ...], seat: int) -> int:
+def next_holder(hands: list[int], seat: int) -> int:
     """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
     n = len(hands)
     for step in range(1, n + 1):
@@ -138,7 +157,7 @@ def next_holder(hands: tuple[int, ...], seat: int) -> int:
     return seat
 
 
-def holders_after(hands: tuple[int, ...], seat: int) -> list[int]:
+def holders_after(hands: list[int], seat: int) -> list[int]:
     """Seats holding cards, clockwise starting after ``seat``."""
     n = len(hands)
     return [(seat + step) % n for step in range(1, n + 1) if hands[(seat + step) % n]]
@@ -238,7 +257,7 @@ class Hez2(Rules[Hez2State]):
         return Hez2State(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
             names=tuple(names), bots=tuple(bots), stakes=tuple(stakes), dealer=dealer,
-            hands=(0,) * n, payouts=(0,) * n,
+            hands=[0] * n, payouts=(0,) * n,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- what is due
@@ -273,13 +292,59 @@ class Hez2(Rules[Hez2State]):
         type_, player, amount, rule = state.queue[0]
         if type_ == "game_end":
             event = self.new_event(state, "game_end", values=(player,))
-        elif type_ == "payout":
-            event = self.new_event(state, "payout", player=player, amount=amount)
-        elif type_ == "skip":
-            event = self.new_event(state, "skip", round=ROUND, player=player)
         else:
-            event = self.new_event(state, type_, round=ROUND, player=player, amount=amount)
+            event = self.new_event(
+                state, type_, round=_queued_round(type_), player=player,
+                amount=_queued_amount(type_, amount),
+            )  # fmt: skip
         return Due.of_ruling(event, rule)
+
+    def is_due_ruling(self, state: Hez2State, event: Event) -> bool:
+        """The first queued ruling (but ``game_end``) as :meth:`due` gives it, compared field by
+        field (``_queued_ruling`` builds the same event from the same entry)."""
+        if not state.queue:
+            return False  # a reshuffle: the general path
+        type_, player, amount, _ = state.queue[0]
+        if event.type != type_ or type_ == "game_end":
+            return False
+        return (
+            event.round == _queued_round(type_) and event.player == player
+            and event.amount == _queued_amount(type_, amount)
+            and event.trick is None and event.target is None and event.card is None
+            and event.cards is None and event.suit is None and event.total is None
+            and event.values is None
+        )  # fmt: skip
+
+    def advance(self, state: Hez2State, event: Event) -> bool:
+        """A legal decision, a card drawn from the stock or the queued ruling, checked and
+        applied in one pass (nearly every event): the checks of :meth:`verify` for what is due
+        now, without building the :class:`Due`, and faults returned instead of raised."""
+        if event.seq != state.seq:
+            return False
+        if state.queue:
+            if not self.is_due_ruling(state, event):
+                return False
+        else:
+            player = event.player
+            if player is None or player != state.turn:
+                return False
+            stage = state.stage
+            if stage in (TURN, DECLARE):
+                if self.categories.get(event.type) is not Category.DECISION:
+                    return False
+                if self._decision_fault(state, player, event) is not None:
+                    return False
+            elif stage == DRAW and state.stock and event.type == "card_drawn":
+                if self._stock_fault(state, event) is not None:
+                    return False
+                if round_fault(event, ROUND) is not None:
+                    return False
+            else:
+                return False
+        self.reduce(state, event)
+        state.seq = event.seq + 1
+        state.last = event
+        return True
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: Hez2State, event: Event) -> None:
@@ -315,20 +380,27 @@ class Hez2(Rules[Hez2State]):
         if event.type == "deal":
             self._verify_deal(state, event)
         else:
-            self._verify_card_from_stock(state, event)
+            fault = self._stock_fault(state, event)
+            if fault is not None:
+                raise fault
         check_round(event, ROUND)
 
-    def _verify_card_from_stock(self, state: Hez2State, event: Event) -> None:
-        """The start card or a drawn card: a card of the stock, drawn by the seat drawing."""
+    def _stock_fault(self, state: Hez2State, event: Event) -> RuleViolation | None:
+        """Why a start card or a drawn card is not a card of the stock drawn by the seat
+        drawing; ``None`` when it is."""
         if event.type == "card_drawn" and event.player != state.turn:
-            raise RuleViolation(
+            return RuleViolation(
                 "LOG-ORDER", f"card drawn by seat {event.player} but seat {state.turn} is drawing"
             )
-        card = self._card(event.card, f"{event.type} names")
+        code = event.card
+        card = _CARD_INDEX.get(code, -1) if code is not None else -1
+        if card < 0:
+            return RuleViolation("LOG-CARD", f"{event.type} names unknown card {code!r}")
         if not state.stock >> card & 1:
-            raise RuleViolation(
+            return RuleViolation(
                 "LOG-CARD", f"{event.type} names {event.card} which is not in the stock"
             )
+        return None
 
     def _verify_deal(self, state: Hez2State, event: Event) -> None:
         if event.player != state.dealt:
@@ -355,49 +427,57 @@ class Hez2(Rules[Hez2State]):
     def verify_decision(self, state: Hez2State, event: Event) -> None:
         seat = event.player
         assert seat is not None
+        fault = self._decision_fault(state, seat, event)
+        if fault is not None:
+            raise fault
+
+    def _decision_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
+        """Why a decision by the seat whose turn it is breaks the rules; ``None`` when legal.
+
+        Returned, not raised: :meth:`advance` accepts a legal decision without a ``try``.
+        """
         kind = event.type
         if state.stage == DECLARE:
             if kind != "declare_suit":
-                raise RuleViolation(
+                return RuleViolation(
                     "HEZ2-SEVEN", f"seat {seat} made a {kind} before declaring the suit of its 7"
                 )
             if event.suit not in SUIT_CODES:
-                raise RuleViolation(
+                return RuleViolation(
                     "HEZ2-SEVEN", f"seat {seat} declared {event.suit!r}, not one of O C E B"
                 )
         elif kind == "play":
-            self._verify_play(state, seat, event)
-            return
+            return self._play_fault(state, seat, event)
         elif kind == "draw":
-            self._verify_draw(state, seat)
+            if state.pending_skip:
+                return RuleViolation(
+                    "HEZ2-ACE", f"seat {seat} drew while facing a skip; only an ace or accepting"
+                )
+            if state.pending_draw:
+                return RuleViolation(
+                    "HEZ2-TWO",
+                    f"seat {seat} drew one card while facing a draw of {state.pending_draw}; "
+                    "only a 2 or accepting",
+                )
         elif kind == "accept_skip" and not state.pending_skip:
-            raise RuleViolation("HEZ2-ACE", f"seat {seat} accepted a skip but none is pending")
+            return RuleViolation("HEZ2-ACE", f"seat {seat} accepted a skip but none is pending")
         elif kind == "accept_draw" and not state.pending_draw:
-            raise RuleViolation("HEZ2-TWO", f"seat {seat} accepted a draw but none is pending")
+            return RuleViolation("HEZ2-TWO", f"seat {seat} accepted a draw but none is pending")
         elif kind == "declare_suit":
-            raise RuleViolation("HEZ2-SEVEN", f"seat {seat} declared a suit without playing a 7")
-        check_round(event, ROUND)
+            return RuleViolation("HEZ2-SEVEN", f"seat {seat} declared a suit without playing a 7")
+        return round_fault(event, ROUND)
 
-    def _verify_draw(self, state: Hez2State, seat: int) -> None:
-        if state.pending_skip:
-            raise RuleViolation(
-                "HEZ2-ACE", f"seat {seat} drew while facing a skip; only an ace or accepting"
-            )
-        if state.pending_draw:
-            raise RuleViolation(
-                "HEZ2-TWO",
-                f"seat {seat} drew one card while facing a draw of {state.pending_draw}; "
-                "only a 2 or accepting",
-            )
-
-    def _verify_play(self, state: Hez2State, seat: int, event: Event) -> None:
-        card = self._card(event.card, f"seat {seat} played")
+    def _play_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
+        code = event.card
+        card = _CARD_INDEX.get(code, -1) if code is not None else -1
+        if card < 0:
+            return RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
         code = DECK.order[card]
-        if not state.hands[seat] >> card & 1:
-            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        hand: int = state.hands[seat]
+        if not hand >> card & 1:
+            return RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
         if playable_mask(state, seat) >> card & 1:
-            check_round(event, ROUND)  # the game's rule before the numbering
-            return
+            return round_fault(event, ROUND)  # the game's rule before the numbering
         top = DECK.order[state.top]
         if state.pending_skip:
             rule, why = "HEZ2-ACE", f"seat {seat} played {code} on a pending skip; only an ace"
@@ -412,7 +492,7 @@ class Hez2(Rules[Hez2State]):
                 f"seat {seat} played {code} on {top} with {SUIT_NAMES[state.suit]} to follow; "
                 "it matches neither suit nor rank"
             )
-        raise RuleViolation(rule, why, recoverable=True)
+        return RuleViolation(rule, why, recoverable=True)
 
     # ----------------------------------------------------------------- reducer
     def reduce(self, state: Hez2State, event: Event) -> Hez2State:
@@ -436,7 +516,7 @@ class Hez2(Rules[Hez2State]):
     def _reduce_deal(self, state: Hez2State, event: Event) -> None:
         seat = state.dealt
         mask = DECK.mask(event.cards or ())
-        state.hands = replace_at(state.hands, seat, mask)
+        state.hands[seat] = mask
         state.stock &= ~mask
         state.dealt += 1
         if state.dealt == state.n:
@@ -456,7 +536,8 @@ class Hez2(Rules[Hez2State]):
         bit = DECK.bit(event.card or "")
         seat = state.turn
         state.stock &= ~bit
-        state.hands = replace_at(state.hands, seat, state.hands[seat] | bit)
+        hand: int = state.hands[seat]  # typed: compiled, the `|` is then native
+        state.hands[seat] = hand | bit
         state.to_draw -= 1
         return self._settle_draw(state)
 
@@ -473,7 +554,8 @@ class Hez2(Rules[Hez2State]):
         assert seat is not None
         card = DECK.index(event.card or "")
         bit = 1 << card
-        state.hands = replace_at(state.hands, seat, state.hands[seat] & ~bit)
+        hand: int = state.hands[seat]
+        state.hands[seat] = hand & ~bit
         state.discard |= bit
         state.top = card
         state.top_seat = seat
@@ -712,6 +794,16 @@ _PLAY_OR_DRAW = tuple(Due.decision(s, what="play or draw") for s in range(4))
 _DECLARE = tuple(Due.decision(s, what="declare a suit") for s in range(4))
 _CARD_DRAWN = tuple(Due.chance(s, what="card drawn") for s in range(4))
 _CHANCE_TYPES = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}
+
+
+def _queued_round(type_: str) -> int | None:
+    """The round number of a queued ruling's event (a payout has none)."""
+    return None if type_ == "payout" else ROUND
+
+
+def _queued_amount(type_: str, amount: int) -> int | None:
+    """The amount of a queued ruling's event (a skip has none)."""
+    return None if type_ == "skip" else amount
 
 
 def _end_turn(state: Hez2State) -> None:
