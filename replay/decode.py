@@ -112,10 +112,10 @@ def _decode_scalars(column: pa.ChunkedArray[Any]) -> list[Any]:
 
 
 def _decode_integers(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """An integer column (nulls allowed). Values beyond CPython's cached small ints (``seq``)
-    go through a lookup table of their range: one ``int`` object per distinct value, shared by
-    the rows, instead of one allocated (and later freed) per row. A sparse column decodes its
-    valid cells only.
+    """An integer column (nulls allowed): without nulls, CPython's small ints through numpy;
+    else through a lookup table of the column's range (one ``int`` object per distinct value,
+    shared by the rows: nothing allocated per row, and no per-cell ``to_pylist``). A sparse
+    column decodes its valid cells only.
 
     >>> _decode_integers(pa.chunked_array([[300, None], [301, 300]]))
     [300, None, 301, 300]
@@ -127,8 +127,10 @@ def _decode_integers(column: pa.ChunkedArray[Any]) -> list[Any]:
         return _sparse(column, _decode_integers)
     low, high = (value.as_py() for value in pc.min_max(column).values())
     span = high - low + 1
-    if high <= SMALL_INT or span > max(INTEGER_SPAN, len(column)):
+    if span > max(INTEGER_SPAN, len(column)):  # no table that large
         return column.to_pylist() if column.null_count else _as_list(_numbers(column))
+    if not column.null_count and high <= SMALL_INT:
+        return _as_list(_numbers(column))
     lookup = np.fromiter([*range(low, high + 1), None], dtype=object, count=span + 1)
     codes = _numbers(pc.subtract(column.cast(pa.int64()).fill_null(high + 1), low))
     return _as_list(lookup[codes])
