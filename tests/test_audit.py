@@ -320,3 +320,13 @@ def test_the_audit_does_not_read_times() -> None:
     assert [f.rule for f in audit_many(with_times, 1).findings] == ["LOG-CARD"]
     assert decode_columns(with_times, skip=UNREAD_COLUMNS)[COLUMNS.index("ts")][0] is None
     assert decode_columns(with_times)[COLUMNS.index("ts")][0] == start
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_progress_counts_every_game_once(jobs: int) -> None:
+    """Slices done by this process and by workers (reported from another thread) add up."""
+    table = events_to_table([e for s in range(20) for e in game("hez2", s)])
+    done: list[int] = []
+    report = audit_many(table, jobs, done.append)
+    assert sum(done) == len(report.games) == 20
+    assert len(done) > (1 if jobs == 1 else 2)
