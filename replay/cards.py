@@ -117,6 +117,10 @@ class Deck:
         except (KeyError, TypeError):
             raise UnknownCard(code, self.name) from None
 
+    def find(self, code: str) -> int:
+        """Index of a card code, or -1 when it is not in the deck."""
+        return self._index.get(code, -1)
+
     def bit(self, code: str) -> int:
         """The one-card mask of a card code."""
         return 1 << self.index(code)

@@ -466,6 +466,20 @@ def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return tuple(items)
 
 
+def all_recorded(values: tuple[int, ...]) -> bool:
+    """Whether every seat's entry of a per-seat tuple is set (``-1``: not yet recorded).
+
+    A loop rather than ``min(values) >= 0``: compiled, ``min`` is a generic builtin call.
+
+    >>> all_recorded((3, 0, 8)), all_recorded((3, -1, 8))
+    (True, False)
+    """
+    for value in values:  # noqa: SIM110 (a loop compiles to tighter code)
+        if value < 0:
+            return False
+    return True
+
+
 def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> bool:
     """Whether ``event`` is a play numbered as the next one: ``seq``, by ``turn``, in ``trick``
     of ``round_`` (the numbering part of the games' fast path for a legal play).

@@ -673,7 +673,7 @@ class Fou(Rules[FouState]):
         state.fools.append(fool)
         if len(state.fools) < fools_per_trick(state.n):
             return state
-        if 0 in state.hands:  # FOU-ROUND-END: the trick is complete and a hand is empty
+        if _an_empty_hand(state.hands):  # FOU-ROUND-END: the trick is complete, a hand empty
             state.stage = SCORE
             state.scored = 0
             state.out = 0
@@ -850,6 +850,14 @@ def _legal_play(state: FouState, event: Event) -> int:
     if card >= 0 and legal_mask(state.hands[state.turn], state.led) >> card & 1:
         return card
     return -1
+
+
+def _an_empty_hand(hands: list[int]) -> bool:
+    """Whether a hand is empty (``0 in hands`` compares each long int to 0 generically)."""
+    for hand in hands:  # noqa: SIM110 (a loop compiles to tighter code)
+        if not hand:
+            return True
+    return False
 
 
 def _play(state: FouState, seat: int, card: int) -> None:

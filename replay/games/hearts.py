@@ -28,6 +28,7 @@ from replay.games.base import (
     GameState,
     Rules,
     RuleViolation,
+    all_recorded,
     check_players,
     check_round,
     numbered,
@@ -505,7 +506,7 @@ class Hearts(Rules[HeartsState]):
         hands = state.hands
         hand: int = hands[seat]
         hands[seat] = hand & ~mask
-        if min(state.passes) >= 0:
+        if all_recorded(state.passes):
             offset = pass_offset(state.hand_no)
             for giver in range(4):
                 receiver = (giver + offset) % 4

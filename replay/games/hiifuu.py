@@ -35,6 +35,7 @@ from replay.games.base import (
     GameState,
     Rules,
     RuleViolation,
+    all_recorded,
     check_players,
     check_round,
     numbered,
@@ -103,14 +104,6 @@ DECKS: Final[dict[int, Deck]] = {v: make_deck(v) for v, _, _ in TABLE_SIZES.valu
 #: ``~(1 << card)`` per card of the largest deck: removing a card from a hand in one operation.
 _WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECKS[18])))
 #: ``1 << card`` per card (a mask built from codes allocates one long int per card, not two).
-#: Per values per suit, the bit set of each suit's cards (see :meth:`Setup.suit_mask`).
-_SUIT_MASKS: Final[dict[int, tuple[int, ...]]] = {
-    v: tuple(((1 << v) - 1) << (suit * v) for suit in range(len(SUITS))) for v in DECKS
-}
-#: Per values per suit, the index of each card code of that deck (for the fast path of verify).
-_CARD_INDEX: Final[dict[int, dict[str, int]]] = {
-    v: {code: i for i, code in enumerate(deck.order)} for v, deck in DECKS.items()
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +125,13 @@ class Setup:
         return self.deal_size - self.discard_size
 
     def suit_mask(self, suit: int) -> int:
-        """The bit set of every card of ``suit``."""
-        return _SUIT_MASKS[self.values][suit]
+        """The bit set of every card of ``suit``.
+
+        >>> bin(_parse_setup({"players": 4}, 4).suit_mask(1))
+        '0b11111111111110000000000000'
+        """
+        values = self.values
+        return ((1 << values) - 1) << (suit * values)  # compiled: native, no table lookup
 
 
 @dataclass(slots=True)
@@ -212,7 +210,7 @@ def _legal_play(state: HiifuuState, event: Event) -> int:
     ):
         return -1
     code = event.card
-    card = _CARD_INDEX[state.setup.values].get(code, -1) if code is not None else -1
+    card = state.setup.deck.find(code) if code is not None else -1
     if card >= 0 and legal_mask(state, state.turn) >> card & 1:
         return card
     return -1
@@ -622,7 +620,7 @@ class Hiifuu(Rules[HiifuuState]):
         state.discards = replace_at(state.discards, seat, mask)
         hand: int = state.hands[seat]
         state.hands[seat] = hand & ~mask
-        if min(state.discards) >= 0:
+        if all_recorded(state.discards):
             state.stage = PLAY
         return state
 
