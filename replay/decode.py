@@ -168,11 +168,16 @@ def _decode_text(column: pa.ChunkedArray[Any]) -> list[Any]:
     """A string column by the cheapest exact route: sparse, in runs, or by dictionary."""
     if column.null_count * 2 > len(column):
         return _sparse(column, _decoded)
-    if _is_text(column.type):
-        runs: pa.ChunkedArray[Any] = pc.run_end_encode(column)  # type: ignore[attr-defined]
-        run_count = sum(len(chunk.run_ends) for chunk in cast(list[Any], runs.chunks))
-        if run_count * RUN_LENGTH <= len(column):
-            return _decode_runs(runs)
+    if not _is_text(column.type):  # dictionary-encoded: runs are found on the codes
+        codes, lookup = _dictionary_codes(column)
+        starts = np.flatnonzero(np.diff(codes, prepend=-1))
+        if len(starts) * RUN_LENGTH <= len(codes):
+            return _repeated(_as_list(lookup[codes[starts]]), np.diff(starts, append=len(codes)))
+        return _as_list(lookup[codes])
+    runs: pa.ChunkedArray[Any] = pc.run_end_encode(column)  # type: ignore[attr-defined]
+    run_count = sum(len(chunk.run_ends) for chunk in cast(list[Any], runs.chunks))
+    if run_count * RUN_LENGTH <= len(column):
+        return _decode_runs(runs)
     return _decoded(column)
 
 
@@ -189,7 +194,16 @@ def _decode_runs(runs: pa.ChunkedArray[Any]) -> list[Any]:
     chunks: list[Any] = list(runs.chunks)  # RunEndEncodedArray (run_ends, values)
     values = _decoded(pa.chunked_array([chunk.values for chunk in chunks]))
     lengths = [np.diff(chunk.run_ends.to_numpy(), prepend=0) for chunk in chunks]
-    return list(chain.from_iterable(map(repeat, values, np.concatenate(lengths).tolist())))
+    return _repeated(values, np.concatenate(lengths))
+
+
+def _repeated(values: list[Any], lengths: NDArray[Any]) -> list[Any]:
+    """Each value repeated as many times as its length says, end to end.
+
+    >>> _repeated(["g1", "g2"], np.array([2, 1]))
+    ['g1', 'g1', 'g2']
+    """
+    return list(chain.from_iterable(map(repeat, values, lengths.tolist())))
 
 
 def _decoded(column: pa.ChunkedArray[Any]) -> list[Any]:
