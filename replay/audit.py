@@ -293,40 +293,48 @@ def game_runs(game_ids: list[str]) -> list[tuple[int, int]]:
 
 def game_starts(table: Any) -> list[int]:
     """The row where each run of one game id begins (the first row is 0)."""
-    import numpy as np
-    import pyarrow.compute as pc
-
-    n = table.num_rows
-    if n == 0:
-        return []
-    ids = game_keys(table)
-    changed = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).to_numpy(zero_copy_only=False)
-    return [0, *(np.flatnonzero(changed) + 1).tolist()]
-
-
-def game_keys(table: Any) -> Any:
-    """The ``game_id`` column in a form every compute function accepts: the strings, or for a
-    dictionary-encoded column (``EventStore.scan(dictionary=True)``) the indices into one
-    dictionary shared by all chunks (equal ids, equal indices)."""
-    import pyarrow as pa
-
-    ids = table.column("game_id")
-    if not pa.types.is_dictionary(ids.type):
-        return ids
-    chunks = ids.unify_dictionaries().chunks
-    return pa.chunked_array([chunk.indices for chunk in chunks], type=ids.type.index_type)
+    starts: list[int] = _run_starts(game_codes(table)).tolist()
+    return starts
 
 
 def count_games(table: Any) -> int:
     """How many distinct game ids a table holds."""
+    codes = game_codes(table)
+    return _distinct(codes[_run_starts(codes)])
+
+
+def game_codes(table: Any) -> Any:
+    """The ``game_id`` column as a numpy array of integers, equal for equal ids (indices into
+    one dictionary): run boundaries and counts are then numpy work on 4-byte codes."""
+    import numpy as np
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    return int(pc.count_distinct(game_keys(table)).as_py())
+    ids = table.column("game_id")
+    encoded = ids if pa.types.is_dictionary(ids.type) else pc.dictionary_encode(ids)
+    chunks = encoded.unify_dictionaries().chunks
+    if not chunks:
+        return np.empty(0, dtype=np.int32)
+    indices = [
+        chunk.indices.fill_null(-1) if chunk.null_count else chunk.indices for chunk in chunks
+    ]
+    return np.concatenate([index.to_numpy() for index in indices])
 
 
-def grouped_by_game(table: Any, starts: list[int]) -> bool:
-    """Whether every game's rows are contiguous (the store writes them so): no sort needed."""
-    return len(starts) == count_games(table)
+def _run_starts(codes: Any) -> Any:
+    """Where each run of equal codes begins (numpy array; empty for no codes)."""
+    import numpy as np
+
+    if not len(codes):
+        return np.empty(0, dtype=np.intp)
+    return np.flatnonzero(np.diff(codes, prepend=codes[0] - 1))
+
+
+def _distinct(values: Any) -> int:
+    """How many distinct values a numpy array holds."""
+    import numpy as np
+
+    return len(np.unique(values))
 
 
 def sorted_by_game(table: Any) -> Any:
@@ -399,11 +407,12 @@ def audit_many(
     report = AuditReport()
     if table.num_rows == 0:
         return report
-    starts = game_starts(table)
-    if not grouped_by_game(table, starts):
+    codes = game_codes(table)
+    starts = _run_starts(codes)
+    if _distinct(codes[starts]) < len(starts):  # a game in several runs: not grouped
         table = sorted_by_game(table)
-        starts = game_starts(table)
-    bounds = _slice_bounds(starts, table.num_rows, jobs * SLICES_PER_JOB)
+        starts = _run_starts(game_codes(table))
+    bounds = _slice_bounds(starts.tolist(), table.num_rows, jobs * SLICES_PER_JOB)
     if jobs == 1 or len(bounds) <= 2:  # not worth starting worker processes
         for offset, length in bounds:
             _collect(report, audit_table(table.slice(offset, length)), on_progress)
