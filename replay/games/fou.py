@@ -70,9 +70,21 @@ COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
 _CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
-#: ``~(1 << card)`` per card: removing a card from a hand is one operation on its (long) int.
-_WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECK)))
-#: ``1 << card`` per card (a mask built from codes allocates one long int per card, not two).
+#: The reducer keeps each hand as two halves of at most 62 bits, which compiled code keeps
+#: native (an 88-bit int is a long int: every operation on it allocates). The low half holds
+#: the 1s, green and red (cards 0..53), the high one yellow and blue (54..87, shifted): each
+#: colour lies in one half, so following it is one test of one half.
+SPLIT: Final = 54
+LOW_HALF: Final = (1 << SPLIT) - 1
+#: A card's bit in its half.
+HALF_BIT: Final[tuple[int, ...]] = tuple(1 << (c if c < SPLIT else c - SPLIT) for c in range(88))
+#: Each colour's cards in its half (green and red low, yellow and blue high).
+HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
+    COLOUR_MASK[c] if c < 2 else COLOUR_MASK[c] >> SPLIT for c in range(4)
+)
+assert len(DECK) == 88 and DECK.index("Y2") == SPLIT and COLOUR_MASK[1] >> SPLIT == 0
+#: ``VALUE[card] << 7 | COLOUR[card]``: what :func:`card_rank` needs of a card, in one lookup.
+_RANK_INFO: Final[tuple[int, ...]] = tuple(v << 7 | c for v, c in zip(VALUE, COLOUR, strict=True))
 
 EMPTY_HAND_SCORE: Final = 10
 PLUS_ROUNDS_TO_END: Final = 6
@@ -145,9 +157,10 @@ def describe_colour(colour: int) -> str:
 def card_rank(card: int, position: int, led: int) -> int:
     """A sortable strength of a played card: led colour (and 1s) above discards, then value,
     then the earlier card (ties are lost by the later card; FOU-TRICK, FOU-FOOL)."""
-    colour = COLOUR[card]
-    follows = 1 if colour in (ONE, led) else 0
-    return (follows << 10) | (VALUE[card] << 4) | (15 - position)
+    info = _RANK_INFO[card]
+    colour = info & 7
+    rank = (info >> 3) | (15 - position)  # the value, shifted left by 4
+    return rank | (1 << 10) if colour in (ONE, led) else rank
 
 
 def rank_position(rank: int) -> int:
@@ -162,10 +175,13 @@ def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]
     >>> fool_position(cards, [3, 4, 5], COLOUR[6], []), fool_position(cards, [3, 4, 5], 0, [5])
     (2, 1)
     """
+    fooled = 0  # a bit set: `seats[pos] in fools` compares generically
+    for seat in fools:
+        fooled |= 1 << seat
     worst = -1
     worst_rank = 1 << 16  # above every card_rank
     for pos in range(len(cards)):
-        if seats[pos] in fools:
+        if fooled >> seats[pos] & 1:
             continue
         rank = card_rank(cards[pos], pos, led)
         if rank < worst_rank:
@@ -222,12 +238,21 @@ def legal_mask(hand: int, led: int) -> int:
 
 
 def hand_penalty(hand: int) -> int:
-    """The points of the cards left in a hand (a 1 counts 5)."""
+    """The points of the cards left in a hand (a 1 counts 5).
+
+    >>> hand_penalty(DECK.mask(["1a", "G5", "B15"]))
+    25
+    """
+    return _half_penalty(hand & LOW_HALF, 0) + _half_penalty(hand >> SPLIT, SPLIT)
+
+
+def _half_penalty(half: int, first: int) -> int:
+    """The points of the cards of one half of a hand (``first``: the index of its bit 0)."""
     total = 0
-    while hand:
-        low = hand & -hand
-        total += PENALTY[low.bit_length() - 1]
-        hand ^= low
+    while half:
+        low = half & -half
+        total += PENALTY[first + low.bit_length() - 1]
+        half ^= low
     return total
 
 
@@ -246,8 +271,12 @@ class FouState(GameState):
     hand_size: int = 12
     first_dealer: int = -1
     round: int = 0
-    hands: list[int] = field(default_factory=list)
-    dealt: int = 0  # cards dealt this round (bit set)
+    # Each seat's hand in two native halves (see SPLIT); ``hands`` gives whole bit sets.
+    hands_low: list[int] = field(default_factory=list)
+    hands_high: list[int] = field(default_factory=list)
+    # The cards of the deck not dealt yet this round, in two halves (see SPLIT).
+    undealt_low: int = 0
+    undealt_high: int = 0
     deals: int = 0  # deal events this round
     round_leader: int = -1  # leader of the round's first trick
     trick: int = 0
@@ -267,6 +296,23 @@ class FouState(GameState):
     totals: tuple[int, ...] = ()
     plus: tuple[int, ...] = ()  # rounds scored +10, per seat
     winners: tuple[int, ...] = ()
+
+    def hand(self, seat: int) -> int:
+        """The bit set of ``seat``'s hand (deck indices)."""
+        high: int = self.hands_high[seat]
+        low: int = self.hands_low[seat]
+        return high << SPLIT | low
+
+    @property
+    def hands(self) -> list[int]:
+        """Every seat's hand as one bit set (a new list: the reducer changes the halves)."""
+        return [self.hand(seat) for seat in range(len(self.hands_low))]
+
+
+#: Seats already parsed (names, bot flags), by ``game_start`` data: a corpus repeats a few
+#: setups, and parsing one (JSON, checks) costs about 20,000 instructions. Tuples: shared.
+_SEATS: Final[dict[str, tuple[tuple[str, ...], tuple[bool, ...]]]] = {}
+_SEATS_KEPT: Final = 256  # emptied when full: a bound, not an eviction policy
 
 
 def next_seat(seat: int, n: int, out: int) -> int:
@@ -332,6 +378,24 @@ class Fou(Rules[FouState]):
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> FouState:
+        data = event.data
+        seats = _SEATS.get(data) if data is not None else None
+        if seats is None or event.type != "game_start" or event.seq != 0 or event.kind != self.kind:
+            seats = self._parse_seats(event)
+            if data is not None:
+                if len(_SEATS) >= _SEATS_KEPT:
+                    _SEATS.clear()
+                _SEATS[data] = seats
+        names, bots = seats
+        n = len(names)
+        return FouState(
+            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, names=names,
+            bots=bots, hand_size=hand_size(n), hands_low=[0] * n, hands_high=[0] * n,
+            totals=(0,) * n, plus=(0,) * n,
+        )  # fmt: skip
+
+    def _parse_seats(self, event: Event) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+        """The names and bot flags of a ``game_start`` (LOG-SETUP, FOU-SETUP)."""
         setup = parse_setup(event, self.kind)
         n = check_players(setup, self.min_players, self.max_players, "FOU-SETUP")
         names = setup.get("names") or [f"p{i}" for i in range(n)]
@@ -340,11 +404,7 @@ class Fou(Rules[FouState]):
             raise RuleViolation("FOU-SETUP", "names must list one player id per seat")
         if not isinstance(bots, list) or len(bots) != n:
             raise RuleViolation("FOU-SETUP", "bots must list one flag per seat")
-        return FouState(
-            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
-            names=tuple(str(x) for x in names), bots=tuple(bool(b) for b in bots),
-            hand_size=hand_size(n), hands=[0] * n, totals=(0,) * n, plus=(0,) * n,
-        )  # fmt: skip
+        return tuple(str(x) for x in names), tuple(bool(b) for b in bots)
 
     # ----------------------------------------------------------------- what is due
     def due(self, state: FouState) -> Due:
@@ -432,9 +492,10 @@ class Fou(Rules[FouState]):
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
-        hand = state.hands[seat]
-        if hand:
-            return -hand_penalty(hand)
+        low: int = state.hands_low[seat]
+        high: int = state.hands_high[seat]
+        if low or high:
+            return -(_half_penalty(low, 0) + _half_penalty(high, SPLIT))
         return 0 if seat in state.fools else EMPTY_HAND_SCORE
 
     def _round_scored(self, state: FouState) -> Event:
@@ -447,12 +508,20 @@ class Fou(Rules[FouState]):
 
     # ----------------------------------------------------------------- verification
     def advance(self, state: FouState, event: Event) -> bool:
-        """A legal play or a correct trick won or Fool, checked and applied in one pass."""
+        """A legal play, a correct ruling or a sound deal, checked and applied in one pass."""
         card = _legal_play(state, event)
         if card >= 0:
             _play(state, state.turn, card)
-        elif event.seq == state.seq and self.is_due_ruling(state, event):
+        elif event.seq != state.seq:
+            return False
+        elif self.is_due_ruling(state, event):
             self.reduce(state, event)
+        elif state.stage == DEAL and event.type == "deal":
+            try:
+                low, high = self._verify_deal(state, event)
+            except RuleViolation:
+                return False  # verify() raises it again, refined
+            self._deal(state, state.deals, low, high)
         else:
             return False
         state.seq = event.seq + 1
@@ -492,7 +561,7 @@ class Fou(Rules[FouState]):
         if exc.rule != "LOG-ORDER":
             return exc
         if event.type == "play" and state.stage == SCORE:
-            empty = [s for s in range(state.n) if not state.hands[s]]
+            empty = [s for s in range(state.n) if not state.hand(s)]
             return RuleViolation(
                 "FOU-ROUND-END", f"seat {seat} played after round {state.round} ended: seat "
                 f"{empty[0]} has no cards left",
@@ -551,7 +620,8 @@ class Fou(Rules[FouState]):
                 "FOU-LEAD", f"first dealer {event.player} is not a seat of {state.n} players"
             )
 
-    def _verify_deal(self, state: FouState, event: Event) -> None:
+    def _verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
+        """Check a deal; return its cards as the halves of a hand (see SPLIT)."""
         if event.type != "deal":
             raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
         if event.player != state.deals or event.round != state.round:
@@ -560,18 +630,36 @@ class Fou(Rules[FouState]):
                 f"{state.deals} round {state.round}",
             )  # fmt: skip
         cards = event.cards or ()
-        mask = known_cards(cards)
-        if mask & ~state.deck:
-            outside = " ".join(DECK.codes(mask & ~state.deck))
-            raise RuleViolation("LOG-CARD", f"seat {event.player} dealt {outside} not in play")
-        if popcount(mask) != len(cards) or mask & state.dealt:
-            twice = DECK.codes(mask & state.dealt) or repeated(cards)
+        try:
+            indices = [_CARD_INDEX[code] for code in cards]
+        except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
+            known_cards(cards)  # raises LOG-CARD naming the unknown code
+            raise
+        # The hand in two native halves (no long int per card), and whether a card repeats.
+        low = high = 0
+        repeats = False
+        for card in indices:
+            bit = HALF_BIT[card]
+            if card < SPLIT:
+                repeats = repeats or low & bit != 0
+                low |= bit
+            else:
+                repeats = repeats or high & bit != 0
+                high |= bit
+        if repeats or low & ~state.undealt_low or high & ~state.undealt_high:
+            mask = high << SPLIT | low
+            if mask & ~state.deck:
+                outside = " ".join(DECK.codes(mask & ~state.deck))
+                raise RuleViolation("LOG-CARD", f"seat {event.player} dealt {outside} not in play")
+            dealt = state.deck & ~(state.undealt_high << SPLIT | state.undealt_low)
+            twice = DECK.codes(mask & dealt) or repeated(cards)
             raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
         if len(cards) != state.hand_size:
             raise RuleViolation(
                 "FOU-SETUP",
                 f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}",
             )
+        return low, high
 
     def verify_decision(self, state: FouState, event: Event) -> None:
         seat = event.player
@@ -582,7 +670,7 @@ class Fou(Rules[FouState]):
         if code is None or code not in DECK:
             raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
         card = DECK.index(code)
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
         if event.round != state.round or event.trick != state.trick:
@@ -596,7 +684,7 @@ class Fou(Rules[FouState]):
     def _follow_violation(self, state: FouState, seat: int, card: int) -> RuleViolation:
         """FOU-FOLLOW (or FOU-JOKER when a led 1 let a later card set the colour)."""
         led = state.led
-        held = DECK.codes(state.hands[seat] & COLOUR_MASK[led])
+        held = DECK.codes(state.hand(seat) & COLOUR_MASK[led])
         colour = COLOUR_NAMES[led]
         if COLOUR[state.table[0]] == ONE:
             setter = next(c for c in state.table if COLOUR[c] != ONE)
@@ -628,6 +716,8 @@ class Fou(Rules[FouState]):
             state.over = True
         elif kind == "deck":
             state.deck = DECK.mask(event.cards or ())
+            state.undealt_low = state.deck & LOW_HALF
+            state.undealt_high = state.deck >> SPLIT
             state.stage = DEALER
         elif kind == "dealer":
             state.first_dealer = event.player or 0
@@ -639,14 +729,20 @@ class Fou(Rules[FouState]):
     def _reduce_deal(self, state: FouState, event: Event) -> FouState:
         seat = event.player if event.player is not None else state.deals
         mask = DECK.mask(event.cards or ())
-        state.hands[seat] = mask
-        state.dealt |= mask
+        self._deal(state, seat, mask & LOW_HALF, mask >> SPLIT)
+        return state
+
+    def _deal(self, state: FouState, seat: int, low: int, high: int) -> None:
+        """``seat`` is dealt the hand of halves ``low`` and ``high`` (see SPLIT)."""
+        state.hands_low[seat] = low
+        state.hands_high[seat] = high
+        state.undealt_low &= ~low
+        state.undealt_high &= ~high
         state.deals += 1
         if state.deals == state.n:
             state.trick = 0
             state.fools = []
             self._start_trick(state, state.round_leader, 0)
-        return state
 
     def _start_trick(self, state: FouState, leader: int, out: int) -> None:
         state.stage = PLAY
@@ -654,8 +750,8 @@ class Fou(Rules[FouState]):
         state.leader = state.turn = leader
         state.out = out
         state.need = state.n - popcount(out)
-        state.table = []
-        state.table_seats = []
+        state.table.clear()  # empty already after a trick won; no list allocated
+        state.table_seats.clear()
         state.led = -1
 
     def _reduce_play(self, state: FouState, event: Event) -> FouState:
@@ -666,18 +762,21 @@ class Fou(Rules[FouState]):
 
     def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
         winner = event.player
-        if winner not in state.table_seats:  # a recorded winner who did not play: rules' one
+        if winner is None or not _has(state.table_seats, winner):  # a winner who did not play
             winner = state.table_seats[trick_winner(state.table, state.led)]
-        assert winner is not None
         state.leader = winner
-        # The trick's lists move to last_*; _start_trick gives the next trick new ones.
+        # The trick's lists move to last_*, and the previous last_* lists, emptied, take the
+        # next trick (lists changed in place, as clone() copies them: no list allocated).
+        cards, seats = state.last_cards, state.last_seats
         state.last_cards, state.last_seats, state.last_led = (
             state.table,
             state.table_seats,
             state.led,
         )
-        state.table = []
-        state.table_seats = []
+        cards.clear()
+        seats.clear()
+        state.table = cards
+        state.table_seats = seats
         state.out = 0  # the trick is over: nobody sits out until the next one starts
         state.fools = []
         state.stage = FOOL
@@ -685,13 +784,15 @@ class Fou(Rules[FouState]):
 
     def _reduce_fool(self, state: FouState, event: Event) -> FouState:
         fool = event.player
-        if fool not in state.last_seats or fool in state.fools or fool == state.leader:
+        if (
+            fool is None or not _has(state.last_seats, fool) or _has(state.fools, fool)
+            or fool == state.leader
+        ):  # fmt: skip
             fool = state.last_seats[self._fool_position(state)]  # keep the state sound
-        assert fool is not None
         state.fools.append(fool)
         if len(state.fools) < fools_per_trick(state.n):
             return state
-        if _an_empty_hand(state.hands):  # FOU-ROUND-END: the trick is complete, a hand empty
+        if _an_empty_hand(state):  # FOU-ROUND-END: the trick is complete, a hand empty
             state.stage = SCORE
             state.scored = 0
             state.out = 0
@@ -718,8 +819,11 @@ class Fou(Rules[FouState]):
         state.round_leader = lowest_total_seat(state.totals, state.round_leader)
         state.round += 1
         state.stage = DEAL
-        state.hands = [0] * state.n
-        state.dealt = state.deals = 0
+        state.hands_low = [0] * state.n
+        state.hands_high = [0] * state.n
+        state.undealt_low = state.deck & LOW_HALF
+        state.undealt_high = state.deck >> SPLIT
+        state.deals = 0
         state.trick = 0
         state.fools = []
         state.last_cards = []
@@ -729,7 +833,7 @@ class Fou(Rules[FouState]):
     # ----------------------------------------------------------------- decisions and chance
     def legal_cards(self, state: FouState, seat: int) -> int:
         """The cards ``seat`` may play now (a bit set; assumes it is their turn)."""
-        return legal_mask(state.hands[seat], state.led)
+        return legal_mask(state.hand(seat), state.led)
 
     def legal_decisions(self, state: FouState, seat: int) -> list[Event]:
         if state.stage != PLAY or seat != state.turn:
@@ -748,7 +852,7 @@ class Fou(Rules[FouState]):
             return self.new_event(state, "deck", cards=default_deck(state.n))
         if state.stage == DEALER:
             return self.new_event(state, "dealer", player=rng.randrange(state.n))
-        remaining = list(bits(state.deck & ~state.dealt))
+        remaining = list(bits(state.undealt_high << SPLIT | state.undealt_low))
         hand = sorted(rng.sample(remaining, state.hand_size))
         return self.new_event(
             state, "deal", round=state.round, player=state.deals,
@@ -812,7 +916,7 @@ class Fou(Rules[FouState]):
     def render(self, state: FouState, seat: int | None = None) -> str:
         lines = [self.headline(state)]
         for s in range(state.n):
-            hand = state.hands[s]
+            hand = state.hand(s)
             shown = seat is None or seat == s
             cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
             status = "sits out" if state.out >> s & 1 else "Fool" if s in state.fools else ""
@@ -865,24 +969,52 @@ def _legal_play(state: FouState, event: Event) -> int:
         return -1
     code = event.card
     card = _CARD_INDEX.get(code, -1) if code is not None else -1
-    if card >= 0 and may_play(state.hands[state.turn], state.led, card):
+    if card >= 0 and _may_play_now(state, state.turn, card):
         return card
     return -1
 
 
-def _an_empty_hand(hands: list[int]) -> bool:
-    """Whether a hand is empty (``0 in hands`` compares each long int to 0 generically)."""
-    for hand in hands:  # noqa: SIM110 (a loop compiles to tighter code)
-        if not hand:
+def _may_play_now(state: FouState, seat: int, card: int) -> bool:
+    """:func:`may_play` on the halves of ``seat``'s hand (native ints, no long int built)."""
+    hand: int = (state.hands_low if card < SPLIT else state.hands_high)[seat]
+    if not hand & HALF_BIT[card]:
+        return False
+    led = state.led
+    if led < 0:
+        return True
+    colour = COLOUR[card]
+    if colour in (ONE, led):
+        return True
+    suited: int = (state.hands_low if led < 2 else state.hands_high)[seat]
+    return not suited & HALF_COLOUR_MASK[led]
+
+
+def _has(values: list[int], value: int) -> bool:
+    """``value in values`` (compiled, ``in`` compares each item generically)."""
+    for item in values:  # noqa: SIM110 (a loop compiles to tighter code)
+        if item == value:
+            return True
+    return False
+
+
+def _an_empty_hand(state: FouState) -> bool:
+    """Whether a seat's hand is empty (both halves)."""
+    low = state.hands_low
+    high = state.hands_high
+    for seat in range(len(low)):  # noqa: SIM110 (a loop compiles to tighter code)
+        if not low[seat] and not high[seat]:
             return True
     return False
 
 
 def _play(state: FouState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
-    hands = state.hands
-    hand: int = hands[seat]  # typed: compiled, the `&` is then a direct long operation
-    hands[seat] = hand & _WITHOUT[card]
+    if card < SPLIT:
+        low: int = state.hands_low[seat]  # typed: compiled, the `&` is then native
+        state.hands_low[seat] = low & ~HALF_BIT[card]
+    else:
+        high: int = state.hands_high[seat]
+        state.hands_high[seat] = high & ~HALF_BIT[card]
     table = state.table
     table.append(card)
     state.table_seats.append(seat)

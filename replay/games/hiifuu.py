@@ -134,6 +134,13 @@ class Setup:
         return ((1 << values) - 1) << (suit * values)  # compiled: native, no table lookup
 
 
+#: Setups already parsed, by ``game_start`` data: a corpus repeats a few setups (the same seats
+#: and tokens), and parsing one (JSON, checks, the Setup) costs more than 200 instructions per
+#: event of a game. A Setup is immutable, so games share it.
+_SETUPS: Final[dict[str, Setup]] = {}
+_SETUPS_KEPT: Final = 256  # emptied when full: a bound, not an eviction policy
+
+
 @dataclass(slots=True)
 class HiifuuState(GameState):
     """A Hiifuu game between events.
@@ -284,9 +291,17 @@ class Hiifuu(Rules[HiifuuState]):
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> HiifuuState:
-        setup = parse_setup(event, self.kind)
-        n = check_players(setup, self.min_players, self.max_players, "HIIFUU-SETUP")
-        fixed = _parse_setup(setup, n)
+        data = event.data
+        fixed = _SETUPS.get(data) if data is not None else None
+        if fixed is None or event.type != "game_start" or event.seq != 0 or event.kind != self.kind:
+            setup = parse_setup(event, self.kind)
+            n = check_players(setup, self.min_players, self.max_players, "HIIFUU-SETUP")
+            fixed = _parse_setup(setup, n)
+            if data is not None:
+                if len(_SETUPS) >= _SETUPS_KEPT:
+                    _SETUPS.clear()
+                _SETUPS[data] = fixed
+        n = len(fixed.names)
         return HiifuuState(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, fixed=fixed,
             totals=(0,) * n,
@@ -400,14 +415,26 @@ class Hiifuu(Rules[HiifuuState]):
 
     # ----------------------------------------------------------------- verification
     def advance(self, state: HiifuuState, event: Event) -> bool:
-        """A legal play or a correct ruling of a trick, checked and applied in one pass."""
+        """A legal play, a correct ruling, a sound deal or discard, checked and applied in one
+        pass."""
         card = _legal_play(state, event)
         if card >= 0:
             _play(state, state.turn, card)
-        elif event.seq == state.seq and self.is_due_ruling(state, event):
-            self.reduce(state, event)
-        else:
+        elif event.seq != state.seq:
             return False
+        elif self.is_due_ruling(state, event):
+            winner = event.player
+            if event.type == "trick_won" and winner is not None:
+                self._take_trick(state, winner)  # the winner the rules give: checked just now
+            else:
+                self.reduce(state, event)
+        else:
+            try:
+                if not self._verify_dealt(state, event):
+                    return False
+            except RuleViolation:
+                return False  # verify() raises it again, refined
+            self.reduce(state, event)
         state.seq = event.seq + 1
         state.last = event
         return True
@@ -420,19 +447,8 @@ class Hiifuu(Rules[HiifuuState]):
         if _legal_play(state, event) >= 0:
             return
         try:
-            if event.seq == state.seq:  # what Rules.verify does for these, minus due()
-                stage = state.stage
-                kind = event.type
-                player = event.player
-                if stage == DEAL and kind == "deal":
-                    self._verify_deal(state, event)
-                    return
-                if (
-                    stage == DISCARD and kind == "discard" and player is not None
-                    and 0 <= player < state.n and state.discards[player] < 0
-                ):  # fmt: skip
-                    self._verify_discard(state, player, event)
-                    return
+            if event.seq == state.seq and self._verify_dealt(state, event):
+                return
             super().verify(state, event)
         except RuleViolation as exc:
             if exc.rule == self.turn_rule and state.stage == PLAY and not state.table:
@@ -443,6 +459,23 @@ class Hiifuu(Rules[HiifuuState]):
                     recoverable=exc.recoverable,
                 ) from None
             raise
+
+    def _verify_dealt(self, state: HiifuuState, event: Event) -> bool:
+        """Verify a deal or a discard where one is due, as :meth:`Rules.verify` does, minus
+        ``due()``: False (nothing checked) for any other event."""
+        stage = state.stage
+        kind = event.type
+        player = event.player
+        if stage == DEAL and kind == "deal":
+            self._verify_deal(state, event)
+            return True
+        if (
+            stage == DISCARD and kind == "discard" and player is not None
+            and 0 <= player < state.n and state.discards[player] < 0
+        ):  # fmt: skip
+            self._verify_discard(state, player, event)
+            return True
+        return False
 
     def verify_chance(self, state: HiifuuState, event: Event) -> None:
         expected = self.due(state).what
@@ -632,6 +665,10 @@ class Hiifuu(Rules[HiifuuState]):
 
     def _reduce_trick_won(self, state: HiifuuState) -> HiifuuState:
         winner = trick_winner(state.leader, state.table, state.setup.values, state.n)
+        return self._take_trick(state, winner)
+
+    def _take_trick(self, state: HiifuuState, winner: int) -> HiifuuState:
+        """``winner`` takes the complete trick (the reducer's part of a trick won)."""
         won: int = state.tricks[winner] + 1
         state.tricks[winner] = won
         state.table.clear()
