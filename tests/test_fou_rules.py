@@ -204,7 +204,7 @@ def test_lowest_total_leads_the_next_round() -> None:
     log = new_log(4)
     play_last_trick_round(log)
     log.rulings()
-    assert log.state.totals == (10, 0, -55, -43)
+    assert log.state.totals == [10, 0, -55, -43]
     deal(log, LAST_TRICK_DEAL)
     assert log.state.round == 2 and RULES.due(log.state).seats == (2,)
     assert violation(log, 0, "G15").rule == "FOU-LEAD"
@@ -427,7 +427,7 @@ def test_two_hands_empty_in_the_last_trick_and_the_fool_scores_zero() -> None:
         (2, -55, -55),  # R8..R12 and a 1 counting 5
         (3, -43, -43),  # Y8..Y11 and a 1 counting 5
     ]
-    assert log.state.plus == (1, 0, 0, 0)  # only an actual +10 counts toward six
+    assert log.state.plus == [1, 0, 0, 0]  # only an actual +10 counts toward six
 
 
 def test_a_wrong_round_score_is_fou_score() -> None:

@@ -252,7 +252,7 @@ def test_all_cards_are_dealt_anew_each_round() -> None:
     scripted_round(log, winners)
     rulings = scripted_round(log, winners)  # the very same cards again: legal
     assert [e.round for e in of_type(rulings, "round_scored")] == [2] * 4
-    assert log.state.totals == (2, 4, 7, 0)
+    assert log.state.totals == [2, 4, 7, 0]
 
 
 # ----------------------------------------------------------------------------- HIIFUU-TOKENS
@@ -562,7 +562,7 @@ def test_the_game_ends_after_the_fifth_round() -> None:
     for number in range(1, 6):
         rulings = scripted_round(log, [0, 0, 1, 1, 2, 2, 3, 3, 3])
         assert bool(of_type(rulings, "game_end")) == (number == 5)
-    assert log.state.totals == (5, 5, 5, 0)
+    assert log.state.totals == [5, 5, 5, 0]
     assert rulings[-1].type == "game_end" and rulings[-1].values == (0, 1, 2)
 
 
@@ -572,7 +572,7 @@ def test_a_tie_for_the_highest_total_is_a_shared_victory() -> None:
     assert scores(rulings) == [5, 5, 0, 0] and not log.state.over
     for _ in range(4):
         rulings = scripted_round(log, [2, 2, 3, 3, 0, 0, 1, 1, 2])
-    assert log.state.totals == (5, 5, 0, 0)
+    assert log.state.totals == [5, 5, 0, 0]
     assert rulings[-1].type == "game_end" and rulings[-1].values == (0, 1)
     assert RULES.result(log.state) == {"winners": [0, 1], "totals": [5, 5, 0, 0]}
 

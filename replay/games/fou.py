@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -41,7 +41,6 @@ from replay.games.base import (
     parse_setup,
     play_in_turn,
     random_bot,
-    replace_at,
     seat_description,
 )
 
@@ -76,8 +75,8 @@ _CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
 #: colour lies in one half, so following it is one test of one half.
 SPLIT: Final = 54
 LOW_HALF: Final = (1 << SPLIT) - 1
-#: A card's bit in its half.
-HALF_BIT: Final[tuple[int, ...]] = tuple(1 << (c if c < SPLIT else c - SPLIT) for c in range(88))
+#: A card's bit number in its half (small: compiled, read from the tuple without a long int).
+HALF_POS: Final[tuple[int, ...]] = tuple(c if c < SPLIT else c - SPLIT for c in range(88))
 #: Each colour's cards in its half (green and red low, yellow and blue high).
 HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     COLOUR_MASK[c] if c < 2 else COLOUR_MASK[c] >> SPLIT for c in range(4)
@@ -163,6 +162,9 @@ def card_rank(card: int, position: int, led: int) -> int:
     return rank | (1 << 10) if colour in (ONE, led) else rank
 
 
+NO_RANK: Final = 1 << 16  # above every card_rank
+
+
 def rank_position(rank: int) -> int:
     """The position in the trick of a card from its :func:`card_rank`."""
     return 15 - (rank & 15)
@@ -179,7 +181,7 @@ def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]
     for seat in fools:
         fooled |= 1 << seat
     worst = -1
-    worst_rank = 1 << 16  # above every card_rank
+    worst_rank = NO_RANK
     for pos in range(len(cards)):
         if fooled >> seats[pos] & 1:
             continue
@@ -287,14 +289,18 @@ class FouState(GameState):
     table: list[int] = field(default_factory=list)  # cards of the current trick in play order
     table_seats: list[int] = field(default_factory=list)  # who played them
     led: int = -1  # the led colour, -1 until a card other than a 1 is played
+    # The highest and lowest card_rank in the trick so far (kept until the next trick starts):
+    # the winner's and the first Fool's positions, without ranking the trick again.
+    best_rank: int = -1
+    worst_rank: int = NO_RANK
     # The trick being ruled (kept until its Fools are named).
     last_cards: list[int] = field(default_factory=list)
     last_seats: list[int] = field(default_factory=list)
     last_led: int = -1
     fools: list[int] = field(default_factory=list)  # Fools named for the last complete trick
     scored: int = 0  # round_scored events recorded this round
-    totals: tuple[int, ...] = ()
-    plus: tuple[int, ...] = ()  # rounds scored +10, per seat
+    totals: list[int] = field(default_factory=list)
+    plus: list[int] = field(default_factory=list)  # rounds scored +10, per seat
     winners: tuple[int, ...] = ()
 
     def hand(self, seat: int) -> int:
@@ -317,13 +323,13 @@ _SEATS_KEPT: Final = 256  # emptied when full: a bound, not an eviction policy
 
 def next_seat(seat: int, n: int, out: int) -> int:
     """The next seat clockwise after ``seat`` that is not sitting out (FOU-TURN)."""
-    seat = (seat + 1) % n
+    seat = seat + 1 if seat + 1 < n else 0  # compiled, cheaper than `% n`
     while out >> seat & 1:
-        seat = (seat + 1) % n
+        seat = seat + 1 if seat + 1 < n else 0
     return seat
 
 
-def lowest_total_seat(totals: tuple[int, ...], start: int) -> int:
+def lowest_total_seat(totals: Sequence[int], start: int) -> int:
     """The seat with the lowest total; ties go to the first clockwise from ``start`` (FOU-LEAD).
 
     >>> lowest_total_seat((-5, -9, 0, -9), 2)
@@ -391,7 +397,7 @@ class Fou(Rules[FouState]):
         return FouState(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, names=names,
             bots=bots, hand_size=hand_size(n), hands_low=[0] * n, hands_high=[0] * n,
-            totals=(0,) * n, plus=(0,) * n,
+            totals=[0] * n, plus=[0] * n,
         )  # fmt: skip
 
     def _parse_seats(self, event: Event) -> tuple[tuple[str, ...], tuple[bool, ...]]:
@@ -451,11 +457,12 @@ class Fou(Rules[FouState]):
             return (
                 numbered(event, state.round, state.trick)
                 and event.card is None and event.amount is None and event.total is None
-                and player == state.table_seats[trick_winner(state.table, state.led)]
+                and player == state.table_seats[rank_position(state.best_rank)]
                 and cards is not None and DECK.matches(cards, state.table)
             )  # fmt: skip
         if stage == FOOL and kind == "fool":
-            pos = self._fool_position(state)
+            # The first Fool holds the worst card of the trick (ranked as it was played).
+            pos = rank_position(state.worst_rank) if not state.fools else self._fool_position(state)
             card = event.card
             return (
                 numbered(event, state.round, state.trick)
@@ -639,7 +646,7 @@ class Fou(Rules[FouState]):
         low = high = 0
         repeats = False
         for card in indices:
-            bit = HALF_BIT[card]
+            bit = 1 << HALF_POS[card]
             if card < SPLIT:
                 repeats = repeats or low & bit != 0
                 low |= bit
@@ -753,6 +760,8 @@ class Fou(Rules[FouState]):
         state.table.clear()  # empty already after a trick won; no list allocated
         state.table_seats.clear()
         state.led = -1
+        state.best_rank = -1
+        state.worst_rank = NO_RANK
 
     def _reduce_play(self, state: FouState, event: Event) -> FouState:
         seat = event.player
@@ -778,7 +787,7 @@ class Fou(Rules[FouState]):
         state.table = cards
         state.table_seats = seats
         state.out = 0  # the trick is over: nobody sits out until the next one starts
-        state.fools = []
+        state.fools.clear()
         state.stage = FOOL
         return state
 
@@ -807,9 +816,9 @@ class Fou(Rules[FouState]):
         seat = state.scored
         amount = event.amount if isinstance(event.amount, int) else self.round_score(state, seat)
         total = event.total if isinstance(event.total, int) else state.totals[seat] + amount
-        state.totals = replace_at(state.totals, seat, total)
+        state.totals[seat] = total
         if amount == EMPTY_HAND_SCORE:
-            state.plus = replace_at(state.plus, seat, state.plus[seat] + 1)
+            state.plus[seat] += 1
         state.scored += 1
         if state.scored < state.n:
             return state
@@ -977,7 +986,7 @@ def _legal_play(state: FouState, event: Event) -> int:
 def _may_play_now(state: FouState, seat: int, card: int) -> bool:
     """:func:`may_play` on the halves of ``seat``'s hand (native ints, no long int built)."""
     hand: int = (state.hands_low if card < SPLIT else state.hands_high)[seat]
-    if not hand & HALF_BIT[card]:
+    if not hand >> HALF_POS[card] & 1:
         return False
     led = state.led
     if led < 0:
@@ -1011,22 +1020,29 @@ def _play(state: FouState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     if card < SPLIT:
         low: int = state.hands_low[seat]  # typed: compiled, the `&` is then native
-        state.hands_low[seat] = low & ~HALF_BIT[card]
+        state.hands_low[seat] = low & ~(1 << HALF_POS[card])
     else:
         high: int = state.hands_high[seat]
-        state.hands_high[seat] = high & ~HALF_BIT[card]
+        state.hands_high[seat] = high & ~(1 << HALF_POS[card])
     table = state.table
+    position = len(table)
     table.append(card)
     state.table_seats.append(seat)
     if state.led < 0 and COLOUR[card] != ONE:
         state.led = COLOUR[card]
+    # A card's rank is final once played (a 1 ranks the same whatever colour is led later).
+    rank = card_rank(card, position, state.led)
+    if rank > state.best_rank:
+        state.best_rank = rank
+    if rank < state.worst_rank:
+        state.worst_rank = rank
     if len(table) == state.need:
         state.turn = -1
     else:
         state.turn = next_seat(seat, state.n, state.out)
 
 
-def game_is_over(totals: tuple[int, ...], plus: tuple[int, ...]) -> bool:
+def game_is_over(totals: Sequence[int], plus: Sequence[int]) -> bool:
     """FOU-END: six rounds of +10 for a player, or a total of -80 or less."""
     for seat in range(len(totals)):
         if plus[seat] >= PLUS_ROUNDS_TO_END or totals[seat] <= LOSING_TOTAL:
@@ -1034,7 +1050,7 @@ def game_is_over(totals: tuple[int, ...], plus: tuple[int, ...]) -> bool:
     return False
 
 
-def game_winners(totals: tuple[int, ...]) -> tuple[int, ...]:
+def game_winners(totals: Sequence[int]) -> tuple[int, ...]:
     """The seats with the highest total, ascending (a tie is a shared victory)."""
     best = max(totals)
     return tuple(s for s, t in enumerate(totals) if t == best)

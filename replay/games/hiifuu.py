@@ -35,7 +35,6 @@ from replay.games.base import (
     GameState,
     Rules,
     RuleViolation,
-    all_recorded,
     check_players,
     check_round,
     numbered,
@@ -158,7 +157,7 @@ class HiifuuState(GameState):
     hands: list[int] = field(default_factory=list)
     dealt: int = 0  # cards dealt this round (bit set)
     deals: int = 0  # deal events this round
-    discards: tuple[int, ...] = ()  # discarded cards per seat, -1 = not yet
+    discards: list[int] = field(default_factory=list)  # discarded cards per seat, -1 = not yet
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
@@ -168,7 +167,7 @@ class HiifuuState(GameState):
     covered: tuple[bool, ...] = ()
     token_due: int = NO_TOKEN
     scored: int = 0  # round_scored events recorded this round
-    totals: tuple[int, ...] = ()
+    totals: list[int] = field(default_factory=list)
     winners: tuple[int, ...] = ()
 
     @property
@@ -230,6 +229,14 @@ def _play(state: HiifuuState, seat: int, card: int) -> None:
     hands[seat] = hand & _WITHOUT[card]
     state.table.append(card)
     state.turn = (seat + 1) % state.n
+
+
+def _all_discarded(discards: list[int]) -> bool:
+    """Whether every seat has discarded (``-1``: not yet)."""
+    for discard in discards:  # noqa: SIM110 (a loop compiles to tighter code)
+        if discard < 0:
+            return False
+    return True
 
 
 def round_score(state: HiifuuState, seat: int) -> int:
@@ -304,7 +311,7 @@ class Hiifuu(Rules[HiifuuState]):
         n = len(fixed.names)
         return HiifuuState(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, fixed=fixed,
-            totals=(0,) * n,
+            totals=[0] * n,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- what is due
@@ -626,7 +633,7 @@ class Hiifuu(Rules[HiifuuState]):
         state.next_token = 0
         state.stage = DEAL
         state.hands = [0] * n
-        state.discards = (-1,) * n
+        state.discards = [-1] * n
         state.dealt = state.deals = state.scored = 0
         state.trick_no = 1
         state.table = []
@@ -650,10 +657,10 @@ class Hiifuu(Rules[HiifuuState]):
         seat = event.player
         assert seat is not None
         mask = state.setup.deck.mask(event.cards or ())
-        state.discards = replace_at(state.discards, seat, mask)
+        state.discards[seat] = mask
         hand: int = state.hands[seat]
         state.hands[seat] = hand & ~mask
-        if all_recorded(state.discards):
+        if _all_discarded(state.discards):
             state.stage = PLAY
         return state
 
@@ -700,7 +707,7 @@ class Hiifuu(Rules[HiifuuState]):
 
     def _reduce_round_scored(self, state: HiifuuState) -> HiifuuState:
         seat = state.scored
-        state.totals = replace_at(state.totals, seat, state.totals[seat] + round_score(state, seat))
+        state.totals[seat] += round_score(state, seat)
         state.scored += 1
         if state.scored == state.n:
             if state.round == ROUNDS or max(state.totals) >= TARGET:
