@@ -211,9 +211,9 @@ def test_lowest_total_leads_the_next_round() -> None:
 
 
 def test_lowest_total_ties_go_to_the_first_clockwise_from_the_previous_first_leader() -> None:
-    assert lowest_total_seat((-5, -9, 0, -9), 0) == 1
-    assert lowest_total_seat((-5, -9, 0, -9), 2) == 3
-    assert lowest_total_seat((-9, -9, -9, -9), 3) == 3  # the previous first leader leads again
+    assert lowest_total_seat([-5, -9, 0, -9], 0) == 1
+    assert lowest_total_seat([-5, -9, 0, -9], 2) == 3
+    assert lowest_total_seat([-9, -9, -9, -9], 3) == 3  # the previous first leader leads again
 
 
 # ----------------------------------------------------------------------------- FOU-TURN
@@ -520,7 +520,7 @@ def test_six_rounds_of_plus_ten_end_the_game() -> None:
 def test_highest_total_tie_is_a_shared_victory() -> None:
     from replay.games.fou import game_winners
 
-    assert game_winners((10, -3, 10, -90)) == (0, 2)
+    assert game_winners([10, -3, 10, -90]) == (0, 2)
 
 
 def test_seat_views_hide_another_seats_deal_and_hand() -> None:

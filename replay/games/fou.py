@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -329,10 +329,10 @@ def next_seat(seat: int, n: int, out: int) -> int:
     return seat
 
 
-def lowest_total_seat(totals: Sequence[int], start: int) -> int:
+def lowest_total_seat(totals: list[int], start: int) -> int:
     """The seat with the lowest total; ties go to the first clockwise from ``start`` (FOU-LEAD).
 
-    >>> lowest_total_seat((-5, -9, 0, -9), 2)
+    >>> lowest_total_seat([-5, -9, 0, -9], 2)
     3
     """
     n = len(totals)
@@ -637,22 +637,22 @@ class Fou(Rules[FouState]):
                 f"{state.deals} round {state.round}",
             )  # fmt: skip
         cards = event.cards or ()
-        try:
-            indices = [_CARD_INDEX[code] for code in cards]
-        except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
-            known_cards(cards)  # raises LOG-CARD naming the unknown code
-            raise
         # The hand in two native halves (no long int per card), and whether a card repeats.
         low = high = 0
         repeats = False
-        for card in indices:
-            bit = 1 << HALF_POS[card]
-            if card < SPLIT:
-                repeats = repeats or low & bit != 0
-                low |= bit
-            else:
-                repeats = repeats or high & bit != 0
-                high |= bit
+        try:
+            for code in cards:
+                card = _CARD_INDEX[code]
+                bit = 1 << HALF_POS[card]
+                if card < SPLIT:
+                    repeats = repeats or low & bit != 0
+                    low |= bit
+                else:
+                    repeats = repeats or high & bit != 0
+                    high |= bit
+        except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
+            known_cards(cards)  # raises LOG-CARD naming the unknown code
+            raise
         if repeats or low & ~state.undealt_low or high & ~state.undealt_high:
             mask = high << SPLIT | low
             if mask & ~state.deck:
@@ -1028,8 +1028,10 @@ def _play(state: FouState, seat: int, card: int) -> None:
     position = len(table)
     table.append(card)
     state.table_seats.append(seat)
-    if state.led < 0 and COLOUR[card] != ONE:
-        state.led = COLOUR[card]
+    if state.led < 0:
+        colour = COLOUR[card]
+        if colour != ONE:
+            state.led = colour
     # A card's rank is final once played (a 1 ranks the same whatever colour is led later).
     rank = card_rank(card, position, state.led)
     if rank > state.best_rank:
@@ -1042,7 +1044,7 @@ def _play(state: FouState, seat: int, card: int) -> None:
         state.turn = next_seat(seat, state.n, state.out)
 
 
-def game_is_over(totals: Sequence[int], plus: Sequence[int]) -> bool:
+def game_is_over(totals: list[int], plus: list[int]) -> bool:
     """FOU-END: six rounds of +10 for a player, or a total of -80 or less."""
     for seat in range(len(totals)):
         if plus[seat] >= PLUS_ROUNDS_TO_END or totals[seat] <= LOSING_TOTAL:
@@ -1050,7 +1052,7 @@ def game_is_over(totals: Sequence[int], plus: Sequence[int]) -> bool:
     return False
 
 
-def game_winners(totals: Sequence[int]) -> tuple[int, ...]:
+def game_winners(totals: list[int]) -> tuple[int, ...]:
     """The seats with the highest total, ascending (a tie is a shared victory)."""
     best = max(totals)
     return tuple(s for s, t in enumerate(totals) if t == best)
