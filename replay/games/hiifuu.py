@@ -192,20 +192,35 @@ def trick_winner(leader: int, table: list[int], values: int, n: int) -> int:
     return (leader + best) % n
 
 
-def legal_mask(state: HiifuuState, seat: int) -> int:
-    """The cards ``seat`` may play now: the led suit if held, else any card (HIIFUU-FOLLOW)."""
+def may_play(state: HiifuuState, seat: int, card: int) -> bool:
+    """Whether ``seat`` may play ``card`` now: a card it holds, of the led suit if it holds
+    one (HIIFUU-FOLLOW). The rule for one card (the audit's fast path); :func:`legal_mask`
+    filters a hand by it."""
     hand = state.hands[seat]
-    if not state.table:
-        return hand
+    if not hand >> card & 1:
+        return False
+    table = state.table
+    if not table:
+        return True
     setup = state.setup
-    suited = hand & setup.suit_mask(state.table[0] // setup.values)
-    return suited or hand
+    values = setup.values
+    led = table[0] // values
+    return card // values == led or not hand & setup.suit_mask(led)
+
+
+def legal_mask(state: HiifuuState, seat: int) -> int:
+    """The cards ``seat`` may play now: those :func:`may_play` allows."""
+    legal = 0
+    for card in bits(state.hands[seat]):
+        if may_play(state, seat, card):
+            legal |= 1 << card
+    return legal
 
 
 def _legal_play(state: HiifuuState, event: Event) -> int:
     """The card of ``event`` if it is a legal play now, numbered as the next one; else -1.
 
-    The fast path of :meth:`Hiifuu.verify` and :meth:`Hiifuu.advance` (``legal_mask``, the
+    The fast path of :meth:`Hiifuu.verify` and :meth:`Hiifuu.advance` (``may_play``, the
     rule); anything else goes to the general path, which finds the precise rule broken.
     """
     if (
@@ -217,7 +232,7 @@ def _legal_play(state: HiifuuState, event: Event) -> int:
         return -1
     code = event.card
     card = state.setup.deck.find(code) if code is not None else -1
-    if card >= 0 and legal_mask(state, state.turn) >> card & 1:
+    if card >= 0 and may_play(state, state.turn, card):
         return card
     return -1
 
