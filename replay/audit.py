@@ -421,8 +421,10 @@ def audit_many(
     return sort_report(report)
 
 
-#: Slices of a table per process: enough for the processes to finish close together.
-SLICES_PER_JOB = 8
+#: Slices of a table per process: enough for the processes to finish close together (at most
+#: two slices queued for a worker cannot be taken back), few enough that the per-slice setup
+#: (about 1 ms) stays small; 27,000-row Hearts slices also decode within the caches.
+SLICES_PER_JOB = 16
 
 
 def _audit_in_processes(
