@@ -169,10 +169,12 @@ def _decode_text(column: pa.ChunkedArray[Any]) -> list[Any]:
     if column.null_count * 2 > len(column):
         return _sparse(column, _decoded)
     if not _is_text(column.type):  # dictionary-encoded: runs are found on the codes
-        codes, lookup = _dictionary_codes(column)
+        codes, dictionary = _dictionary_indices(column)
         starts = np.flatnonzero(np.diff(codes, prepend=-1))
-        if len(starts) * RUN_LENGTH <= len(codes):
-            return _repeated(_as_list(lookup[codes[starts]]), np.diff(starts, append=len(codes)))
+        if len(starts) * RUN_LENGTH <= len(codes):  # only the values of the runs are decoded
+            values = _values_at(dictionary, codes[starts])
+            return _repeated(values, np.diff(starts, append=len(codes)))
+        codes, lookup = _dictionary_codes(column)
         return _as_list(lookup[codes])
     runs: pa.ChunkedArray[Any] = pc.run_end_encode(column)  # type: ignore[attr-defined]
     run_count = sum(len(chunk.run_ends) for chunk in cast(list[Any], runs.chunks))
@@ -219,19 +221,34 @@ def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArr
     >>> codes.tolist(), lookup.tolist()
     ([0, 1, 0], ['b', None])
     """
+    codes, dictionary = _dictionary_indices(column)
+    values = [_interned(value) for value in dictionary.to_pylist()]
+    return codes, np.fromiter([*values, None], dtype=object, count=len(values) + 1)
+
+
+def _dictionary_indices(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], pa.Array[Any]]:
+    """Each row's index in one dictionary shared by the chunks (``len(dictionary)`` for null
+    rows), and that dictionary (not decoded: a slice may use few of its values)."""
     if pa.types.is_dictionary(column.type):
         encoded = column.unify_dictionaries()
     else:
         encoded = pc.dictionary_encode(column)
     chunks: list[Any] = list(encoded.chunks)  # DictionaryArray, one shared dictionary
     if not chunks:
-        return np.empty(0, dtype=np.int32), np.full(1, None, dtype=object)
-    # Interned: the rules compare types and look card codes up; equal pointers are the fast path.
-    dictionary = [_interned(value) for value in chunks[0].dictionary.to_pylist()]
-    lookup = np.fromiter([*dictionary, None], dtype=object, count=len(dictionary) + 1)
-    null_slot = len(dictionary)
-    codes = [_indices(chunk, null_slot) for chunk in chunks]
-    return _joined(codes), lookup
+        return np.empty(0, dtype=np.int32), pa.array([], pa.string())
+    dictionary = chunks[0].dictionary
+    return _joined([_indices(chunk, len(dictionary)) for chunk in chunks]), dictionary
+
+
+def _values_at(dictionary: pa.Array[Any], codes: NDArray[Any]) -> list[Any]:
+    """The dictionary's values at ``codes`` (``len(dictionary)``: None), decoded and interned.
+
+    >>> _values_at(pa.array(["g1", "g2", "g3"]), np.array([2, 3, 0]))
+    ['g3', None, 'g1']
+    """
+    nulls = codes == len(dictionary)
+    values = dictionary.take(np.where(nulls, 0, codes)).to_pylist()
+    return [None if null else _interned(v) for v, null in zip(values, nulls.tolist(), strict=True)]
 
 
 def _interned(value: Any) -> Any:
