@@ -26,7 +26,7 @@ from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from replay.decode import decode_columns, paused_gc
+from replay.decode import decode_columns, paused_gc, run_starts
 from replay.events import Event, events_from_columns
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
@@ -293,14 +293,14 @@ def game_runs(game_ids: list[str]) -> list[tuple[int, int]]:
 
 def game_starts(table: Any) -> list[int]:
     """The row where each run of one game id begins (the first row is 0)."""
-    starts: list[int] = _run_starts(game_codes(table)).tolist()
+    starts: list[int] = run_starts(game_codes(table)).tolist()
     return starts
 
 
 def count_games(table: Any) -> int:
     """How many distinct game ids a table holds."""
     codes = game_codes(table)
-    return _distinct(codes[_run_starts(codes)])
+    return _distinct(codes[run_starts(codes)])
 
 
 def game_codes(table: Any) -> Any:
@@ -319,15 +319,6 @@ def game_codes(table: Any) -> Any:
         chunk.indices.fill_null(-1) if chunk.null_count else chunk.indices for chunk in chunks
     ]
     return np.concatenate([index.to_numpy() for index in indices])
-
-
-def _run_starts(codes: Any) -> Any:
-    """Where each run of equal codes begins (numpy array; empty for no codes)."""
-    import numpy as np
-
-    if not len(codes):
-        return np.empty(0, dtype=np.intp)
-    return np.flatnonzero(np.diff(codes, prepend=codes[0] - 1))
 
 
 def _distinct(values: Any) -> int:
@@ -408,10 +399,10 @@ def audit_many(
     if table.num_rows == 0:
         return report
     codes = game_codes(table)
-    starts = _run_starts(codes)
+    starts = run_starts(codes)
     if _distinct(codes[starts]) < len(starts):  # a game in several runs: not grouped
         table = sorted_by_game(table)
-        starts = _run_starts(game_codes(table))
+        starts = run_starts(game_codes(table))
     bounds = _slice_bounds(starts.tolist(), table.num_rows, jobs * SLICES_PER_JOB)
     if jobs == 1 or len(bounds) <= 2:  # not worth starting worker processes
         for offset, length in bounds:

@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from replay.cells import list_cells
 from replay.events import COLUMNS
 
-__all__ = ["decode_columns", "paused_gc"]
+__all__ = ["decode_columns", "paused_gc", "run_starts"]
 
 
 def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any]]:
@@ -170,12 +170,11 @@ def _decode_text(column: pa.ChunkedArray[Any]) -> list[Any]:
         return _sparse(column, _decoded)
     if not _is_text(column.type):  # dictionary-encoded: runs are found on the codes
         codes, dictionary = _dictionary_indices(column)
-        starts = np.flatnonzero(np.diff(codes, prepend=-1))
+        starts = run_starts(codes)
         if len(starts) * RUN_LENGTH <= len(codes):  # only the values of the runs are decoded
             values = _values_at(dictionary, codes[starts])
             return _repeated(values, np.diff(starts, append=len(codes)))
-        codes, lookup = _dictionary_codes(column)
-        return _as_list(lookup[codes])
+        return _as_list(_lookup(dictionary)[codes])
     runs: pa.ChunkedArray[Any] = pc.run_end_encode(column)  # type: ignore[attr-defined]
     run_count = sum(len(chunk.run_ends) for chunk in cast(list[Any], runs.chunks))
     if run_count * RUN_LENGTH <= len(column):
@@ -222,8 +221,24 @@ def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArr
     ([0, 1, 0], ['b', None])
     """
     codes, dictionary = _dictionary_indices(column)
+    return codes, _lookup(dictionary)
+
+
+def _lookup(dictionary: pa.Array[Any]) -> NDArray[np.object_]:
+    """The dictionary's values decoded and interned, then None (the null rows' slot)."""
     values = [_interned(value) for value in dictionary.to_pylist()]
-    return codes, np.fromiter([*values, None], dtype=object, count=len(values) + 1)
+    return np.fromiter([*values, None], dtype=object, count=len(values) + 1)
+
+
+def run_starts(codes: NDArray[Any]) -> NDArray[np.intp]:
+    """Where each run of equal codes begins (none for no codes).
+
+    >>> run_starts(np.array([4, 4, -1, 4])).tolist()
+    [0, 2, 3]
+    """
+    if not len(codes):
+        return np.empty(0, dtype=np.intp)
+    return np.flatnonzero(np.diff(codes, prepend=codes[0] - 1))
 
 
 def _dictionary_indices(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], pa.Array[Any]]:
