@@ -47,7 +47,7 @@ def reference_columns(table: pa.Table) -> list[list[Any]]:
 def decoded_column(table: pa.Table, name: str) -> list[Any]:
     """One column as ``decode_columns`` decodes it."""
     with paused_gc():
-        return _decode_column(table.column(name))
+        return _decode_column(table.column(name)).rows(0, table.num_rows)
 
 
 def without_gc(convert: Callable[[], object]) -> Callable[[], object]:

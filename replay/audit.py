@@ -26,7 +26,7 @@ from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from replay.decode import decode_columns, paused_gc, run_starts
+from replay.decode import decode_table, paused_gc, run_starts
 from replay.events import Event, events_from_columns
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
@@ -263,32 +263,19 @@ UNREAD_COLUMNS: Final = ("ts",)
 def audit_table(table: Any) -> list[GameAudit]:
     """Audit every game of an Arrow table in the event SCHEMA (runs in worker processes)."""
     with paused_gc():  # a slice's cycles (few: exceptions) are collected once, after it
-        columns = decode_columns(table, skip=UNREAD_COLUMNS)
-        runs = game_runs(columns[0])
-        if len(runs) != len({columns[0][start] for start, _ in runs}):  # a game in pieces
-            games = group_games(events_from_columns(columns, 0, len(columns[0])))
+        columns = decode_table(table, skip=UNREAD_COLUMNS)
+        codes = game_codes(table)
+        starts = run_starts(codes)
+        if _distinct(codes[starts]) < len(starts):  # a game in pieces
+            games = group_games(events_from_columns(columns, 0, table.num_rows))
             return [audit_game(game) for game in games]
         # Game by game: each game's events are built, audited and freed in turn (the memory
         # is reused while it is hot, instead of holding every event of the slice at once).
-        return [audit_game(events_from_columns(columns, start, stop)) for start, stop in runs]
-
-
-def game_runs(game_ids: list[str]) -> list[tuple[int, int]]:
-    """(start, stop) of each run of equal game ids, from decoded ids (interned: compared by
-    pointer, cheaper here than :func:`game_starts` on the Arrow column).
-
-    >>> game_runs(["a", "a", "b", "a"])
-    [(0, 2), (2, 3), (3, 4)]
-    """
-    runs = []
-    start = 0
-    for i in range(1, len(game_ids)):
-        if game_ids[i] != game_ids[i - 1]:
-            runs.append((start, i))
-            start = i
-    if game_ids:
-        runs.append((start, len(game_ids)))
-    return runs
+        bounds = [*starts.tolist(), table.num_rows]
+        return [
+            audit_game(events_from_columns(columns, bounds[i], bounds[i + 1]))
+            for i in range(len(bounds) - 1)
+        ]
 
 
 def game_starts(table: Any) -> list[int]:

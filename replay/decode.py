@@ -1,13 +1,14 @@
 """Fast Arrow -> Python decoding of the event table's columns (the bulk of a store read).
 
 ``column.to_pylist()`` builds one Python object per cell: a new ``str`` for every repeated
-``game_id``, ``kind`` or card code, and a list per ``cards`` row. Here string columns are
-dictionary-encoded (or read so from Parquet: ``EventStore.scan(dictionary=True)``), so each
-distinct value is decoded once and shared by every row (one ``str`` object per distinct value,
-which also saves memory); a column in long runs (``game_id``, ``kind``) is run-length encoded
-instead, and a mostly-null one decodes its non-null cells only. Integers beyond CPython's small
-ints (``seq``) share one object per value too. List columns decode their elements once; a
-compiled loop (:mod:`replay.cells`) cuts each row's tuple from them.
+``game_id``, ``kind`` or card code, and a list per ``cards`` row. Here each column becomes a
+:class:`~replay.cells.Column`: its distinct values, decoded once (strings interned, integers one
+object per value), and each row's index into them as one or two bytes. String columns are coded
+by their dictionary (read so from Parquet: ``EventStore.scan(dictionary=True)``); a large
+dictionary (``game_id``, ``data``) decodes only the values the rows use. Integer columns are
+coded by their range. List columns decode their elements once; a compiled loop
+(:mod:`replay.cells`) cuts each row's tuple from them. Events are then built straight from the
+codes (:func:`replay.events.events_from_columns`), with no list of each column's values.
 
 Input: any table whose columns hold :data:`replay.events.SCHEMA`'s values; string columns may
 also be ``large_string`` or dictionary-typed, list columns ``large_list``, and columns may have
@@ -31,7 +32,6 @@ import gc
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
-from itertools import chain, repeat
 from typing import Any, cast
 
 import numpy as np
@@ -39,14 +39,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from replay.cells import list_cells
+from replay.cells import BYTES, CONSTANT, LISTED, SHORTS, Column, list_cells
 from replay.events import COLUMNS
 
-__all__ = ["decode_columns", "paused_gc", "run_starts"]
+__all__ = ["Column", "decode_columns", "decode_table", "paused_gc", "run_starts"]
 
 
-def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any]]:
-    """The table's columns, in :data:`~replay.events.COLUMNS` order, as Python lists.
+def decode_table(table: pa.Table, skip: Collection[str] = ()) -> list[Column]:
+    """The table's columns, in :data:`~replay.events.COLUMNS` order, as :class:`Column` objects
+    (each distinct value decoded once, each row a one- or two-byte index into them).
 
     The values are those of ``column.to_pylist()`` except that list cells are tuples: ``None``
     for nulls, ``str``, ``int``, ``tuple`` for ``cards`` and ``values``, ``datetime`` for ``ts``.
@@ -54,9 +55,15 @@ def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any
     """
     with paused_gc():
         return [
-            [None] * table.num_rows if name in skip else _decode_column(table.column(name))
+            Column(CONSTANT, [None]) if name in skip else _decode_column(table.column(name))
             for name in COLUMNS
         ]
+
+
+def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any]]:
+    """The table's columns (see :func:`decode_table`) as Python lists."""
+    with paused_gc():
+        return [column.rows(0, table.num_rows) for column in decode_table(table, skip)]
 
 
 @contextmanager
@@ -77,69 +84,53 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _decode_column(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """One column as a Python list (see :func:`decode_columns`).
+def _decode_column(column: pa.ChunkedArray[Any]) -> Column:
+    """One column (see :func:`decode_table`).
 
-    >>> _decode_column(pa.chunked_array([["a", None], ["a"]]))
+    >>> _decode_column(pa.chunked_array([["a", None], ["a"]])).rows(0, 3)
     ['a', None, 'a']
-    >>> _decode_column(pa.chunked_array([[[1, 2], None, []]]))
+    >>> _decode_column(pa.chunked_array([[[1, 2], None, []]])).rows(0, 3)
     [(1, 2), None, ()]
     """
     kind = column.type
     if column.null_count == len(column):
-        return [None] * len(column)
+        return Column(CONSTANT, [None])
     if pa.types.is_list(kind) or pa.types.is_large_list(kind):
-        return _decode_lists(column)
+        return Column(LISTED, _decode_lists(column))
     if _is_text(kind) or pa.types.is_dictionary(kind):
         return _decode_text(column)
-    return _decode_scalars(column)
-
-
-def _decode_scalars(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """A number or time column: integers through :func:`_decode_integers`, a sparse column by
-    its valid cells only, else ``to_pylist``.
-
-    >>> _decode_scalars(pa.chunked_array([[3, 4], [5]]))
-    [3, 4, 5]
-    >>> _decode_scalars(pa.chunked_array([[None] * 9 + [7]]))
-    [None, None, None, None, None, None, None, None, None, 7]
-    """
-    if pa.types.is_integer(column.type):
+    if pa.types.is_integer(kind):
         return _decode_integers(column)
     if (len(column) - column.null_count) * SPARSE < len(column):
-        return _sparse(column, _as_pylist)
-    return column.to_pylist()
+        return Column(LISTED, _sparse(column, _as_pylist))
+    return Column(LISTED, column.to_pylist())
 
 
-def _decode_integers(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """An integer column (nulls allowed): without nulls, CPython's small ints through numpy;
-    else through a lookup table of the column's range (one ``int`` object per distinct value,
-    shared by the rows: nothing allocated per row, and no per-cell ``to_pylist``). A sparse
-    column decodes its valid cells only.
+def _decode_integers(column: pa.ChunkedArray[Any]) -> Column:
+    """An integer column (nulls allowed): coded into the range of its values (one ``int``
+    object per distinct value, shared by the rows), or listed when the range is too wide.
 
-    >>> _decode_integers(pa.chunked_array([[300, None], [301, 300]]))
-    [300, None, 301, 300]
-    >>> rows = _decode_integers(pa.chunked_array([[1000, 1000]]))
-    >>> rows[0] is rows[1]
+    >>> rows = _decode_integers(pa.chunked_array([[1000, None], [1001, 1000]]))
+    >>> rows.form == BYTES, rows.rows(0, 4)
+    (True, [1000, None, 1001, 1000])
+    >>> rows.at(0) is rows.at(3)
     True
     """
-    if column.null_count and (len(column) - column.null_count) * SPARSE < len(column):
-        return _sparse(column, _decode_integers)
     low, high = (value.as_py() for value in pc.min_max(column).values())
-    span = high - low + 1
-    if span > max(INTEGER_SPAN, len(column)):  # no table that large
-        return column.to_pylist() if column.null_count else _as_list(_numbers(column))
-    if not column.null_count and high <= SMALL_INT:
-        return _as_list(_numbers(column))
-    lookup = np.fromiter([*range(low, high + 1), None], dtype=object, count=span + 1)
-    codes = _numbers(pc.subtract(column.cast(pa.int64()).fill_null(high + 1), low))
-    return _as_list(lookup[codes])
+    if high - low + 2 > 1 << 16:  # the range and the null slot do not fit two bytes
+        return Column(LISTED, column.to_pylist())
+    codes = pc.subtract(column.cast(pa.int64()).fill_null(high + 1), low)
+    return _coded([*range(low, high + 1), None], _numbers(codes))
 
 
-#: CPython shares the ``int`` objects up to this value: decoding them allocates nothing.
-SMALL_INT = 256
-#: Larger integers go through a lookup table when they span at most this many values.
-INTEGER_SPAN = 1 << 16
+def _coded(values: list[Any], codes: NDArray[Any]) -> Column:
+    """A column of the rows ``values[codes[i]]``, coded on as few bytes as the values need."""
+    if len(values) <= 1 << 8:
+        return Column(BYTES, values, codes.astype(np.uint8).tobytes())
+    if len(values) <= 1 << 16:
+        return Column(SHORTS, values, codes.astype("<u2").tobytes())
+    lookup = np.fromiter(values, dtype=object, count=len(values))
+    return Column(LISTED, _as_list(lookup[codes]))
 
 
 def _numbers(column: pa.ChunkedArray[Any]) -> NDArray[Any]:
@@ -164,53 +155,44 @@ def _is_text(kind: pa.DataType) -> bool:
     return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
 
-def _decode_text(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """A string column by the cheapest exact route: sparse, in runs, or by dictionary."""
-    if column.null_count * 2 > len(column):
-        return _sparse(column, _decoded)
-    if not _is_text(column.type):  # dictionary-encoded: runs are found on the codes
-        codes, dictionary = _dictionary_indices(column)
-        starts = run_starts(codes)
-        if len(starts) * RUN_LENGTH <= len(codes):  # only the values of the runs are decoded
-            values = _values_at(dictionary, codes[starts])
-            return _repeated(values, np.diff(starts, append=len(codes)))
-        return _as_list(_lookup(dictionary)[codes])
-    runs: pa.ChunkedArray[Any] = pc.run_end_encode(column)  # type: ignore[attr-defined]
-    run_count = sum(len(chunk.run_ends) for chunk in cast(list[Any], runs.chunks))
-    if run_count * RUN_LENGTH <= len(column):
-        return _decode_runs(runs)
-    return _decoded(column)
+def _decode_text(column: pa.ChunkedArray[Any]) -> Column:
+    """A string column (plain or dictionary-encoded) coded by its dictionary; a large
+    dictionary (a Parquet batch's ``game_id`` dictionary holds every game of its row group)
+    decodes only the values the rows use.
+
+    >>> _decode_text(pa.chunked_array([["b", None, "b"]])).rows(0, 3)
+    ['b', None, 'b']
+    """
+    if _is_text(column.type) and column.null_count * 2 > len(column):
+        return _mostly_null(column)
+    codes, dictionary = _dictionary_indices(column)
+    if len(dictionary) < 1 << 8:
+        return _coded(_dictionary_values(dictionary), codes)
+    starts = run_starts(codes)
+    if len(starts) * RUN_LENGTH <= len(codes):  # in runs: one value per run
+        lengths = np.diff(starts, append=len(codes))
+        runs = np.repeat(np.arange(len(starts)), lengths)
+        return _coded(_values_at(dictionary, codes[starts]), runs)
+    used, inverse = np.unique(codes, return_inverse=True)
+    return _coded(_values_at(dictionary, used), inverse)
 
 
-#: A string column is decoded run by run when its runs are this many rows long on average.
+def _mostly_null(column: pa.ChunkedArray[Any]) -> Column:
+    """A plain string column of mostly nulls (``data``): its valid cells decoded (not hashed
+    into a dictionary: they are seldom equal), each row coded by its valid cell's rank.
+
+    >>> _mostly_null(pa.chunked_array([[None, "x", None], [None, "y"]])).rows(0, 5)
+    [None, 'x', None, None, 'y']
+    """
+    positions = np.flatnonzero(_validity(column))
+    codes = np.zeros(len(column), dtype=np.intp)
+    codes[positions] = np.arange(1, len(positions) + 1)
+    return _coded([None, *column.drop_null().to_pylist()], codes)
+
+
+#: A large dictionary's column is coded run by run when its runs are this many rows long on
+#: average.
 RUN_LENGTH = 16
-
-
-def _decode_runs(runs: pa.ChunkedArray[Any]) -> list[Any]:
-    """A run-end encoded column: each run's value decoded once and repeated.
-
-    >>> _decode_runs(pc.run_end_encode(pa.chunked_array([["g1", "g1", None, "g1"]])))
-    ['g1', 'g1', None, 'g1']
-    """
-    chunks: list[Any] = list(runs.chunks)  # RunEndEncodedArray (run_ends, values)
-    values = _decoded(pa.chunked_array([chunk.values for chunk in chunks]))
-    lengths = [np.diff(chunk.run_ends.to_numpy(), prepend=0) for chunk in chunks]
-    return _repeated(values, np.concatenate(lengths))
-
-
-def _repeated(values: list[Any], lengths: NDArray[Any]) -> list[Any]:
-    """Each value repeated as many times as its length says, end to end.
-
-    >>> _repeated(["g1", "g2"], np.array([2, 1]))
-    ['g1', 'g1', 'g2']
-    """
-    return list(chain.from_iterable(map(repeat, values, lengths.tolist())))
-
-
-def _decoded(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """Decode each distinct value once, then look every row up by its dictionary index."""
-    codes, lookup = _dictionary_codes(column)
-    return _as_list(lookup[codes])
 
 
 def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArray[np.object_]]:
@@ -225,9 +207,14 @@ def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArr
 
 
 def _lookup(dictionary: pa.Array[Any]) -> NDArray[np.object_]:
+    """:func:`_dictionary_values` as a numpy array."""
+    values = _dictionary_values(dictionary)
+    return np.fromiter(values, dtype=object, count=len(values))
+
+
+def _dictionary_values(dictionary: pa.Array[Any]) -> list[Any]:
     """The dictionary's values decoded and interned, then None (the null rows' slot)."""
-    values = [_interned(value) for value in dictionary.to_pylist()]
-    return np.fromiter([*values, None], dtype=object, count=len(values) + 1)
+    return [*(_interned(value) for value in dictionary.to_pylist()), None]
 
 
 def run_starts(codes: NDArray[Any]) -> NDArray[np.intp]:
@@ -355,7 +342,7 @@ def _element_codes(elements: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArra
     kind = elements.type
     if _is_text(kind) or pa.types.is_integer(kind) or pa.types.is_dictionary(kind):
         return _dictionary_codes(elements)
-    values = _decode_column(elements)
+    values = _decode_column(elements).rows(0, len(elements))
     return np.arange(len(values)), np.fromiter(values, dtype=object, count=len(values))
 
 

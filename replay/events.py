@@ -30,6 +30,8 @@ from typing import Any, Final
 import pyarrow as pa
 from mypy_extensions import mypyc_attr
 
+from replay.cells import Column
+
 
 class Category(StrEnum):
     """What kind of fact an event records."""
@@ -250,38 +252,38 @@ def same_payload(a: Event, b: Event) -> bool:
 
 def events_from_table(table: pa.Table) -> list[Event]:
     """Convert an Arrow table in :data:`SCHEMA` (any row order) to events, as stored."""
-    from replay.decode import decode_columns, paused_gc
+    from replay.decode import decode_table, paused_gc
 
     with paused_gc():  # events hold no cycles: the collector would only slow the build
-        columns = decode_columns(table)
-        return events_from_columns(columns, 0, len(columns[1]))
+        return events_from_columns(decode_table(table), 0, table.num_rows)
 
 
-def events_from_columns(columns: list[list[Any]], start: int, stop: int) -> list[Event]:
+def events_from_columns(columns: list[Column], start: int, stop: int) -> list[Event]:
     """The events of rows ``start`` to ``stop`` of decoded columns (``replay.decode``)."""
     if not COMPILED:
         make = _stored_event
-        return [make(*row) for row in zip(*(c[start:stop] for c in columns), strict=True)]
+        rows = zip(*(column.rows(start, stop) for column in columns), strict=True)
+        return [make(*row) for row in rows]
     game_id, seq, kind, type_, round_, trick, player, target = columns[:8]
     card, cards, suit, amount, total, values, ts, data = columns[8:]
-    return [  # direct (native) constructor calls
+    return [  # direct (native) calls: a byte and a list item read per field
         Event(
-            game_id[i],
-            seq[i],
-            kind[i],
-            type_[i],
-            round_[i],
-            trick[i],
-            player[i],
-            target[i],
-            card[i],
-            cards[i],
-            suit[i],
-            amount[i],
-            total[i],
-            values[i],
-            ts[i],
-            data[i],
+            game_id.at(i),
+            seq.at(i),
+            kind.at(i),
+            type_.at(i),
+            round_.at(i),
+            trick.at(i),
+            player.at(i),
+            target.at(i),
+            card.at(i),
+            cards.at(i),
+            suit.at(i),
+            amount.at(i),
+            total.at(i),
+            values.at(i),
+            ts.at(i),
+            data.at(i),
         )
         for i in range(start, stop)
     ]

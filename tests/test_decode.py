@@ -13,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from replay import decode
-from replay.decode import decode_columns
-from replay.events import COLUMNS, SCHEMA, Event, events_to_table
+from replay.cells import BYTES, CONSTANT, LISTED, SHORTS
+from replay.decode import decode_columns, decode_table
+from replay.events import COLUMNS, SCHEMA, Event, events_from_columns, events_to_table
 from replay.games import available_kinds, get_rules
 from replay.simulate import simulate_game
 
@@ -132,6 +133,65 @@ def test_null_list_rows_may_cover_elements() -> None:
     cells = pa.ListArray.from_arrays(offsets, values, mask=mask)
     column = pa.chunked_array([cells.slice(1), cells])
     assert decode._decode_lists(column) == [None, ("AH",), (), ("2C", "QS"), None, ("AH",), ()]
+
+
+def forms(table: pa.Table) -> dict[str, int]:
+    """The form of each decoded column (see replay.cells)."""
+    return {name: c.form for name, c in zip(COLUMNS, decode_table(table), strict=True)}
+
+
+def test_integer_ranges_pick_one_byte_two_bytes_or_a_list() -> None:
+    narrow = [Event("g", i, "hearts", "x", amount=(None if i % 3 else i)) for i in range(10)]
+    shorts = [Event("g", i, "hearts", "x", amount=(None if i % 3 else -5 * i)) for i in range(90)]
+    wide = [Event("g", i, "hearts", "x", amount=(None if i % 3 else 10**6 * i)) for i in range(9)]
+    for events, form in ((narrow, BYTES), (shorts, SHORTS), (wide, LISTED)):
+        table = events_to_table(events)
+        assert forms(table)["amount"] == form
+        assert_decodes_like_reference(table)
+        assert_decodes_like_reference(table.slice(1))
+    assert forms(events_to_table(narrow))["target"] == CONSTANT  # every row null
+
+
+def large_dictionary_table(values: list[str]) -> pa.Table:
+    """One event per value, the ``card`` column dictionary-encoded."""
+    table = events_to_table([Event("g", i, "hearts", "x", card=v) for i, v in enumerate(values)])
+    index = COLUMNS.index("card")
+    return table.set_column(index, "card", table.column("card").dictionary_encode())
+
+
+@pytest.mark.parametrize(
+    ("values", "form"),
+    [
+        ([f"c{i // 20}" for i in range(20 * 300)], SHORTS),  # in runs: one value per run
+        ([f"c{(i * 7) % 300}" for i in range(900)], SHORTS),  # scattered: the used values
+        ([f"c{i // 2}" for i in range(2 * 200)] + ["c3"] * 50, BYTES),  # 200 values used
+        ([f"c{i}" for i in range(70_000)], LISTED),  # more than two bytes can code
+    ],
+)
+def test_large_dictionaries_decode_only_used_values(values: list[str], form: int) -> None:
+    table = large_dictionary_table(values)
+    assert len(table.column("card").chunk(0).dictionary) >= 200
+    assert forms(table)["card"] == form
+    assert decode_columns(table)[COLUMNS.index("card")] == values
+    sliced = table.slice(len(values) // 3, 300)
+    assert decode_columns(sliced)[COLUMNS.index("card")] == values[len(values) // 3 :][:300]
+
+
+def test_mostly_null_plain_strings_are_not_hashed() -> None:
+    data = [None] * 40
+    data[3], data[17], data[39] = '{"a": 1}', '{"a": 1}', "{}"
+    table = events_to_table([Event("g", i, "hearts", "x", data=d) for i, d in enumerate(data)])
+    assert decode_columns(table)[COLUMNS.index("data")] == data
+    assert decode_columns(table.slice(4))[COLUMNS.index("data")] == data[4:]
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_events_built_from_columns_are_the_logged_events(kind: str) -> None:
+    rules = get_rules(kind)
+    events = simulate_game(rules, "e", players=PLAYERS.get(kind, rules.min_players), seed=5)
+    columns = decode_table(events_to_table(events))
+    assert events_from_columns(columns, 0, len(events)) == events
+    assert events_from_columns(columns, 10, 20) == events[10:20]
 
 
 def test_gc_state_is_restored() -> None:
