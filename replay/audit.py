@@ -385,6 +385,7 @@ def audit_many(
     report = AuditReport()
     if table.num_rows == 0:
         return report
+    retain_freed_memory()
     codes = game_codes(table)
     starts = run_starts(codes)
     if _distinct(codes[starts]) < len(starts):  # a game in several runs: not grouped
@@ -397,6 +398,32 @@ def audit_many(
     else:
         _audit_in_processes(report, table, bounds, jobs, on_progress)
     return sort_report(report)
+
+
+#: Freed memory glibc's malloc keeps at the top of its heap (``M_TOP_PAD``), in bytes.
+RETAINED_HEAP: Final = 64 << 20
+
+
+def retain_freed_memory() -> None:
+    """Have glibc's malloc keep up to :data:`RETAINED_HEAP` bytes of freed memory for reuse.
+
+    Each slice's columns and events are freed, then allocated again for the next slice. By
+    default malloc returns the freed top of its heap to the kernel, and every page then comes
+    back through a page fault: 24,000 faults in a 1-job Hearts audit of 870,000 events, at
+    3.4 µs each on this project's virtual machines (80 ms of about 700). Nothing is done where
+    the C library is not glibc (no ``mallopt``); forked workers inherit the setting.
+    """
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(ctypes.c_int(M_TOP_PAD), ctypes.c_int(RETAINED_HEAP))
+
+
+#: glibc's ``mallopt`` parameter for the freed memory kept at the top of the heap.
+M_TOP_PAD: Final = -2
 
 
 #: Slices of a table per process: enough for the processes to finish close together (at most
