@@ -178,7 +178,7 @@ def test_large_dictionaries_decode_only_used_values(values: list[str], form: int
 
 
 def test_mostly_null_plain_strings_are_not_hashed() -> None:
-    data = [None] * 40
+    data: list[str | None] = [None] * 40
     data[3], data[17], data[39] = '{"a": 1}', '{"a": 1}', "{}"
     table = events_to_table([Event("g", i, "hearts", "x", data=d) for i, d in enumerate(data)])
     assert decode_columns(table)[COLUMNS.index("data")] == data
