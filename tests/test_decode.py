@@ -152,6 +152,12 @@ def test_integer_ranges_pick_one_byte_two_bytes_or_a_list() -> None:
     assert forms(events_to_table(narrow))["target"] == CONSTANT  # every row null
 
 
+def test_integer_chunks_all_null_or_sliced() -> None:
+    numbers = pa.array([1, None, 300, 7], pa.int32())
+    column = pa.chunked_array([pa.nulls(3, pa.int32()), numbers.slice(1), numbers.slice(0, 1)])
+    assert decode._decode_column(column).rows(0, 7) == [None, None, None, None, 300, 7, 1]
+
+
 def large_dictionary_table(values: list[str]) -> pa.Table:
     """One event per value, the ``card`` column dictionary-encoded."""
     table = events_to_table([Event("g", i, "hearts", "x", card=v) for i, v in enumerate(values)])
