@@ -118,10 +118,11 @@ def _stop(game: GameAudit, seq: int, reason: str) -> GameAudit:
     return game
 
 
-def check_sequence(events: Sequence[Event], game: GameAudit) -> list[Event]:
-    """LOG-SEQUENCE: order by seq; report duplicates and gaps; return the usable prefix."""
-    if in_sequence(events):  # the common case, checked in one pass
-        return list(events)
+def check_sequence(events: list[Event], game: GameAudit) -> list[Event]:
+    """LOG-SEQUENCE: order by seq; report duplicates and gaps; return the usable prefix (the
+    list itself when it is in sequence: the common case, checked in one pass)."""
+    if in_sequence(events):
+        return events
     ordered = sorted(events, key=lambda e: e.seq)
     usable: list[Event] = []
     for event in ordered:
@@ -149,10 +150,10 @@ def check_sequence(events: Sequence[Event], game: GameAudit) -> list[Event]:
     return usable
 
 
-def in_sequence(events: Sequence[Event]) -> bool:
+def in_sequence(events: list[Event]) -> bool:
     """Whether the events are numbered 0, 1, 2... in this order."""
-    for expected, event in enumerate(events):  # noqa: SIM110 (a loop compiles to tighter code)
-        if event.seq != expected:
+    for expected in range(len(events)):  # noqa: SIM110 (a loop compiles to tighter code)
+        if events[expected].seq != expected:
             return False
     return True
 
@@ -165,7 +166,7 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
     if first.seq != 0:
         first = min(events, key=lambda e: (e.seq < 0, e.seq))
     game = GameAudit(game_id=first.game_id, kind=first.kind, events=len(events))
-    usable = check_sequence(events, game)
+    usable = check_sequence(events if isinstance(events, list) else list(events), game)
     if not usable:
         return game
     try:

@@ -91,7 +91,7 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
     if not events:
         raise IndexError("the game has no events")
     sequence = GameAudit(events[0].game_id, events[0].kind, len(events))
-    usable = check_sequence(events, sequence)
+    usable = check_sequence(list(events), sequence)
     last = max(e.seq for e in events)
     if not 0 <= seq <= last:
         raise IndexError(f"step {seq} is not in this game (0..{last})")
