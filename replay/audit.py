@@ -479,10 +479,16 @@ def _progress_of(on_progress: Callable[[int], None]) -> Callable[[Any], None]:
 
 def _load_rules(table: Any) -> None:
     """Import the game module of every kind in the table (unknown kinds are reported later)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    for kind in pc.unique(table.column("kind")).to_pylist():
-        with suppress(UnknownGame):
+    kinds = table.column("kind")
+    if pa.types.is_dictionary(kinds.type):  # as read from Parquet: the dictionaries suffice
+        names = {name for chunk in kinds.chunks for name in chunk.dictionary.to_pylist()}
+    else:
+        names = set(pc.unique(kinds).to_pylist())
+    for kind in names:
+        with suppress(UnknownGame, TypeError):  # TypeError: a null kind
             get_rules(kind)
 
 

@@ -265,7 +265,9 @@ def run_starts(codes: NDArray[Any]) -> NDArray[np.intp]:
     """
     if not len(codes):
         return np.empty(0, dtype=np.intp)
-    return np.flatnonzero(np.diff(codes, prepend=codes[0] - 1))
+    changes = np.flatnonzero(codes[1:] != codes[:-1])
+    changes += 1
+    return np.concatenate(([0], changes))
 
 
 def _dictionary_indices(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], pa.Array[Any]]:
