@@ -7,6 +7,7 @@ reach the state ``apply`` reaches; ``Rules.is_due_ruling`` must answer True only
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields, replace
 from typing import Any
 
@@ -116,3 +117,51 @@ def test_apply_leaves_the_old_state_as_it_was(kind: str) -> None:
             if isinstance(value, list):
                 assert getattr(new, name) is not value, name  # clone copied it
         state = new
+
+
+def test_hearts_advances_every_event_of_a_clean_game_but_its_end() -> None:
+    """Plays, trick and hand rulings, deals and passes all take the fast path."""
+    rules = get_rules("hearts")
+    for events in _games("hearts", 2):
+        state = rules.start(events[0])
+        for event in events[1:]:
+            if event.type == "game_end":
+                state = rules.apply(state, event)
+                continue
+            trial = state.clone()
+            assert rules.advance(trial, event), event
+            state = rules.apply(state, event)
+            assert _fields(trial) == _fields(state), event
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_setups_are_shared_and_still_checked(kind: str) -> None:
+    """A repeated ``game_start`` text is parsed once (the games share what it gives), and a
+    game_start that cannot start a game is refused even when its text was seen before."""
+    rules = get_rules(kind)
+    first = simulate_game(rules, f"{kind}-a", players=rules.min_players, seed=1)[0]
+    again = replace(first, game_id=f"{kind}-b")
+    a, b = rules.start(first), rules.start(again)
+    assert _fields(a) | {"game_id": "", "last": None} == _fields(b) | {"game_id": "", "last": None}
+    for bad in (replace(again, seq=1), replace(again, type="deal"), replace(again, kind="other")):
+        with pytest.raises(RuleViolation) as caught:
+            rules.start(bad)
+        assert caught.value.rule == "LOG-SETUP"
+
+
+def test_setup_cache_is_bounded_and_kept_per_kind() -> None:
+    from replay.games import base
+
+    rules = get_rules("hearts")
+    first = simulate_game(rules, "bound", players=4, seed=1)[0]
+    for i in range(base.SETUPS_KEPT + 5):
+        names = [f"n{i}", "b", "c", "d"]
+        rules.start(replace(first, data=json.dumps({"players": 4, "names": names})))
+        assert len(base._SETUPS) <= base.SETUPS_KEPT
+    # The same text under another kind is that kind's own setup, never the cached value.
+    fou = get_rules("fou")
+    text = json.dumps({"players": 4, "names": ["a", "b", "c", "d"]})
+    hearts_state = rules.start(replace(first, data=text))
+    fou_state = fou.start(Event("g", 0, "fou", "game_start", data=text))
+    assert hearts_state.names == fou_state.names == ("a", "b", "c", "d")
+    assert fou_state.bots == (True,) * 4

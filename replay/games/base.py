@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from replay.events import COMPILED, Category, Event, same_payload
 from replay.violation import RuleViolation as RuleViolation  # re-exported: part of the interface
@@ -367,6 +367,24 @@ class Rules(ABC, Generic[S]):
         """
         return False
 
+    def verify_dealt(self, state: S, event: Event) -> bool:
+        """Verify a deal, pass or discard where one is due, as :meth:`verify` does minus
+        ``due()`` (the sequence number is the caller's to check): True when checked, False
+        (nothing checked) for any other event. The default checks nothing."""
+        return False
+
+    def advance_dealt(self, state: S, event: Event) -> bool:
+        """The :meth:`advance` of what :meth:`verify_dealt` checks: True when ``event`` was
+        sound and is applied in place; False, with ``state`` untouched, otherwise (a fault is
+        raised again, refined, by :meth:`verify`)."""
+        try:
+            if not self.verify_dealt(state, event):
+                return False
+        except RuleViolation:
+            return False
+        self.reduce(state, event)
+        return True
+
     def walk(self, events: Sequence[Event], *, faults_only: bool = False) -> Iterator[Step]:
         """Reduce a log as far as it soundly goes, yielding one :class:`Step` per event.
 
@@ -382,7 +400,11 @@ class Rules(ABC, Generic[S]):
         state = self.start(events[0])
         yield Step(events[0], events[0], state, None, "")
         game_id, kind = state.game_id, state.kind
-        for event in events[1:]:
+        # Indexed: compiled, a list read by index costs less than a generic iterator over a
+        # Sequence (and no slice is copied).
+        items: list[Event] = events if isinstance(events, list) else list(events)
+        for index in range(1, len(items)):
+            event = items[index]
             applied: Event | None = event
             violation = None
             summary = ""
@@ -558,14 +580,53 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
+#: What each game made of a ``game_start`` data text (see :func:`setup_of`), with its kind:
+#: a corpus repeats a few setups (the same seats), and parsing one (JSON, checks) costs 15,000
+#: to 100,000 instructions.
+_SETUPS: Final[dict[str, tuple[str, Any]]] = {}
+SETUPS_KEPT: Final = 256  # emptied when full: a bound, not an eviction policy
+
+
+def setup_of(event: Event, kind: str, build: Callable[[Mapping[str, Any]], T]) -> T:
+    """What ``build`` makes of the setup data of a ``game_start`` event (or a violation),
+    remembered by data text for the last :data:`SETUPS_KEPT` distinct setups.
+
+    The value is shared by every game with the same setup text: ``build`` must return an
+    immutable value (tuples, frozen dataclasses) that depends on the data alone. The parsed
+    data itself is only lent to ``build``, never kept.
+    """
+    check_start(event, kind)
+    data = event.data
+    hit = _SETUPS.get(data) if data else None
+    if hit is not None and hit[0] == kind:
+        value: T = hit[1]
+        return value
+    value = build(_setup_data(event))
+    if data:
+        if len(_SETUPS) >= SETUPS_KEPT:
+            _SETUPS.clear()
+        _SETUPS[data] = (kind, value)
+    return value
+
+
 def parse_setup(event: Event, kind: str) -> dict[str, Any]:
     """The setup data of a ``game_start`` event, or a LOG-SETUP violation."""
+    check_start(event, kind)
+    return _setup_data(event)
+
+
+def check_start(event: Event, kind: str) -> None:
+    """LOG-SETUP unless ``event`` can start a game of ``kind`` (its data aside)."""
     if event.type != "game_start":
         raise RuleViolation("LOG-SETUP", f"a game must begin with game_start, not {event.type}")
     if event.seq != 0:
         raise RuleViolation("LOG-SETUP", f"game_start must have seq 0, not {event.seq}")
     if event.kind != kind:
         raise RuleViolation("LOG-SETUP", f"game_start of kind {event.kind!r}, expected {kind!r}")
+
+
+def _setup_data(event: Event) -> dict[str, Any]:
+    """The parsed data of a ``game_start`` event, or a LOG-SETUP violation."""
     try:
         return event.setup()
     except (ValueError, json.JSONDecodeError) as exc:

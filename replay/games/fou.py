@@ -38,10 +38,10 @@ from replay.games.base import (
     RuleViolation,
     check_players,
     numbered,
-    parse_setup,
     play_in_turn,
     random_bot,
     seat_description,
+    setup_of,
 )
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
@@ -315,10 +315,16 @@ class FouState(GameState):
         return [self.hand(seat) for seat in range(len(self.hands_low))]
 
 
-#: Seats already parsed (names, bot flags), by ``game_start`` data: a corpus repeats a few
-#: setups, and parsing one (JSON, checks) costs about 20,000 instructions. Tuples: shared.
-_SEATS: Final[dict[str, tuple[tuple[str, ...], tuple[bool, ...]]]] = {}
-_SEATS_KEPT: Final = 256  # emptied when full: a bound, not an eviction policy
+def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The names and bot flags of a game's setup, one per seat (LOG-SETUP, FOU-SETUP)."""
+    n = check_players(setup, Fou.min_players, Fou.max_players, "FOU-SETUP")
+    names = setup.get("names") or [f"p{i}" for i in range(n)]
+    bots = setup.get("bots") or [True] * n
+    if not isinstance(names, list) or len(names) != n:
+        raise RuleViolation("FOU-SETUP", "names must list one player id per seat")
+    if not isinstance(bots, list) or len(bots) != n:
+        raise RuleViolation("FOU-SETUP", "bots must list one flag per seat")
+    return tuple(str(x) for x in names), tuple(bool(b) for b in bots)
 
 
 def next_seat(seat: int, n: int, out: int) -> int:
@@ -384,33 +390,13 @@ class Fou(Rules[FouState]):
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> FouState:
-        data = event.data
-        seats = _SEATS.get(data) if data is not None else None
-        if seats is None or event.type != "game_start" or event.seq != 0 or event.kind != self.kind:
-            seats = self._parse_seats(event)
-            if data is not None:
-                if len(_SEATS) >= _SEATS_KEPT:
-                    _SEATS.clear()
-                _SEATS[data] = seats
-        names, bots = seats
+        names, bots = setup_of(event, self.kind, _seats)
         n = len(names)
         return FouState(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, names=names,
             bots=bots, hand_size=hand_size(n), hands_low=[0] * n, hands_high=[0] * n,
             totals=[0] * n, plus=[0] * n,
         )  # fmt: skip
-
-    def _parse_seats(self, event: Event) -> tuple[tuple[str, ...], tuple[bool, ...]]:
-        """The names and bot flags of a ``game_start`` (LOG-SETUP, FOU-SETUP)."""
-        setup = parse_setup(event, self.kind)
-        n = check_players(setup, self.min_players, self.max_players, "FOU-SETUP")
-        names = setup.get("names") or [f"p{i}" for i in range(n)]
-        bots = setup.get("bots") or [True] * n
-        if not isinstance(names, list) or len(names) != n:
-            raise RuleViolation("FOU-SETUP", "names must list one player id per seat")
-        if not isinstance(bots, list) or len(bots) != n:
-            raise RuleViolation("FOU-SETUP", "bots must list one flag per seat")
-        return tuple(str(x) for x in names), tuple(bool(b) for b in bots)
 
     # ----------------------------------------------------------------- what is due
     def due(self, state: FouState) -> Due:

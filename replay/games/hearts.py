@@ -32,10 +32,10 @@ from replay.games.base import (
     check_players,
     check_round,
     numbered,
-    parse_setup,
     play_in_turn,
     replace_at,
     seat_description,
+    setup_of,
 )
 
 RANKS: Final = "23456789TJQKA"
@@ -129,6 +129,15 @@ class HeartsState(GameState):
     winners: tuple[int, ...] = ()
 
 
+def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
+    """The player ids of a game's setup, one per seat (HEARTS-SETUP)."""
+    n = check_players(setup, 4, 4, "HEARTS-SETUP")
+    names = setup.get("names") or [f"p{i}" for i in range(n)]
+    if not isinstance(names, list) or len(names) != n:
+        raise RuleViolation("HEARTS-SETUP", "names must list one player id per seat")
+    return tuple(str(x) for x in names)
+
+
 def trick_winner(leader: int, table: list[int]) -> int:
     """Seat that wins a complete trick: the highest card of the led suit (HEARTS-TRICK)."""
     led = table[0] // 13
@@ -151,6 +160,27 @@ def round_score(taken: list[int], seat: int) -> int:
     if MOON in taken:
         return 0 if taken[seat] == MOON else MOON
     return taken[seat]
+
+
+def game_ends(totals: tuple[int, ...]) -> bool:
+    """HEARTS-END after a hand: a total reached 100 and one seat alone has the lowest.
+
+    A loop rather than ``min``/``max``/``count``: compiled, those are generic calls.
+
+    >>> game_ends((103, 50, 48, 70)), game_ends((103, 48, 48, 70)), game_ends((99, 0, 1, 2))
+    (True, False, False)
+    """
+    low = high = totals[0]
+    lows = 0
+    for total in totals:
+        if total < low:
+            low = total
+            lows = 0
+        if total == low:
+            lows += 1
+        if total > high:
+            high = total
+    return high >= GAME_TARGET and lows == 1
 
 
 def legal_mask(state: HeartsState, seat: int) -> int:
@@ -245,14 +275,9 @@ class Hearts(Rules[HeartsState]):
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> HeartsState:
-        setup = parse_setup(event, self.kind)
-        n = check_players(setup, 4, 4, "HEARTS-SETUP")
-        names = setup.get("names") or [f"p{i}" for i in range(n)]
-        if not isinstance(names, list) or len(names) != n:
-            raise RuleViolation("HEARTS-SETUP", "names must list one player id per seat")
+        names = setup_of(event, self.kind, _seat_names)
         return HeartsState(
-            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
-            names=tuple(str(x) for x in names),
+            game_id=event.game_id, kind=self.kind, n=len(names), seq=1, last=event, names=names,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- what is due
@@ -330,16 +355,16 @@ class Hearts(Rules[HeartsState]):
 
     # ----------------------------------------------------------------- verification
     def advance(self, state: HeartsState, event: Event) -> bool:
-        """A legal play or a correct trick won, checked and applied in one pass (most events)."""
+        """A legal play, a correct ruling (trick won, hand score), a sound deal or pass,
+        checked and applied in one pass (all but the game's end)."""
         card = _legal_play(state, event)
         if card >= 0:
             _play(state, state.turn, card)
-        elif (
-            event.type == "trick_won" and event.seq == state.seq
-            and self.is_due_ruling(state, event)
-        ):  # fmt: skip
-            self._reduce_trick_won(state, event)
-        else:
+        elif event.seq != state.seq:
+            return False
+        elif self.is_due_ruling(state, event):
+            self.reduce(state, event)
+        elif not self.advance_dealt(state, event):
             return False
         state.seq = event.seq + 1
         state.last = event
@@ -350,26 +375,33 @@ class Hearts(Rules[HeartsState]):
         takes the general path, which finds the precise rule broken. Same rules, one copy."""
         if _legal_play(state, event) >= 0:
             return
-        if event.seq == state.seq:  # the checks of Rules.verify for what is due, minus due()
-            stage = state.stage
-            kind = event.type
-            if stage == DEAL and kind == "deal":
-                self.verify_chance(state, event)
-                return
-            player = event.player
-            if (
-                stage == PASS and kind == "pass"
-                and player is not None and 0 <= player < 4 and state.passes[player] < 0
-            ):  # fmt: skip
-                self._verify_pass(state, player, event)
-                return
+        if event.seq == state.seq and self.verify_dealt(state, event):
+            return
         super().verify(state, event)
+
+    def verify_dealt(self, state: HeartsState, event: Event) -> bool:
+        """A deal or a pass where one is due (see :meth:`Rules.verify_dealt`)."""
+        stage = state.stage
+        kind = event.type
+        if stage == DEAL and kind == "deal":
+            self.verify_chance(state, event)
+            return True
+        player = event.player
+        if (
+            stage == PASS and kind == "pass"
+            and player is not None and 0 <= player < 4 and state.passes[player] < 0
+        ):  # fmt: skip
+            self._verify_pass(state, player, event)
+            return True
+        return False
 
     def verify_chance(self, state: HeartsState, event: Event) -> None:
         if event.type != "deal":
             raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
-        if event.player != state.deals or event.round != state.hand_no:
-            raise RuleViolation(
+        seat = event.player
+        number = event.round
+        if seat is None or seat != state.deals or number is None or number != state.hand_no:
+            raise RuleViolation(  # narrowed above: compiled, the comparisons are native
                 "LOG-ORDER",
                 f"deal for seat {event.player} round {event.round}, expected seat "
                 f"{state.deals} round {state.hand_no}",
@@ -546,8 +578,7 @@ class Hearts(Rules[HeartsState]):
         state.scored += 1
         if state.scored < 4:
             return state
-        low = min(state.totals)
-        if max(state.totals) >= GAME_TARGET and state.totals.count(low) == 1:
+        if game_ends(state.totals):
             state.stage = END
             return state
         state.hand_no += 1

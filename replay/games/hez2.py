@@ -35,11 +35,11 @@ from replay.games.base import (
     RuleViolation,
     check_players,
     check_round,
-    parse_setup,
     random_bot,
     replace_at,
     round_fault,
     seat_description,
+    setup_of,
 )
 
 # Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
@@ -246,18 +246,11 @@ class Hez2(Rules[Hez2State]):
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> Hez2State:
-        setup = parse_setup(event, self.kind)
-        n = check_players(setup, 2, 4, "HEZ2-SETUP")
-        names = _seat_list(setup, "names", n, str, "a player id")
-        bots = _seat_list(setup, "bots", n, bool, "true or false")
-        stakes = _stakes(setup, n, bots)
-        dealer = setup.get("dealer")
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-            raise RuleViolation("HEZ2-SETUP", f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        names, bots, stakes, dealer = setup_of(event, self.kind, _seats)
+        n = len(names)
         return Hez2State(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
-            names=tuple(names), bots=tuple(bots), stakes=tuple(stakes), dealer=dealer,
-            hands=[0] * n, payouts=(0,) * n,
+            names=names, bots=bots, stakes=stakes, dealer=dealer, hands=[0] * n, payouts=(0,) * n,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- what is due
@@ -827,6 +820,21 @@ _REDUCERS: dict[str, Callable[[Hez2, Hez2State, Event], None]] = {
     "payout": Hez2._reduce_payout,
     "game_end": Hez2._reduce_game_end,
 }
+
+
+def _seats(
+    setup: Mapping[str, Any],
+) -> tuple[tuple[str, ...], tuple[bool, ...], tuple[int | None, ...], int]:
+    """The names, bot flags and stakes of each seat and the dealer of a game's setup
+    (LOG-SETUP, HEZ2-SETUP, HEZ2-STAKES)."""
+    n = check_players(setup, 2, 4, "HEZ2-SETUP")
+    names = _seat_list(setup, "names", n, str, "a player id")
+    bots = _seat_list(setup, "bots", n, bool, "true or false")
+    stakes = _stakes(setup, n, bots)
+    dealer = setup.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise RuleViolation("HEZ2-SETUP", f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+    return tuple(names), tuple(bots), tuple(stakes), dealer
 
 
 def _default_names(bots: Sequence[bool]) -> list[str]:

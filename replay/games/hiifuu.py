@@ -38,10 +38,10 @@ from replay.games.base import (
     check_players,
     check_round,
     numbered,
-    parse_setup,
     play_in_turn,
     replace_at,
     seat_description,
+    setup_of,
 )
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
@@ -131,13 +131,6 @@ class Setup:
         """
         values = self.values
         return ((1 << values) - 1) << (suit * values)  # compiled: native, no table lookup
-
-
-#: Setups already parsed, by ``game_start`` data: a corpus repeats a few setups (the same seats
-#: and tokens), and parsing one (JSON, checks, the Setup) costs more than 200 instructions per
-#: event of a game. A Setup is immutable, so games share it.
-_SETUPS: Final[dict[str, Setup]] = {}
-_SETUPS_KEPT: Final = 256  # emptied when full: a bound, not an eviction policy
 
 
 @dataclass(slots=True)
@@ -313,16 +306,7 @@ class Hiifuu(Rules[HiifuuState]):
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> HiifuuState:
-        data = event.data
-        fixed = _SETUPS.get(data) if data is not None else None
-        if fixed is None or event.type != "game_start" or event.seq != 0 or event.kind != self.kind:
-            setup = parse_setup(event, self.kind)
-            n = check_players(setup, self.min_players, self.max_players, "HIIFUU-SETUP")
-            fixed = _parse_setup(setup, n)
-            if data is not None:
-                if len(_SETUPS) >= _SETUPS_KEPT:
-                    _SETUPS.clear()
-                _SETUPS[data] = fixed
+        fixed = setup_of(event, self.kind, _fixed_setup)
         n = len(fixed.names)
         return HiifuuState(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, fixed=fixed,
@@ -450,13 +434,8 @@ class Hiifuu(Rules[HiifuuState]):
                 self._take_trick(state, winner)  # the winner the rules give: checked just now
             else:
                 self.reduce(state, event)
-        else:
-            try:
-                if not self._verify_dealt(state, event):
-                    return False
-            except RuleViolation:
-                return False  # verify() raises it again, refined
-            self.reduce(state, event)
+        elif not self.advance_dealt(state, event):
+            return False
         state.seq = event.seq + 1
         state.last = event
         return True
@@ -469,7 +448,7 @@ class Hiifuu(Rules[HiifuuState]):
         if _legal_play(state, event) >= 0:
             return
         try:
-            if event.seq == state.seq and self._verify_dealt(state, event):
+            if event.seq == state.seq and self.verify_dealt(state, event):
                 return
             super().verify(state, event)
         except RuleViolation as exc:
@@ -482,9 +461,8 @@ class Hiifuu(Rules[HiifuuState]):
                 ) from None
             raise
 
-    def _verify_dealt(self, state: HiifuuState, event: Event) -> bool:
-        """Verify a deal or a discard where one is due, as :meth:`Rules.verify` does, minus
-        ``due()``: False (nothing checked) for any other event."""
+    def verify_dealt(self, state: HiifuuState, event: Event) -> bool:
+        """A deal or a discard where one is due (see :meth:`Rules.verify_dealt`)."""
         stage = state.stage
         kind = event.type
         player = event.player
@@ -897,6 +875,12 @@ class Hiifuu(Rules[HiifuuState]):
 
 
 # --------------------------------------------------------------------- helpers
+def _fixed_setup(setup: Mapping[str, Any]) -> Setup:
+    """The fixed setup of a game from its ``game_start`` data, its seats counted."""
+    n = check_players(setup, Hiifuu.min_players, Hiifuu.max_players, "HIIFUU-SETUP")
+    return _parse_setup(setup, n)
+
+
 def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
     """The fixed setup of a game from its ``game_start`` data (LOG-SETUP / HIIFUU-SETUP)."""
     names = setup.get("names") or [f"p{i}" for i in range(n)]
