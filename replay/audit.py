@@ -450,19 +450,21 @@ def _audit_in_processes(
     frozen_before = gc.get_freeze_count()
     gc.freeze()  # forked workers then never touch (and copy) the parent's objects
     try:
-        with pool:
-            futures = [pool.submit(_audit_shared_rows, rows) for rows in bounds]
-            if on_progress is not None:
-                for future in futures:
-                    future.add_done_callback(_progress_of(on_progress))
-            for future, (offset, length) in zip(reversed(futures), reversed(bounds), strict=True):
-                if not future.cancel():  # a worker has it: every slice before it too
-                    break
-                _collect(report, audit_table(table.slice(offset, length)), on_progress)
+        futures = [pool.submit(_audit_shared_rows, rows) for rows in bounds]
+        if on_progress is not None:
             for future in futures:
-                if not future.cancelled():
-                    report.games.extend(future.result())
+                future.add_done_callback(_progress_of(on_progress))
+        for future, (offset, length) in zip(reversed(futures), reversed(bounds), strict=True):
+            if not future.cancel():  # a worker has it: every slice before it too
+                break
+            _collect(report, audit_table(table.slice(offset, length)), on_progress)
+        for future in futures:
+            if not future.cancelled():
+                report.games.extend(future.result())
     finally:
+        # Not waiting: a worker that inherited a large table takes several milliseconds to
+        # exit (its page tables are torn down), and the report does not depend on it.
+        pool.shutdown(wait=False, cancel_futures=True)
         if not frozen_before:  # a caller's own freeze is left as it was
             gc.unfreeze()
 
