@@ -182,6 +182,22 @@ class Deck:
                 return False
         return True
 
+    def matches_mask(self, codes: tuple[str, ...], mask: int) -> bool:
+        """Whether ``codes`` are the codes of the bit set ``mask`` in deck order (:meth:`codes`
+        without building it).
+
+        >>> Deck(["2C", "3C", "4C"]).matches_mask(("2C", "4C"), 0b101)
+        True
+        """
+        order = self.order
+        found = 0
+        for card in range(len(order)):
+            if mask >> card & 1:
+                if found >= len(codes) or codes[found] != order[card]:
+                    return False
+                found += 1
+        return found == len(codes) and mask >> len(order) == 0
+
     def codes(self, mask: int) -> list[str]:
         """Card codes of a bit set, in deck order."""
         return [self.order[i] for i in bits(mask)]

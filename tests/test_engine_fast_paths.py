@@ -165,3 +165,25 @@ def test_setup_cache_is_bounded_and_kept_per_kind() -> None:
     fou_state = fou.start(Event("g", 0, "fou", "game_start", data=text))
     assert hearts_state.names == fou_state.names == ("a", "b", "c", "d")
     assert fou_state.bots == (True,) * 4
+
+
+def test_popcount_and_mask_matching_agree_with_their_definitions() -> None:
+    import random
+
+    from replay.cards import Deck, popcount
+
+    rng = random.Random(5)
+    for bits in (1, 13, 52, 61, 62, 63, 88, 200):
+        for _ in range(200):
+            mask = rng.getrandbits(bits)
+            assert popcount(mask) == mask.bit_count()
+    deck = Deck([f"c{i}" for i in range(70)])
+    for _ in range(200):
+        mask = rng.getrandbits(70)
+        codes = tuple(deck.codes(mask))
+        assert deck.matches_mask(codes, mask)
+        assert not deck.matches_mask((*codes, "c0"), mask)
+        if codes:
+            assert not deck.matches_mask(codes[:-1], mask)
+            assert not deck.matches_mask(tuple(reversed(codes)), mask) or len(codes) == 1
+    assert not deck.matches_mask((), 1 << 70)
