@@ -9,7 +9,7 @@ NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
 
-.PHONY: venv native demo test lint typecheck unit unit-native bench samples clean
+.PHONY: venv native demo test lint typecheck unit unit-native bench bench-instructions samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ bench: $(NATIVE_STAMP)
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_games.py
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_store.py
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_audit.py
+
+# Instructions per audited event (valgrind's callgrind): repeatable where seconds are not.
+bench-instructions: $(NATIVE_STAMP)
+	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_instructions.py
 
 clean:
 	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache
