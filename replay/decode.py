@@ -320,7 +320,7 @@ def _as_list(objects: NDArray[Any]) -> list[Any]:
 
 def _validity(column: pa.ChunkedArray[Any]) -> NDArray[np.bool_]:
     """Which rows of a (non-empty) column are not null."""
-    return _joined([chunk.is_valid().to_numpy(zero_copy_only=False) for chunk in column.chunks])
+    return _joined([_chunk_validity(chunk) for chunk in column.chunks])
 
 
 #: Below one valid row in this many, rows are placed by a Python loop (else through numpy).
@@ -395,7 +395,7 @@ def _valid_rows(chunks: list[Any]) -> tuple[NDArray[np.intp], NDArray[np.int64],
     row_base = element_base = 0
     for chunk in chunks:
         offsets = chunk.offsets.to_numpy()
-        rows = np.flatnonzero(chunk.is_valid().to_numpy(zero_copy_only=False))
+        rows = np.flatnonzero(_chunk_validity(chunk))
         positions.append(rows + row_base)
         starts.append(offsets[rows].astype(np.int64) - offsets[0] + element_base)
         lengths.append((offsets[rows + 1] - offsets[rows]).astype(np.int64))
