@@ -403,8 +403,16 @@ class Rules(ABC, Generic[S]):
         # Indexed: compiled, a list read by index costs less than a generic iterator over a
         # Sequence (and no slice is copied).
         items: list[Event] = events if isinstance(events, list) else list(events)
-        for index in range(1, len(items)):
+        index = 1
+        while index < len(items):
+            declined = False
+            if faults_only:  # the clean stretch in a plain loop, outside the generator
+                index = self._advance_run(state, items, index, game_id, kind)
+                if index >= len(items):
+                    return
+                declined = True  # advance refused items[index] (or it is of another game)
             event = items[index]
+            index += 1
             applied: Event | None = event
             violation = None
             summary = ""
@@ -415,7 +423,7 @@ class Rules(ABC, Generic[S]):
                         f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} "
                         f"({kind})",
                     )
-                if self.advance(state, event):
+                if not declined and self.advance(state, event):
                     if not faults_only:
                         yield Step(event, event, state, None, "")
                     continue
@@ -434,6 +442,19 @@ class Rules(ABC, Generic[S]):
                 continue  # nothing the audit needs: no Step built, no yield
             state = new
             yield Step(event, applied, state, violation, summary)
+
+    def _advance_run(
+        self, state: S, events: list[Event], index: int, game_id: str, kind: str
+    ) -> int:
+        """:meth:`advance` the events of the game from ``index`` on while it accepts them: the
+        index of the first it refuses or of another game (``len(events)``: none). Compiled, a
+        plain loop keeps its variables in registers; a generator keeps them in its frame."""
+        while index < len(events):
+            event = events[index]
+            if event.game_id != game_id or event.kind != kind or not self.advance(state, event):
+                return index
+            index += 1
+        return index
 
     def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
         """Reduce a whole game (``events[0]`` is its ``game_start``), verifying each event."""
