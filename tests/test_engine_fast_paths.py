@@ -119,13 +119,23 @@ def test_apply_leaves_the_old_state_as_it_was(kind: str) -> None:
         state = new
 
 
-def test_hearts_advances_every_event_of_a_clean_game_but_its_end() -> None:
-    """Plays, trick and hand rulings, deals and passes all take the fast path."""
-    rules = get_rules("hearts")
-    for events in _games("hearts", 2):
+#: The event types of a clean game that take the general path (once or a few times a game).
+SLOW_TYPES = {
+    "hearts": {"game_end"},
+    "hez2": {"deal", "start_card", "game_end"},
+    "hiifuu": {"first_leader", "game_end"},
+    "fou": {"deck", "dealer", "game_end"},
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_advance_takes_every_event_of_a_clean_game_but_a_few(kind: str) -> None:
+    """Plays, rulings, deals, passes, discards, tokens and reshuffles take the fast path."""
+    rules = get_rules(kind)
+    for events in _games(kind, 3):
         state = rules.start(events[0])
         for event in events[1:]:
-            if event.type == "game_end":
+            if event.type in SLOW_TYPES[kind]:
                 state = rules.apply(state, event)
                 continue
             trial = state.clone()

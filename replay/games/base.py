@@ -368,9 +368,10 @@ class Rules(ABC, Generic[S]):
         return False
 
     def verify_dealt(self, state: S, event: Event) -> bool:
-        """Verify a deal, pass or discard where one is due, as :meth:`verify` does minus
-        ``due()`` (the sequence number is the caller's to check): True when checked, False
-        (nothing checked) for any other event. The default checks nothing."""
+        """Verify a deal, pass or discard (or the like: cards or tokens handed out) where one
+        is due, as :meth:`verify` does minus ``due()`` (the sequence number is the caller's to
+        check): True when checked, False (nothing checked) for any other event. The default
+        checks nothing."""
         return False
 
     def advance_dealt(self, state: S, event: Event) -> bool:

@@ -743,8 +743,12 @@ class Fou(Rules[FouState]):
         state.leader = state.turn = leader
         state.out = out
         state.need = state.n - popcount(out)
-        state.table.clear()  # empty already after a trick won; no list allocated
-        state.table_seats.clear()
+        # Empty already after a trick won (no list allocated); compiled, clearing an empty
+        # list still costs a slice assignment.
+        if state.table:
+            state.table.clear()
+        if state.table_seats:
+            state.table_seats.clear()
         state.led = -1
         state.best_rank = -1
         state.worst_rank = NO_RANK

@@ -462,12 +462,16 @@ class Hiifuu(Rules[HiifuuState]):
             raise
 
     def verify_dealt(self, state: HiifuuState, event: Event) -> bool:
-        """A deal or a discard where one is due (see :meth:`Rules.verify_dealt`)."""
+        """A deal, a discard or a round's tokens where one is due (see
+        :meth:`Rules.verify_dealt`)."""
         stage = state.stage
         kind = event.type
         player = event.player
         if stage == DEAL and kind == "deal":
             self._verify_deal(state, event)
+            return True
+        if stage == TOKENS and kind == "tokens":
+            self._verify_tokens(state, event)
             return True
         if (
             stage == DISCARD and kind == "discard" and player is not None
