@@ -254,7 +254,8 @@ def _lookup(dictionary: pa.Array[Any]) -> NDArray[np.object_]:
 
 def _dictionary_values(dictionary: pa.Array[Any]) -> list[Any]:
     """The dictionary's values decoded and interned, then None (the null rows' slot)."""
-    return [*(_interned(value) for value in dictionary.to_pylist()), None]
+    intern = sys.intern
+    return [intern(v) if type(v) is str else v for v in dictionary.to_pylist()] + [None]
 
 
 def run_starts(codes: NDArray[Any]) -> NDArray[np.intp]:
@@ -274,7 +275,8 @@ def _dictionary_indices(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], pa.
     """Each row's index in one dictionary shared by the chunks (``len(dictionary)`` for null
     rows), and that dictionary (not decoded: a slice may use few of its values)."""
     if pa.types.is_dictionary(column.type):
-        encoded = column.unify_dictionaries()
+        one_chunk = column.num_chunks == 1  # a slice within one batch: nothing to unify
+        encoded = column if one_chunk else column.unify_dictionaries()
     else:
         encoded = pc.dictionary_encode(column)
     chunks: list[Any] = list(encoded.chunks)  # DictionaryArray, one shared dictionary
@@ -302,10 +304,10 @@ def _interned(value: Any) -> Any:
 
 def _indices(chunk: Any, null_slot: int) -> NDArray[Any]:
     """A dictionary chunk's indices, ``null_slot`` for null rows (no copy when none is null)."""
-    indices = chunk.indices
-    return cast(
-        NDArray[Any], (indices.fill_null(null_slot) if chunk.null_count else indices).to_numpy()
-    )
+    indices = _chunk_numbers(chunk.indices)
+    if not chunk.null_count:
+        return indices
+    return np.where(_chunk_validity(chunk), indices, null_slot)
 
 
 def _joined(arrays: list[NDArray[Any]]) -> NDArray[Any]:
