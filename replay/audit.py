@@ -26,7 +26,7 @@ from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from replay.decode import decode_table, paused_gc, run_starts
+from replay.decode import decode_table, dictionary_indices, paused_gc, run_starts
 from replay.events import Event, events_from_columns
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
@@ -294,19 +294,8 @@ def count_games(table: Any) -> int:
 def game_codes(table: Any) -> Any:
     """The ``game_id`` column as a numpy array of integers, equal for equal ids (indices into
     one dictionary): run boundaries and counts are then numpy work on 4-byte codes."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    ids = table.column("game_id")
-    encoded = ids if pa.types.is_dictionary(ids.type) else pc.dictionary_encode(ids)
-    chunks = encoded.unify_dictionaries().chunks
-    if not chunks:
-        return np.empty(0, dtype=np.int32)
-    indices = [
-        chunk.indices.fill_null(-1) if chunk.null_count else chunk.indices for chunk in chunks
-    ]
-    return np.concatenate([index.to_numpy() for index in indices])
+    codes, _ = dictionary_indices(table.column("game_id"))
+    return codes
 
 
 def _distinct(values: Any) -> int:

@@ -42,7 +42,14 @@ from numpy.typing import NDArray
 from replay.cells import BYTES, CONSTANT, LISTED, SHORTS, Column, list_cells
 from replay.events import COLUMNS
 
-__all__ = ["Column", "decode_columns", "decode_table", "paused_gc", "run_starts"]
+__all__ = [
+    "Column",
+    "decode_columns",
+    "decode_table",
+    "dictionary_indices",
+    "paused_gc",
+    "run_starts",
+]
 
 
 def decode_table(table: pa.Table, skip: Collection[str] = ()) -> list[Column]:
@@ -205,7 +212,7 @@ def _decode_text(column: pa.ChunkedArray[Any]) -> Column:
     """
     if _is_text(column.type) and column.null_count * 2 > len(column):
         return _mostly_null(column)
-    codes, dictionary = _dictionary_indices(column)
+    codes, dictionary = dictionary_indices(column)
     if len(dictionary) < 1 << 8:
         return _coded(_dictionary_values(dictionary), codes)
     starts = run_starts(codes)
@@ -242,7 +249,7 @@ def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArr
     >>> codes.tolist(), lookup.tolist()
     ([0, 1, 0], ['b', None])
     """
-    codes, dictionary = _dictionary_indices(column)
+    codes, dictionary = dictionary_indices(column)
     return codes, _lookup(dictionary)
 
 
@@ -271,7 +278,7 @@ def run_starts(codes: NDArray[Any]) -> NDArray[np.intp]:
     return np.concatenate(([0], changes))
 
 
-def _dictionary_indices(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], pa.Array[Any]]:
+def dictionary_indices(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], pa.Array[Any]]:
     """Each row's index in one dictionary shared by the chunks (``len(dictionary)`` for null
     rows), and that dictionary (not decoded: a slice may use few of its values)."""
     if pa.types.is_dictionary(column.type):
