@@ -86,6 +86,12 @@ class GameAudit:
         """The audit itself failed on this game (malformed fields it did not anticipate)."""
         return self.stop_reason.startswith(INTERNAL_ERROR)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through the constructor: audits travel from the workers to the parent, and
+        the generic route (a state dict per object) takes twice as long."""
+        fields = (self.game_id, self.kind, self.events, self.findings, self.stopped_at)
+        return (GameAudit, (*fields, self.stop_reason))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id,

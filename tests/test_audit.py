@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -203,6 +204,17 @@ def test_findings_from_worker_processes_are_the_same_as_in_one_process() -> None
     one, two = audit_many(table, 1), audit_many(table, 2)
     assert len(one.findings) >= 5
     assert format_report(two, "json") == format_report(one, "json")
+
+
+def test_game_audits_survive_pickling() -> None:
+    """Every field of a game's audit, a stopped one with findings included, crosses processes."""
+    events = game("hearts", 2)
+    i = first(events, "play")
+    stopped = audit_game(changed(events, i, card="ZZ"))
+    assert stopped.findings and stopped.stopped_at is not None and stopped.stop_reason
+    for audit in (stopped, audit_game(events)):
+        copy = pickle.loads(pickle.dumps(audit))
+        assert copy == audit and type(copy) is type(audit)
 
 
 def test_report_formats_cite_rule_and_text() -> None:
