@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import pickle
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
 from replay.audit import (
+    MIN_ROWS_PER_JOB,
     UNREAD_COLUMNS,
     AuditReport,
     GameAudit,
@@ -201,7 +204,7 @@ def test_findings_from_worker_processes_are_the_same_as_in_one_process() -> None
         i = first(g, "trick_won", 2)
         g[i] = dataclasses.replace(g[i], player=(g[i].player + 1) % 4)  # type: ignore[operator]
     table = events_to_table([e for g in games for e in g])
-    one, two = audit_many(table, 1), audit_many(table, 2)
+    one, two = audit_many(table, 1), audit_many(table, 2, min_rows_per_job=0)
     assert len(one.findings) >= 5
     assert format_report(two, "json") == format_report(one, "json")
 
@@ -315,7 +318,7 @@ def test_dictionary_encoded_tables_audit_as_plain_ones() -> None:
         encoded = dictionary_encoded(table)
         assert pa.types.is_dictionary(encoded.schema.field("card").type)
         assert format_report(audit_many(encoded, 1), "json") == expected
-        assert format_report(audit_many(encoded, 2), "json") == expected
+        assert format_report(audit_many(encoded, 2, min_rows_per_job=0), "json") == expected
     assert count_games(dictionary_encoded(grouped)) == count_games(grouped) == 8
     assert [f.rule for f in audit_many(dictionary_encoded(grouped), 1).findings] == ["HEARTS-TRICK"]
 
@@ -341,9 +344,23 @@ def test_progress_counts_every_game_once(jobs: int) -> None:
     """Slices done by this process and by workers (reported from another thread) add up."""
     table = events_to_table([e for s in range(20) for e in game("hez2", s)])
     done: list[int] = []
-    report = audit_many(table, jobs, done.append)
+    report = audit_many(table, jobs, done.append, min_rows_per_job=0)
     assert sum(done) == len(report.games) == 20
     assert len(done) > (1 if jobs == 1 else 2)
+
+
+def test_small_tables_are_audited_without_worker_processes(monkeypatch: Any) -> None:
+    """Below MIN_ROWS_PER_JOB rows per process, forking would cost more than it saves."""
+
+    def no_pool(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a worker process was started")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    table = events_to_table([e for s in range(6) for e in game("hearts", s)])
+    assert table.num_rows < 2 * MIN_ROWS_PER_JOB
+    assert format_report(audit_many(table, 2), "json") == format_report(audit_many(table), "json")
+    with pytest.raises(AssertionError, match="worker process"):
+        audit_many(table, 2, min_rows_per_job=0)
 
 
 RELOAD_FREED_BLOCKS = """
