@@ -353,20 +353,6 @@ def _slice_bounds(starts: list[int], n: int, parts: int) -> list[tuple[int, int]
     return bounds
 
 
-_SHARED_TABLE: Any = None
-
-
-def _share_table(table: Any) -> None:
-    """Worker initializer: keep the table (inherited without a copy when workers fork)."""
-    global _SHARED_TABLE
-    _SHARED_TABLE = table
-
-
-def _audit_shared_rows(bounds: tuple[int, int]) -> list[GameAudit]:
-    """:func:`audit_table` on rows of the shared table (worker side)."""
-    return audit_table(_SHARED_TABLE.slice(bounds[0], bounds[1]))
-
-
 def sort_report(report: AuditReport) -> AuditReport:
     report.games.sort(key=lambda g: (g.kind, g.game_id))
     return report
@@ -447,43 +433,97 @@ def _audit_in_processes(
     jobs: int,
     on_progress: Callable[[int], None] | None,
 ) -> None:
-    """``jobs - 1`` forked workers take the slices from the front; this process takes them
-    from the back (cancelling their futures) until the two meet. This process's share costs no
-    fork, no warm-up and no result transfer."""
-    from concurrent.futures import ProcessPoolExecutor
+    """``jobs - 1`` forked workers take the slices from the front and this process takes them
+    from the back, each the next one when it is done with its last (two counters shared by
+    the processes), until they meet: the processes finish within one slice of each other.
+    This process's share costs no fork, no warm-up and no result transfer; a worker sends the
+    audits of each slice as soon as it is done (progress)."""
+    import multiprocessing
+    import threading
 
+    try:
+        context = multiprocessing.get_context("fork")  # the table is inherited, not copied
+    except ValueError:  # a platform without fork: this process does it all
+        for offset, length in bounds:
+            _collect(report, audit_table(table.slice(offset, length)), on_progress)
+        return
     _load_rules(table)  # imported once here, not by every worker
-    pool = ProcessPoolExecutor(max_workers=jobs - 1, initializer=_share_table, initargs=(table,))
+    ends = context.Array("q", [0, len(bounds)])  # the next slice from the front; the back's end
     frozen_before = gc.get_freeze_count()
     gc.freeze()  # forked workers then never touch (and copy) the parent's objects
+    receivers: list[Any] = []
+    workers: list[Any] = []
     try:
-        futures = [pool.submit(_audit_shared_rows, rows) for rows in bounds]
-        if on_progress is not None:
-            for future in futures:
-                future.add_done_callback(_progress_of(on_progress))
-        for future, (offset, length) in zip(reversed(futures), reversed(bounds), strict=True):
-            if not future.cancel():  # a worker has it: every slice before it too
-                break
+        for _ in range(jobs - 1):
+            receiver, sender = context.Pipe(duplex=False)
+            worker = context.Process(
+                target=_audit_from_front, args=(table, bounds, ends, sender), daemon=True
+            )
+            worker.start()
+            sender.close()
+            receivers.append(receiver)
+            workers.append(worker)
+        while (index := _take_slice(ends, from_back=True)) is not None:
+            offset, length = bounds[index]
             _collect(report, audit_table(table.slice(offset, length)), on_progress)
-        for future in futures:
-            if not future.cancelled():
-                report.games.extend(future.result())
+            _receive(report, receivers, on_progress, wait=False)
+        _receive(report, receivers, on_progress, wait=True)
     finally:
-        # Not waiting: a worker that inherited a large table takes several milliseconds to
-        # exit (its page tables are torn down), and the report does not depend on it.
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Joined in the background: a worker that inherited a large table takes several
+        # milliseconds to exit (its page tables are torn down), and the report is complete.
+        for worker in workers:
+            threading.Thread(target=worker.join, daemon=True).start()
         if not frozen_before:  # a caller's own freeze is left as it was
             gc.unfreeze()
 
 
-def _progress_of(on_progress: Callable[[int], None]) -> Callable[[Any], None]:
-    """A future's done-callback reporting its games to ``on_progress`` (not when cancelled)."""
+def _take_slice(ends: Any, from_back: bool) -> int | None:
+    """The index of the next slice to audit from the front or the back (``None``: all taken)."""
+    with ends.get_lock():
+        front, back = ends[0], ends[1]
+        if front >= back:
+            return None
+        if from_back:
+            ends[1] = back - 1
+            return int(back - 1)
+        ends[0] = front + 1
+        return int(front)
 
-    def report(future: Any) -> None:
-        if not future.cancelled() and future.exception() is None:
-            on_progress(len(future.result()))
 
-    return report
+def _audit_from_front(table: Any, bounds: list[tuple[int, int]], ends: Any, sender: Any) -> None:
+    """A worker process: audit slices from the front and send each one's audits, then None
+    (or the error that stopped it)."""
+    try:
+        while (index := _take_slice(ends, from_back=False)) is not None:
+            offset, length = bounds[index]
+            sender.send(audit_table(table.slice(offset, length)))
+        sender.send(None)
+    except Exception as exc:  # reported by the parent, which raises it
+        sender.send(RuntimeError(f"an audit worker process failed: {exc!r}"))
+    finally:
+        sender.close()
+
+
+def _receive(
+    report: AuditReport,
+    receivers: list[Any],
+    on_progress: Callable[[int], None] | None,
+    wait: bool,
+) -> None:
+    """Collect the audits the workers sent (all of them, until each says it is done, when
+    ``wait``)."""
+    for receiver in list(receivers):
+        while wait or receiver.poll():
+            try:
+                message = receiver.recv()
+            except EOFError:
+                raise RuntimeError("an audit worker process ended before its results") from None
+            if message is None:
+                receivers.remove(receiver)
+                break
+            if isinstance(message, BaseException):
+                raise message
+            _collect(report, message, on_progress)
 
 
 def _load_rules(table: Any) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
+import multiprocessing
 import pickle
 import subprocess
 import sys
@@ -355,7 +355,7 @@ def test_small_tables_are_audited_without_worker_processes(monkeypatch: Any) -> 
     def no_pool(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a worker process was started")
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(multiprocessing, "get_context", no_pool)
     table = events_to_table([e for s in range(6) for e in game("hearts", s)])
     assert table.num_rows < 2 * MIN_ROWS_PER_JOB
     assert format_report(audit_many(table, 2), "json") == format_report(audit_many(table), "json")
