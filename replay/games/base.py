@@ -148,6 +148,71 @@ class GameState:
         return new
 
 
+@dataclass(slots=True)
+class SeatHandsState(GameState):
+    """A state with each seat's hand as a bit set in a field of its own (four to six seats):
+    compiled, a native int, so changing a hand allocates nothing (an int stored in a list is
+    boxed). :meth:`hand` and :meth:`set_hand` index them as a list of ``n`` hands would."""
+
+    hand0: int = 0
+    hand1: int = 0
+    hand2: int = 0
+    hand3: int = 0
+    hand4: int = 0
+    hand5: int = 0
+
+    def hand(self, seat: int) -> int:
+        """The bit set of ``seat``'s hand."""
+        if seat < 0:
+            seat += self.n
+        if seat == 0:
+            return self.hand0
+        if seat == 1:
+            return self.hand1
+        if seat == 2:
+            return self.hand2
+        if seat == 3:
+            return self.hand3
+        if seat == 4 and seat < self.n:
+            return self.hand4
+        if seat == 5 and seat < self.n:
+            return self.hand5
+        raise IndexError(seat)
+
+    def set_hand(self, seat: int, hand: int) -> None:
+        """Make ``hand`` the bit set of ``seat``'s hand."""
+        if seat < 0:
+            seat += self.n
+        if seat == 0:
+            self.hand0 = hand
+        elif seat == 1:
+            self.hand1 = hand
+        elif seat == 2:
+            self.hand2 = hand
+        elif seat == 3:
+            self.hand3 = hand
+        elif seat == 4 and seat < self.n:
+            self.hand4 = hand
+        elif seat == 5 and seat < self.n:
+            self.hand5 = hand
+        else:
+            raise IndexError(seat)
+
+    def seat_hands(self) -> list[int]:
+        """Every seat's hand (a new list: changing it changes no hand)."""
+        hands = [self.hand0, self.hand1, self.hand2, self.hand3, self.hand4, self.hand5]
+        return hands[: self.n]
+
+    def set_hands(self, hands: list[int]) -> None:
+        """Set the first ``len(hands)`` seats' hands."""
+        for seat, hand in enumerate(hands):
+            self.set_hand(seat, hand)
+
+    def clear_hands(self) -> None:
+        """Empty every hand."""
+        self.hand0 = self.hand1 = self.hand2 = self.hand3 = self.hand4 = self.hand5 = 0
+
+
 Bot = Callable[[Any, int, random.Random], Event]
 """A bot: ``bot(state, seat, rng) -> decision event`` (seeded by ``rng``)."""
 

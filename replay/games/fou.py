@@ -276,6 +276,9 @@ class FouState(GameState):
     # Each seat's hand in two native halves (see SPLIT); ``hands`` gives whole bit sets.
     hands_low: list[int] = field(default_factory=list)
     hands_high: list[int] = field(default_factory=list)
+    # Whether a seat's hand is empty since the round's last deal: set by the deal and by
+    # ``_play`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
+    emptied: bool = False
     # The cards of the deck not dealt yet this round, in two halves (see SPLIT).
     undealt_low: int = 0
     undealt_high: int = 0
@@ -733,6 +736,7 @@ class Fou(Rules[FouState]):
         state.undealt_high &= ~high
         state.deals += 1
         if state.deals == state.n:
+            state.emptied = _an_empty_hand(state)
             state.trick = 0
             state.fools = []
             self._start_trick(state, state.round_leader, 0)
@@ -791,7 +795,7 @@ class Fou(Rules[FouState]):
         state.fools.append(fool)
         if len(state.fools) < fools_per_trick(state.n):
             return state
-        if _an_empty_hand(state):  # FOU-ROUND-END: the trick is complete, a hand empty
+        if state.emptied:  # FOU-ROUND-END: the trick is complete, a hand empty
             state.stage = SCORE
             state.scored = 0
             state.out = 0
@@ -1009,11 +1013,15 @@ def _an_empty_hand(state: FouState) -> bool:
 def _play(state: FouState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     if card < SPLIT:
-        low: int = state.hands_low[seat]  # typed: compiled, the `&` is then native
-        state.hands_low[seat] = low & ~(1 << HALF_POS[card])
+        low: int = state.hands_low[seat] & ~(1 << HALF_POS[card])  # typed: compiled, native
+        state.hands_low[seat] = low
+        if not low and not state.hands_high[seat]:
+            state.emptied = True
     else:
-        high: int = state.hands_high[seat]
-        state.hands_high[seat] = high & ~(1 << HALF_POS[card])
+        high: int = state.hands_high[seat] & ~(1 << HALF_POS[card])
+        state.hands_high[seat] = high
+        if not high and not state.hands_low[seat]:
+            state.emptied = True
     table = state.table
     position = len(table)
     table.append(card)

@@ -25,9 +25,9 @@ from replay.games.base import (
     OVER,
     Bot,
     Due,
-    GameState,
     Rules,
     RuleViolation,
+    SeatHandsState,
     all_recorded,
     check_players,
     check_round,
@@ -104,17 +104,17 @@ def _per_seat() -> list[int]:
 
 
 @dataclass(slots=True)
-class HeartsState(GameState):
+class HeartsState(SeatHandsState):
     """A Hearts game between events.
 
-    ``hands``, ``table`` and ``taken`` are lists changed in place by the reducer (a play then
-    allocates nothing but the hand's new int); :meth:`clone` copies them. The rest are immutable.
+    ``table`` and ``taken`` are lists changed in place by the reducer; :meth:`clone` copies
+    them. Each seat's hand is a field of its own (see :class:`SeatHandsState`; ``hands`` lists
+    them). The rest are immutable.
     """
 
     names: tuple[str, ...] = ()
     hand_no: int = 1
     stage: int = DEAL
-    hands: list[int] = field(default_factory=_per_seat)
     dealt: int = 0  # cards dealt this hand (bit set)
     deals: int = 0  # deal events this hand
     passes: tuple[int, ...] = (-1, -1, -1, -1)  # passed cards per seat, -1 = not yet
@@ -127,6 +127,15 @@ class HeartsState(GameState):
     scored: int = 0  # round_scored events recorded this hand
     totals: tuple[int, ...] = (0, 0, 0, 0)
     winners: tuple[int, ...] = ()
+
+    @property
+    def hands(self) -> list[int]:
+        """Every seat's hand as a bit set (a new list: changing it changes no hand)."""
+        return self.seat_hands()
+
+    @hands.setter
+    def hands(self, hands: list[int]) -> None:
+        self.set_hands(hands)
 
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
@@ -185,7 +194,7 @@ def game_ends(totals: tuple[int, ...]) -> bool:
 
 def legal_mask(state: HeartsState, seat: int) -> int:
     """The cards ``seat`` may play now (assumes it is their turn to play)."""
-    hand = state.hands[seat]
+    hand = state.hand(seat)
     if not state.table:
         if state.trick_no == 1:
             return hand & (1 << TWO_OF_CLUBS)
@@ -222,9 +231,7 @@ def _legal_play(state: HeartsState, event: Event) -> int:
 
 def _play(state: HeartsState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
-    hands = state.hands
-    hand: int = hands[seat]  # typed: compiled, the `&` is then native, not PyNumber_And
-    hands[seat] = hand & ~(1 << card)
+    state.set_hand(seat, state.hand(seat) & ~(1 << card))
     state.table.append(card)
     if card // 13 == HEARTS:
         state.broken = True
@@ -437,8 +444,8 @@ class Hearts(Rules[HeartsState]):
             raise RuleViolation("HEARTS-PASS", f"seat {seat} made a {event.type} before passing")
         cards = event.cards or ()
         mask = self._known_cards(cards)
-        if popcount(mask) != len(cards) or mask & ~state.hands[seat]:
-            missing = DECK.codes(mask & ~state.hands[seat]) or repeated(cards)
+        if popcount(mask) != len(cards) or mask & ~state.hand(seat):
+            missing = DECK.codes(mask & ~state.hand(seat)) or repeated(cards)
             raise RuleViolation(
                 "LOG-CARD", f"seat {seat} passed {' '.join(missing)} which it does not hold"
             )
@@ -461,7 +468,7 @@ class Hearts(Rules[HeartsState]):
         if code is None or code not in DECK:
             raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
         card = DECK.index(code)
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
         if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
@@ -476,7 +483,7 @@ class Hearts(Rules[HeartsState]):
 
     def _why_illegal(self, state: HeartsState, seat: int, card: int) -> tuple[str, str]:
         """The rule an illegal play breaks, and the reason in a sentence."""
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         code = DECK.order[card]
         if not state.table:
             if state.trick_no == 1:
@@ -519,7 +526,7 @@ class Hearts(Rules[HeartsState]):
     def _reduce_deal(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player if event.player is not None else state.deals
         mask = DECK.mask(event.cards or ())
-        state.hands[seat] = mask
+        state.set_hand(seat, mask)
         state.dealt |= mask
         state.deals += 1
         if state.deals == 4:
@@ -535,20 +542,17 @@ class Hearts(Rules[HeartsState]):
         assert seat is not None
         mask = DECK.mask(event.cards or ())
         state.passes = replace_at(state.passes, seat, mask)
-        hands = state.hands
-        hand: int = hands[seat]
-        hands[seat] = hand & ~mask
+        state.set_hand(seat, state.hand(seat) & ~mask)
         if all_recorded(state.passes):
             offset = pass_offset(state.hand_no)
             for giver in range(4):
                 receiver = (giver + offset) % 4
-                received: int = hands[receiver]
-                hands[receiver] = received | state.passes[giver]
+                state.set_hand(receiver, state.hand(receiver) | state.passes[giver])
             self._start_play(state)
         return state
 
     def _start_play(self, state: HeartsState) -> None:
-        holder = next((s for s in range(4) if state.hands[s] >> TWO_OF_CLUBS & 1), 0)
+        holder = next((s for s in range(4) if state.hand(s) >> TWO_OF_CLUBS & 1), 0)
         state.stage = PLAY
         state.leader = state.turn = holder
 
@@ -583,7 +587,7 @@ class Hearts(Rules[HeartsState]):
             return state
         state.hand_no += 1
         state.stage = DEAL
-        state.hands = _per_seat()
+        state.clear_hands()
         state.dealt = state.deals = state.scored = 0
         state.passes = (-1, -1, -1, -1)
         state.trick_no = 1
@@ -595,7 +599,7 @@ class Hearts(Rules[HeartsState]):
     # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: HeartsState, seat: int) -> list[Event]:
         if state.stage == PASS:
-            hand = list(bits(state.hands[seat]))
+            hand = list(bits(state.hand(seat)))
             target = (seat + pass_offset(state.hand_no)) % 4
             return [
                 self._pass_event(state, seat, (a, b, c), target)
@@ -635,14 +639,14 @@ class Hearts(Rules[HeartsState]):
         """Uniform among legal decisions (passes drawn directly, not from all 286 triples)."""
         if state.stage == PASS:
             target = (seat + pass_offset(state.hand_no)) % 4
-            cards = tuple(rng.sample(list(bits(state.hands[seat])), PASS_SIZE))
+            cards = tuple(rng.sample(list(bits(state.hand(seat))), PASS_SIZE))
             return self._pass_event(state, seat, cards, target)
         return self._play_event(state, seat, rng.choice(list(bits(legal_mask(state, seat)))))
 
     def _heuristic(self, state: HeartsState, seat: int, rng: random.Random) -> Event:
         if state.stage == PASS:
             target = (seat + pass_offset(state.hand_no)) % 4
-            return self._pass_event(state, seat, heuristic_pass(state.hands[seat]), target)
+            return self._pass_event(state, seat, heuristic_pass(state.hand(seat)), target)
         return self._play_event(state, seat, heuristic_play(state, seat))
 
     # ----------------------------------------------------------------- views
@@ -696,7 +700,7 @@ class Hearts(Rules[HeartsState]):
         )
         lines = [head]
         for s in range(4):
-            hand = state.hands[s]
+            hand = state.hand(s)
             shown = seat is None or seat == s
             cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
             lines.append(

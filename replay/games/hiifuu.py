@@ -32,9 +32,9 @@ from replay.games.base import (
     OVER,
     Bot,
     Due,
-    GameState,
     Rules,
     RuleViolation,
+    SeatHandsState,
     check_players,
     check_round,
     numbered,
@@ -134,7 +134,7 @@ class Setup:
 
 
 @dataclass(slots=True)
-class HiifuuState(GameState):
+class HiifuuState(SeatHandsState):
     """A Hiifuu game between events.
 
     ``hands``, ``table`` and ``tricks`` are lists changed in place by the reducer (no tuple
@@ -147,7 +147,6 @@ class HiifuuState(GameState):
     first_leader: int = -1
     layout: tuple[int, ...] = ()  # this round's token values in layout order
     next_token: int = 0  # index in ``layout`` of the first token still in the centre
-    hands: list[int] = field(default_factory=list)
     dealt: int = 0  # cards dealt this round (bit set)
     deals: int = 0  # deal events this round
     discards: list[int] = field(default_factory=list)  # discarded cards per seat, -1 = not yet
@@ -169,6 +168,16 @@ class HiifuuState(GameState):
         assert self.fixed is not None
         return self.fixed
 
+    @property
+    def hands(self) -> list[int]:
+        """Every seat's hand as a bit set, none before the first round (a new list: changing it
+        changes no hand)."""
+        return self.seat_hands() if self.round else []
+
+    @hands.setter
+    def hands(self, hands: list[int]) -> None:
+        self.set_hands(hands)
+
 
 def trick_winner(leader: int, table: list[int], values: int, n: int) -> int:
     """Seat that wins a complete trick: the highest card of the led suit (HIIFUU-TRICK).
@@ -189,7 +198,7 @@ def may_play(state: HiifuuState, seat: int, card: int) -> bool:
     """Whether ``seat`` may play ``card`` now: a card it holds, of the led suit if it holds
     one (HIIFUU-FOLLOW). The rule for one card (the audit's fast path); :func:`legal_mask`
     filters a hand by it."""
-    hand = state.hands[seat]
+    hand = state.hand(seat)
     if not hand >> card & 1:
         return False
     table = state.table
@@ -204,7 +213,7 @@ def may_play(state: HiifuuState, seat: int, card: int) -> bool:
 def legal_mask(state: HiifuuState, seat: int) -> int:
     """The cards ``seat`` may play now: those :func:`may_play` allows."""
     legal = 0
-    for card in bits(state.hands[seat]):
+    for card in bits(state.hand(seat)):
         if may_play(state, seat, card):
             legal |= 1 << card
     return legal
@@ -232,9 +241,7 @@ def _legal_play(state: HiifuuState, event: Event) -> int:
 
 def _play(state: HiifuuState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
-    hands = state.hands
-    hand: int = hands[seat]  # typed: compiled, the `&` is then a direct int operation
-    hands[seat] = hand & _WITHOUT[card]
+    state.set_hand(seat, state.hand(seat) & _WITHOUT[card])
     state.table.append(card)
     state.turn = (seat + 1) % state.n
 
@@ -557,7 +564,7 @@ class Hiifuu(Rules[HiifuuState]):
             )
         cards = event.cards or ()
         mask = self._known_cards(state, cards)
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         if popcount(mask) != len(cards) or mask & ~hand:
             missing = state.setup.deck.codes(mask & ~hand) or repeated(cards)
             raise RuleViolation(
@@ -577,7 +584,7 @@ class Hiifuu(Rules[HiifuuState]):
         if code is None or code not in deck:
             raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
         card = deck.index(code)
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
         if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
@@ -629,7 +636,7 @@ class Hiifuu(Rules[HiifuuState]):
         state.layout = layout
         state.next_token = 0
         state.stage = DEAL
-        state.hands = [0] * n
+        state.clear_hands()
         state.discards = [-1] * n
         state.dealt = state.deals = state.scored = 0
         state.trick_no = 1
@@ -643,7 +650,7 @@ class Hiifuu(Rules[HiifuuState]):
     def _reduce_deal(self, state: HiifuuState, event: Event) -> HiifuuState:
         seat = event.player if event.player is not None else state.deals
         mask = state.setup.deck.mask(event.cards or ())
-        state.hands[seat] = mask
+        state.set_hand(seat, mask)
         state.dealt |= mask
         state.deals += 1
         if state.deals == state.n:
@@ -655,8 +662,7 @@ class Hiifuu(Rules[HiifuuState]):
         assert seat is not None
         mask = state.setup.deck.mask(event.cards or ())
         state.discards[seat] = mask
-        hand: int = state.hands[seat]
-        state.hands[seat] = hand & ~mask
+        state.set_hand(seat, state.hand(seat) & ~mask)
         if _all_discarded(state.discards):
             state.stage = PLAY
         return state
@@ -716,7 +722,7 @@ class Hiifuu(Rules[HiifuuState]):
     # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: HiifuuState, seat: int) -> list[Event]:
         if state.stage == DISCARD:
-            hand = list(bits(state.hands[seat]))
+            hand = list(bits(state.hand(seat)))
             return [
                 self.discard_event(state, seat, chosen)
                 for chosen in combinations(hand, state.setup.discard_size)
@@ -864,7 +870,7 @@ class Hiifuu(Rules[HiifuuState]):
         return " ".join(parts) or "-"
 
     def _render_seat(self, state: HiifuuState, s: int, shown: bool, deck: Deck) -> str:
-        hand = state.hands[s] if state.hands else 0
+        hand = state.hand(s)
         cards = (" ".join(deck.codes(hand)) or "-") if shown else f"({popcount(hand)} cards)"
         tricks = state.tricks[s] if state.tricks else 0
         discard = state.discards[s] if state.discards else -1
