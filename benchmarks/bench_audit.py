@@ -1,13 +1,13 @@
 """Audit throughput over a simulated corpus of each game, with 1 and 2 jobs.
 
 Run: ``.venv/bin/python benchmarks/bench_audit.py [--events N | --games N] [--rounds R]``
-(``make bench`` runs it on the compiled build). A corpus of about 870,000 events per kind (1,000 Hearts games)
-is simulated once and ingested into a temporary store; each measurement then runs in a fresh
-process that does what ``replay audit STORE --kind K --jobs J`` does: scan the kind's events
-into one Arrow table, strings dictionary-encoded as stored (timed apart, as "read"), then
-``replay.audit.audit_many`` (Arrow table -> events -> every check, on J processes). Each
-measurement runs R times (3 by default), round after round, and the best and the median are
-printed: with 2 jobs, single runs on this shared machine move by up to 25%.
+(``make bench`` runs it on the compiled build). A corpus of about 870,000 events per kind
+(1,000 Hearts games) is simulated once and ingested into a temporary store; each measurement
+then runs in a fresh process that does what ``replay audit STORE --kind K --jobs J`` does:
+scan the kind's events into one Arrow table, strings dictionary-encoded as stored (timed
+apart, as "read"), then ``replay.audit.audit_many`` (Arrow table -> events -> every check, on
+J processes). Each measurement runs R times (3 by default), round after round, and the best
+and the median are printed: with 2 jobs, single runs on this shared machine move by up to 25%.
 Target on this 2-core machine with 2 jobs: 40,000 Hearts hands/s, and the same events/s for the
 other games.
 """
