@@ -372,8 +372,8 @@ def audit_many(
 ) -> AuditReport:
     """Audit every game of an event table on up to ``jobs`` processes (one per
     ``min_rows_per_job`` rows at most); the report does not depend on ``jobs``.
-    ``on_progress`` receives the number of games done after each slice (from another thread
-    when a worker process did the slice)."""
+    ``on_progress`` receives the number of games done after each slice (in this thread, as
+    this process audits or receives each slice)."""
     report = AuditReport()
     if table.num_rows == 0:
         return report
@@ -420,9 +420,9 @@ def retain_freed_memory() -> None:
 M_TOP_PAD: Final = -2
 
 
-#: Slices of a table per process: enough for the processes to finish close together (at most
-#: two slices queued for a worker cannot be taken back), few enough that the per-slice setup
-#: (about 1 ms) stays small; 27,000-row Hearts slices also decode within the caches.
+#: Slices of a table per process: enough for the processes to finish close together (within
+#: the slice one of them is still auditing), few enough that the per-slice setup (about
+#: 0.5 ms) stays small; 27,000-row Hearts slices also decode within the caches.
 SLICES_PER_JOB = 16
 
 
@@ -469,6 +469,8 @@ def _audit_in_processes(
             _receive(report, receivers, on_progress, wait=False)
         _receive(report, receivers, on_progress, wait=True)
     finally:
+        for receiver in receivers:  # left open only when this process stopped early
+            receiver.close()
         # Joined in the background: a worker that inherited a large table takes several
         # milliseconds to exit (its page tables are torn down), and the report is complete.
         for worker in workers:
@@ -499,7 +501,8 @@ def _audit_from_front(table: Any, bounds: list[tuple[int, int]], ends: Any, send
             sender.send(audit_table(table.slice(offset, length)))
         sender.send(None)
     except Exception as exc:  # reported by the parent, which raises it
-        sender.send(RuntimeError(f"an audit worker process failed: {exc!r}"))
+        with suppress(OSError):  # the parent may have stopped listening
+            sender.send(RuntimeError(f"an audit worker process failed: {exc!r}"))
     finally:
         sender.close()
 
@@ -520,6 +523,7 @@ def _receive(
                 raise RuntimeError("an audit worker process ended before its results") from None
             if message is None:
                 receivers.remove(receiver)
+                receiver.close()
                 break
             if isinstance(message, BaseException):
                 raise message
