@@ -271,9 +271,8 @@ def audit_table(table: Any) -> list[GameAudit]:
     """Audit every game of an Arrow table in the event SCHEMA (runs in worker processes)."""
     with paused_gc():  # a slice's cycles (few: exceptions) are collected once, after it
         columns = decode_table(table, skip=UNREAD_COLUMNS)
-        codes = game_codes(table)
-        starts = run_starts(codes)
-        if _distinct(codes[starts]) < len(starts):  # a game in pieces
+        starts, grouped = _game_runs(table)
+        if not grouped:  # a game in pieces
             games = group_games(events_from_columns(columns, 0, table.num_rows))
             return [audit_game(game) for game in games]
         # Game by game: each game's events are built, audited and freed in turn (the memory
@@ -283,6 +282,13 @@ def audit_table(table: Any) -> list[GameAudit]:
             audit_game(events_from_columns(columns, bounds[i], bounds[i + 1]))
             for i in range(len(bounds) - 1)
         ]
+
+
+def _game_runs(table: Any) -> tuple[Any, bool]:
+    """Where each run of one game id begins (numpy), and whether each game is one run."""
+    codes = game_codes(table)
+    starts = run_starts(codes)
+    return starts, _distinct(codes[starts]) == len(starts)
 
 
 def game_starts(table: Any) -> list[int]:
@@ -380,18 +386,29 @@ def audit_many(
     if min_rows_per_job > 0:
         jobs = max(1, min(jobs, table.num_rows // min_rows_per_job))
     retain_freed_memory()
-    codes = game_codes(table)
-    starts = run_starts(codes)
-    if _distinct(codes[starts]) < len(starts):  # a game in several runs: not grouped
+    starts, grouped = _game_runs(table)
+    if not grouped:  # a game in several runs
         table = sorted_by_game(table)
         starts = run_starts(game_codes(table))
     bounds = _slice_bounds(starts.tolist(), table.num_rows, jobs * SLICES_PER_JOB)
-    if jobs == 1 or len(bounds) <= 2:  # not worth starting worker processes
+    context = _fork_context() if jobs > 1 and len(bounds) > 2 else None
+    if context is None:  # one process: not worth starting workers, or no fork here
         for offset, length in bounds:
             _collect(report, audit_table(table.slice(offset, length)), on_progress)
     else:
-        _audit_in_processes(report, table, bounds, jobs, on_progress)
+        _audit_in_processes(report, table, bounds, jobs, on_progress, context)
     return sort_report(report)
+
+
+def _fork_context() -> Any:
+    """The ``fork`` start method's context (workers inherit the table, not a copy), or None
+    on a platform without fork."""
+    import multiprocessing
+
+    try:
+        return multiprocessing.get_context("fork")
+    except ValueError:
+        return None
 
 
 #: Freed memory glibc's malloc keeps at the top of its heap (``M_TOP_PAD``), in bytes.
@@ -432,21 +449,15 @@ def _audit_in_processes(
     bounds: list[tuple[int, int]],
     jobs: int,
     on_progress: Callable[[int], None] | None,
+    context: Any,
 ) -> None:
     """``jobs - 1`` forked workers take the slices from the front and this process takes them
     from the back, each the next one when it is done with its last (two counters shared by
     the processes), until they meet: the processes finish within one slice of each other.
     This process's share costs no fork, no warm-up and no result transfer; a worker sends the
     audits of each slice as soon as it is done (progress)."""
-    import multiprocessing
     import threading
 
-    try:
-        context = multiprocessing.get_context("fork")  # the table is inherited, not copied
-    except ValueError:  # a platform without fork: this process does it all
-        for offset, length in bounds:
-            _collect(report, audit_table(table.slice(offset, length)), on_progress)
-        return
     _load_rules(table)  # imported once here, not by every worker
     ends = context.Array("q", [0, len(bounds)])  # the next slice from the front; the back's end
     frozen_before = gc.get_freeze_count()

@@ -180,11 +180,6 @@ def _coded(values: list[Any], codes: NDArray[Any]) -> Column:
     return Column(LISTED, _as_list(lookup[codes]))
 
 
-def _numbers(column: pa.ChunkedArray[Any]) -> NDArray[Any]:
-    """A numeric column without nulls as one numpy array (no copy when it has one chunk)."""
-    return _joined([chunk.to_numpy() for chunk in column.chunks])
-
-
 def _sparse(
     column: pa.ChunkedArray[Any], decode: Callable[[pa.ChunkedArray[Any]], list[Any]]
 ) -> list[Any]:

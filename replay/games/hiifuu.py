@@ -137,8 +137,9 @@ class Setup:
 class HiifuuState(SeatHandsState):
     """A Hiifuu game between events.
 
-    ``hands``, ``table`` and ``tricks`` are lists changed in place by the reducer (no tuple
-    rebuilt per play); :meth:`clone` copies them. The other fields are immutable.
+    ``table`` and ``tricks`` are lists changed in place by the reducer (no tuple rebuilt per
+    play); :meth:`clone` copies them. Each seat's hand is a field of its own (see
+    :class:`SeatHandsState`; ``hands`` lists them). The other fields are immutable.
     """
 
     fixed: Setup | None = None
