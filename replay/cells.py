@@ -12,6 +12,8 @@ allocated per cell and no intermediate list of the column's values.
 ('deal', None, ['play', 'play'])
 >>> list_cells(5, [2, 3], [2, 0], ("2C", "QS"))
 [None, ('2C', 'QS'), None, None, ()]
+>>> column_tuple(Column(BYTES, ["2C", "QS"], bytes([1, 1, 0])), 3)
+('QS', 'QS', '2C')
 """
 
 from __future__ import annotations
@@ -63,6 +65,22 @@ class Column:
         if self.form == CONSTANT:
             return [self.values[0]] * max(0, stop - start)
         return [self.at(row) for row in range(start, stop)]
+
+
+def column_tuple(column: Column, size: i64) -> tuple[Any, ...]:
+    """The values of rows ``0 .. size - 1`` in a tuple (one-byte codes: a native loop over
+    them, a byte read and a list item per row)."""
+    if column.form != BYTES or len(column.codes) != size:
+        return tuple(column.rows(0, size))
+    codes = column.codes
+    values = column.values
+    rows: list[Any] = []
+    row: i64 = 0
+    while row < size:
+        code: i64 = codes[row]
+        rows.append(values[code])
+        row += 1
+    return tuple(rows)
 
 
 def list_cells(

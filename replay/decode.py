@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from replay.cells import BYTES, CONSTANT, LISTED, SHORTS, Column, list_cells
+from replay.cells import BYTES, CONSTANT, LISTED, SHORTS, Column, column_tuple, list_cells
 from replay.events import COLUMNS
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "dictionary_indices",
     "paused_gc",
     "run_starts",
+    "values_at",
 ]
 
 
@@ -214,9 +215,9 @@ def _decode_text(column: pa.ChunkedArray[Any]) -> Column:
     if len(starts) * RUN_LENGTH <= len(codes):  # in runs: one value per run
         lengths = np.diff(starts, append=len(codes))
         runs = np.repeat(np.arange(len(starts)), lengths)
-        return _coded(_values_at(dictionary, codes[starts]), runs)
+        return _coded(values_at(dictionary, codes[starts]), runs)
     used, inverse = np.unique(codes, return_inverse=True)
-    return _coded(_values_at(dictionary, used), inverse)
+    return _coded(values_at(dictionary, used), inverse)
 
 
 def _mostly_null(column: pa.ChunkedArray[Any]) -> Column:
@@ -235,23 +236,6 @@ def _mostly_null(column: pa.ChunkedArray[Any]) -> Column:
 #: A large dictionary's column is coded run by run when its runs are this many rows long on
 #: average.
 RUN_LENGTH = 16
-
-
-def _dictionary_codes(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArray[np.object_]]:
-    """Each row's index in a lookup array of the distinct values (decoded once; None last).
-
-    >>> codes, lookup = _dictionary_codes(pa.chunked_array([["b", None, "b"]]))
-    >>> codes.tolist(), lookup.tolist()
-    ([0, 1, 0], ['b', None])
-    """
-    codes, dictionary = dictionary_indices(column)
-    return codes, _lookup(dictionary)
-
-
-def _lookup(dictionary: pa.Array[Any]) -> NDArray[np.object_]:
-    """:func:`_dictionary_values` as a numpy array."""
-    values = _dictionary_values(dictionary)
-    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def _dictionary_values(dictionary: pa.Array[Any]) -> list[Any]:
@@ -288,10 +272,10 @@ def dictionary_indices(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], pa.A
     return _joined([_indices(chunk, len(dictionary)) for chunk in chunks]), dictionary
 
 
-def _values_at(dictionary: pa.Array[Any], codes: NDArray[Any]) -> list[Any]:
+def values_at(dictionary: pa.Array[Any], codes: NDArray[Any]) -> list[Any]:
     """The dictionary's values at ``codes`` (``len(dictionary)``: None), decoded and interned.
 
-    >>> _values_at(pa.array(["g1", "g2", "g3"]), np.array([2, 3, 0]))
+    >>> values_at(pa.array(["g1", "g2", "g3"]), np.array([2, 3, 0]))
     ['g3', None, 'g1']
     """
     nulls = codes == len(dictionary)
@@ -348,20 +332,23 @@ def _scatter(size: int, positions: NDArray[np.intp], values: Iterable[Any]) -> l
 
 
 def _decode_lists(column: pa.ChunkedArray[Any]) -> list[Any]:
-    """A list column: elements decoded once (each distinct value one object), put end to end
-    in row order with one numpy take, then cut into each row's tuple by a compiled loop
-    (:func:`replay.cells.list_cells`).
+    """A list column: elements decoded once (each distinct value one object) and coded, put
+    end to end in row order by a compiled loop (:func:`replay.cells.column_tuple`), then cut
+    into each row's tuple by another (:func:`replay.cells.list_cells`).
 
     >>> _decode_lists(pa.chunked_array([[["a", "b"], None], [[], ["b"]]]))
     [('a', 'b'), None, (), ('b',)]
     """
     chunks: list[Any] = [chunk for chunk in column.chunks if len(chunk)]  # ListArray
     used = [_used_elements(chunk) for chunk in chunks]
-    codes, lookup = _element_codes(pa.chunked_array(used, type=column.type.value_type))
+    elements = pa.chunked_array(used, type=column.type.value_type)
+    codes, values = _element_codes(elements)
     rows, starts, lengths = _valid_rows(chunks)
-    elements = tuple(_as_list(lookup[codes[_ranges(starts, lengths)]]))
+    if int(lengths.sum()) != len(elements):  # null rows hold elements: keep the valid rows'
+        codes = codes[_ranges(starts, lengths)]
+    in_order = column_tuple(_coded(values, codes), len(codes))
     gaps = _as_list(np.diff(rows, prepend=-1))
-    return list_cells(len(column), gaps, _as_list(lengths), elements)
+    return list_cells(len(column), gaps, _as_list(lengths), in_order)
 
 
 def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -383,13 +370,15 @@ def _used_elements(chunk: Any) -> pa.Array[Any]:
     return cast("pa.Array[Any]", chunk.values.slice(start, offsets[-1].as_py() - start))
 
 
-def _element_codes(elements: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArray[np.object_]]:
-    """The elements as codes into a lookup array (see :func:`_dictionary_codes`)."""
+def _element_codes(elements: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], list[Any]]:
+    """The elements as codes into a list of their distinct values, decoded once (see
+    :func:`dictionary_indices`; None last)."""
     kind = elements.type
     if _is_text(kind) or pa.types.is_integer(kind) or pa.types.is_dictionary(kind):
-        return _dictionary_codes(elements)
+        codes, dictionary = dictionary_indices(elements)
+        return codes, _dictionary_values(dictionary)
     values = _decode_column(elements).rows(0, len(elements))
-    return np.arange(len(values)), np.fromiter(values, dtype=object, count=len(values))
+    return np.arange(len(values)), values
 
 
 def _valid_rows(chunks: list[Any]) -> tuple[NDArray[np.intp], NDArray[np.int64], NDArray[np.int64]]:
