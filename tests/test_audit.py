@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import multiprocessing.connection
 import pickle
 import subprocess
 import sys
@@ -360,6 +361,35 @@ def test_small_tables_are_audited_without_worker_processes(monkeypatch: Any) -> 
     assert table.num_rows < 2 * MIN_ROWS_PER_JOB
     assert format_report(audit_many(table, 2), "json") == format_report(audit_many(table), "json")
     with pytest.raises(AssertionError, match="worker process"):
+        audit_many(table, 2, min_rows_per_job=0)
+
+
+def test_a_worker_process_error_stops_the_audit_and_names_it(monkeypatch: Any) -> None:
+    """What stops a worker (here: its results cannot be sent) reaches the caller."""
+
+    def send_only_errors(connection: Any, message: Any) -> None:
+        if not isinstance(message, BaseException):
+            raise ValueError("results lost")
+        original(connection, message)
+
+    original = multiprocessing.connection.Connection.send
+    monkeypatch.setattr(multiprocessing.connection.Connection, "send", send_only_errors)
+    table = events_to_table([e for s in range(8) for e in game("hearts", s)])
+    with pytest.raises(RuntimeError, match=r"worker process failed: ValueError.*results lost"):
+        audit_many(table, 2, min_rows_per_job=0)
+
+
+def test_a_worker_process_that_ends_without_its_results_stops_the_audit(
+    monkeypatch: Any,
+) -> None:
+    """A worker that cannot send anything at all (its pipe is broken) is not waited for."""
+
+    def broken_pipe(connection: Any, message: Any) -> None:
+        raise OSError("broken pipe")
+
+    monkeypatch.setattr(multiprocessing.connection.Connection, "send", broken_pipe)
+    table = events_to_table([e for s in range(8) for e in game("hearts", s)])
+    with pytest.raises(RuntimeError, match="ended before its results"):
         audit_many(table, 2, min_rows_per_job=0)
 
 
