@@ -130,22 +130,27 @@ def _decode_integers(column: pa.ChunkedArray[Any]) -> Column:
     low, high = int(present.min()), int(present.max())
     if high - low + 2 > 1 << 16:  # the range and the null slot do not fit two bytes
         return Column(LISTED, column.to_pylist())
-    codes = numbers - low
+    values = [*range(low, high + 1), None]  # None: the null rows' slot
+    form, kind = (BYTES, np.dtype(np.uint8)) if len(values) <= 1 << 8 else (SHORTS, np.dtype("<u2"))
+    # value - low, computed in the code's own width: wrapping arithmetic is exact, as every
+    # valid value lies in the range (and the work is on 1 or 2 bytes per row, not 8).
+    codes: NDArray[Any] = numbers.astype(kind)
+    codes -= np.array(low % (1 << 8 * kind.itemsize), dtype=kind)
     if valid is not None:
-        codes[~valid] = high - low + 1
-    return _coded([*range(low, high + 1), None], codes)
+        codes[~valid] = len(values) - 1
+    return Column(form, values, codes.tobytes())
 
 
-def _integers(column: pa.ChunkedArray[Any]) -> tuple[NDArray[np.int64], NDArray[np.bool_] | None]:
-    """A non-empty integer column's values as int64 (anything in null rows) and which rows
-    are valid (``None`` when all are), read from each chunk's buffers.
+def _integers(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArray[np.bool_] | None]:
+    """A non-empty integer column's values in its own integer type (anything in null rows)
+    and which rows are valid (``None`` when all are), read from each chunk's buffers.
 
     >>> numbers, valid = _integers(pa.chunked_array([[7, None], [-2]], pa.int8()))
     >>> numbers[valid].tolist(), valid.tolist()
     ([7, -2], [True, False, True])
     """
     chunks = [chunk for chunk in column.chunks if len(chunk)]
-    numbers = _joined([_chunk_numbers(chunk) for chunk in chunks]).astype(np.int64)
+    numbers = _joined([_chunk_numbers(chunk) for chunk in chunks])
     if not column.null_count:
         return numbers, None
     return numbers, _joined([_chunk_validity(chunk) for chunk in chunks])

@@ -158,6 +158,31 @@ def test_integer_chunks_all_null_or_sliced() -> None:
     assert decode._decode_column(column).rows(0, 7) == [None, None, None, None, 300, 7, 1]
 
 
+INTEGER_TYPES = {8: pa.int8(), 16: pa.int16(), 32: pa.int32(), 64: pa.int64()}
+
+
+@given(
+    st.sampled_from(sorted(INTEGER_TYPES)).flatmap(
+        lambda bits: st.tuples(
+            st.just(bits),
+            st.lists(
+                st.none() | st.integers(-(1 << (bits - 1)), (1 << (bits - 1)) - 1), max_size=40
+            ),
+        )
+    ),
+    st.integers(0, 40),
+)
+def test_integer_columns_of_any_width_and_range_decode_to_their_values(
+    typed: tuple[int, list[int | None]], cut: int
+) -> None:
+    """Codes are computed in one or two bytes by wrapping arithmetic: exact for every range
+    that fits, whatever the column's own width and sign."""
+    bits, values = typed
+    kind = INTEGER_TYPES[bits]
+    column = pa.chunked_array([pa.array(values[:cut], kind), pa.array(values[cut:], kind)])
+    assert decode._decode_column(column).rows(0, len(values)) == values
+
+
 def large_dictionary_table(values: list[str]) -> pa.Table:
     """One event per value, the ``card`` column dictionary-encoded."""
     table = events_to_table([Event("g", i, "hearts", "x", card=v) for i, v in enumerate(values)])
