@@ -24,6 +24,7 @@ from replay.audit import (
     audit_many,
     audit_table,
     count_games,
+    game_starts,
     split_by_game,
 )
 from replay.decode import decode_columns
@@ -362,6 +363,23 @@ def test_small_tables_are_audited_without_worker_processes(monkeypatch: Any) -> 
     assert format_report(audit_many(table, 2), "json") == format_report(audit_many(table), "json")
     with pytest.raises(AssertionError, match="worker process"):
         audit_many(table, 2, min_rows_per_job=0)
+
+
+@pytest.mark.parametrize("encoded", [True, False])
+def test_game_runs_go_on_across_batches_whatever_their_dictionaries(encoded: bool) -> None:
+    """Batches of one Parquet file share a dictionary, batches of two files do not: a game
+    that goes on into the next batch is one run either way, and one that comes back later is
+    counted once."""
+    chunks: list[Any] = [pa.array(["g1", "g1", "g2"]), pa.array(["g2", "g3"])]
+    if encoded:  # the second batch has another dictionary (g2 goes on), the third the same
+        chunks = [chunk.dictionary_encode() for chunk in chunks]
+        indices = pa.array([1, 1, 0], pa.int32())  # g3 goes on, then g2 comes back
+        chunks.append(pa.DictionaryArray.from_arrays(indices, chunks[1].dictionary))
+    else:
+        chunks.append(pa.array(["g3", "g3", "g2"]))  # g3 goes on, then g2 comes back
+    table = pa.Table.from_arrays([pa.chunked_array(chunks)], names=["game_id"])
+    assert game_starts(table) == [0, 2, 4, 7]
+    assert count_games(table) == 3
 
 
 def test_a_worker_process_error_stops_the_audit_and_names_it(monkeypatch: Any) -> None:
