@@ -128,17 +128,17 @@ def _decode_integers(column: pa.ChunkedArray[Any]) -> Column:
     numbers, valid = _integers(column)
     present = numbers if valid is None else numbers[valid]
     low, high = int(present.min()), int(present.max())
-    if high - low + 2 > 1 << 16:  # the range and the null slot do not fit two bytes
+    coding = _code_type(high - low + 2)  # the range, and the null rows' slot
+    if coding is None:
         return Column(LISTED, column.to_pylist())
-    values = [*range(low, high + 1), None]  # None: the null rows' slot
-    form, kind = (BYTES, np.dtype(np.uint8)) if len(values) <= 1 << 8 else (SHORTS, np.dtype("<u2"))
+    form, kind = coding
     # value - low, computed in the code's own width: wrapping arithmetic is exact, as every
     # valid value lies in the range (and the work is on 1 or 2 bytes per row, not 8).
     codes: NDArray[Any] = numbers.astype(kind)
     codes -= np.array(low % (1 << 8 * kind.itemsize), dtype=kind)
     if valid is not None:
-        codes[~valid] = len(values) - 1
-    return Column(form, values, codes.tobytes())
+        codes[~valid] = high - low + 1
+    return Column(form, [*range(low, high + 1), None], codes.tobytes())
 
 
 def _integers(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArray[np.bool_] | None]:
@@ -178,12 +178,22 @@ def _chunk_validity(chunk: Any) -> NDArray[np.bool_]:
 
 def _coded(values: list[Any], codes: NDArray[Any]) -> Column:
     """A column of the rows ``values[codes[i]]``, coded on as few bytes as the values need."""
-    if len(values) <= 1 << 8:
-        return Column(BYTES, values, codes.astype(np.uint8).tobytes())
-    if len(values) <= 1 << 16:
-        return Column(SHORTS, values, codes.astype("<u2").tobytes())
-    lookup = np.fromiter(values, dtype=object, count=len(values))
-    return Column(LISTED, _as_list(lookup[codes]))
+    coding = _code_type(len(values))
+    if coding is None:
+        lookup = np.fromiter(values, dtype=object, count=len(values))
+        return Column(LISTED, _as_list(lookup[codes]))
+    form, kind = coding
+    return Column(form, values, codes.astype(kind, copy=False).tobytes())
+
+
+def _code_type(count: int) -> tuple[int, np.dtype[Any]] | None:
+    """The form and numpy type of codes into ``count`` values: one byte, two (little-endian),
+    or None when two bytes cannot number them (a listed column)."""
+    if count <= 1 << 8:
+        return BYTES, np.dtype(np.uint8)
+    if count <= 1 << 16:
+        return SHORTS, np.dtype("<u2")
+    return None
 
 
 def _sparse(
@@ -245,8 +255,7 @@ RUN_LENGTH = 16
 
 def _dictionary_values(dictionary: pa.Array[Any]) -> list[Any]:
     """The dictionary's values decoded and interned, then None (the null rows' slot)."""
-    intern = sys.intern
-    return [intern(v) if type(v) is str else v for v in dictionary.to_pylist()] + [None]
+    return [*map(_interned, dictionary.to_pylist()), None]
 
 
 def run_starts(codes: NDArray[Any]) -> NDArray[np.intp]:

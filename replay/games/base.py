@@ -203,6 +203,20 @@ class SeatHandsState(GameState):
         hands = [self.hand0, self.hand1, self.hand2, self.hand3, self.hand4, self.hand5]
         return hands[: self.n]
 
+    def hands_dealt(self) -> bool:
+        """Whether the seats have hands yet (``hands`` is empty before); always, by default."""
+        return True
+
+    @property
+    def hands(self) -> list[int]:
+        """Every seat's hand as a bit set, none before :meth:`hands_dealt` (a new list:
+        changing it changes no hand)."""
+        return self.seat_hands() if self.hands_dealt() else []
+
+    @hands.setter
+    def hands(self, hands: list[int]) -> None:
+        self.set_hands(hands)
+
     def set_hands(self, hands: list[int]) -> None:
         """Set the first ``len(hands)`` seats' hands."""
         for seat, hand in enumerate(hands):

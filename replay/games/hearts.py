@@ -128,15 +128,6 @@ class HeartsState(SeatHandsState):
     totals: tuple[int, ...] = (0, 0, 0, 0)
     winners: tuple[int, ...] = ()
 
-    @property
-    def hands(self) -> list[int]:
-        """Every seat's hand as a bit set (a new list: changing it changes no hand)."""
-        return self.seat_hands()
-
-    @hands.setter
-    def hands(self, hands: list[int]) -> None:
-        self.set_hands(hands)
-
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
     """The player ids of a game's setup, one per seat (HEARTS-SETUP)."""

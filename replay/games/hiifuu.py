@@ -169,15 +169,9 @@ class HiifuuState(SeatHandsState):
         assert self.fixed is not None
         return self.fixed
 
-    @property
-    def hands(self) -> list[int]:
-        """Every seat's hand as a bit set, none before the first round (a new list: changing it
-        changes no hand)."""
-        return self.seat_hands() if self.round else []
-
-    @hands.setter
-    def hands(self, hands: list[int]) -> None:
-        self.set_hands(hands)
+    def hands_dealt(self) -> bool:
+        """No hands before the first round."""
+        return self.round > 0
 
 
 def trick_winner(leader: int, table: list[int], values: int, n: int) -> int:
