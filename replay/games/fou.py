@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import i64
+
 from replay.cards import Deck, bits, popcount
 from replay.events import Category, Event
 from replay.games.base import (
@@ -262,8 +264,9 @@ def _half_penalty(half: int, first: int) -> int:
 class FouState(GameState):
     """A Fou! game between events.
 
-    The per-seat and per-trick lists are changed in place by the reducer (no tuple rebuilt per
-    play); :meth:`clone` copies them. The other fields are immutable.
+    The hands, the tricks and the Fools are native ints (compiled, a play allocates nothing);
+    the lists (``totals``, ``plus``) are changed in place by the reducer and copied by
+    :meth:`clone`. The other fields are immutable.
     """
 
     names: tuple[str, ...] = ()
@@ -273,9 +276,25 @@ class FouState(GameState):
     hand_size: int = 12
     first_dealer: int = -1
     round: int = 0
-    # Each seat's hand in two native halves (see SPLIT); ``hands`` gives whole bit sets.
-    hands_low: list[int] = field(default_factory=list)
-    hands_high: list[int] = field(default_factory=list)
+    # Each seat's hand in two halves (see SPLIT), in fields of their own: compiled, native ints,
+    # so a play allocates nothing (an int stored in a list is boxed). :meth:`low`, :meth:`high`
+    # and :meth:`hand` index them by seat; ``hands`` gives whole bit sets.
+    low0: i64 = 0
+    low1: i64 = 0
+    low2: i64 = 0
+    low3: i64 = 0
+    low4: i64 = 0
+    low5: i64 = 0
+    low6: i64 = 0
+    low7: i64 = 0
+    high0: i64 = 0
+    high1: i64 = 0
+    high2: i64 = 0
+    high3: i64 = 0
+    high4: i64 = 0
+    high5: i64 = 0
+    high6: i64 = 0
+    high7: i64 = 0
     # Whether a seat's hand is empty since the round's last deal: set by the deal and by
     # ``_play`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
     emptied: bool = False
@@ -289,33 +308,170 @@ class FouState(GameState):
     turn: int = -1  # seat to play next, -1 when the trick is complete
     out: int = 0  # seats sitting out the current trick (bit set of seats)
     need: int = 0  # cards the current trick takes (seats not sitting out)
-    table: list[int] = field(default_factory=list)  # cards of the current trick in play order
-    table_seats: list[int] = field(default_factory=list)  # who played them
+    # The current trick in play order, packed in native ints (see _nth): compiled, a play
+    # allocates nothing. ``table`` and ``table_seats`` list them.
+    played: int = 0  # cards on the table
+    table_cards: i64 = 0  # CARD_BITS per card
+    table_players: i64 = 0  # SEAT_BITS per seat
     led: int = -1  # the led colour, -1 until a card other than a 1 is played
     # The highest and lowest card_rank in the trick so far (kept until the next trick starts):
     # the winner's and the first Fool's positions, without ranking the trick again.
     best_rank: int = -1
     worst_rank: int = NO_RANK
     # The trick being ruled (kept until its Fools are named).
-    last_cards: list[int] = field(default_factory=list)
-    last_seats: list[int] = field(default_factory=list)
+    last_played: int = 0
+    last_table_cards: i64 = 0
+    last_table_players: i64 = 0
     last_led: int = -1
-    fools: list[int] = field(default_factory=list)  # Fools named for the last complete trick
+    # The Fools named for the last complete trick, packed in naming order; ``fools`` lists them.
+    fool_count: int = 0
+    fool_seats: i64 = 0  # SEAT_BITS per seat
     scored: int = 0  # round_scored events recorded this round
     totals: list[int] = field(default_factory=list)
     plus: list[int] = field(default_factory=list)  # rounds scored +10, per seat
     winners: tuple[int, ...] = ()
 
+    def low(self, seat: int) -> i64:
+        """The low half of ``seat``'s hand (cards below SPLIT)."""
+        if seat >= self.n:  # compiled, one comparison here costs less than a call
+            raise IndexError(seat)
+        if seat == 0:
+            return self.low0
+        if seat == 1:
+            return self.low1
+        if seat == 2:
+            return self.low2
+        if seat == 3:
+            return self.low3
+        if seat == 4:
+            return self.low4
+        if seat == 5:
+            return self.low5
+        if seat == 6:
+            return self.low6
+        if seat == 7:
+            return self.low7
+        raise IndexError(seat)
+
+    def high(self, seat: int) -> i64:
+        """The high half of ``seat``'s hand (cards from SPLIT on, shifted down by SPLIT)."""
+        if seat >= self.n:
+            raise IndexError(seat)
+        if seat == 0:
+            return self.high0
+        if seat == 1:
+            return self.high1
+        if seat == 2:
+            return self.high2
+        if seat == 3:
+            return self.high3
+        if seat == 4:
+            return self.high4
+        if seat == 5:
+            return self.high5
+        if seat == 6:
+            return self.high6
+        if seat == 7:
+            return self.high7
+        raise IndexError(seat)
+
+    def set_low(self, seat: int, low: i64) -> None:
+        """Make ``low`` the low half of ``seat``'s hand."""
+        if seat >= self.n:
+            raise IndexError(seat)
+        if seat == 0:
+            self.low0 = low
+        elif seat == 1:
+            self.low1 = low
+        elif seat == 2:
+            self.low2 = low
+        elif seat == 3:
+            self.low3 = low
+        elif seat == 4:
+            self.low4 = low
+        elif seat == 5:
+            self.low5 = low
+        elif seat == 6:
+            self.low6 = low
+        elif seat == 7:
+            self.low7 = low
+        else:
+            raise IndexError(seat)
+
+    def set_high(self, seat: int, high: i64) -> None:
+        """Make ``high`` the high half of ``seat``'s hand."""
+        if seat >= self.n:
+            raise IndexError(seat)
+        if seat == 0:
+            self.high0 = high
+        elif seat == 1:
+            self.high1 = high
+        elif seat == 2:
+            self.high2 = high
+        elif seat == 3:
+            self.high3 = high
+        elif seat == 4:
+            self.high4 = high
+        elif seat == 5:
+            self.high5 = high
+        elif seat == 6:
+            self.high6 = high
+        elif seat == 7:
+            self.high7 = high
+        else:
+            raise IndexError(seat)
+
+    def clear_hands(self) -> None:
+        """Empty every hand."""
+        self.low0 = self.low1 = self.low2 = self.low3 = 0
+        self.low4 = self.low5 = self.low6 = self.low7 = 0
+        self.high0 = self.high1 = self.high2 = self.high3 = 0
+        self.high4 = self.high5 = self.high6 = self.high7 = 0
+
     def hand(self, seat: int) -> int:
         """The bit set of ``seat``'s hand (deck indices)."""
-        high: int = self.hands_high[seat]
-        low: int = self.hands_low[seat]
+        high: int = self.high(seat)  # ints, not i64: the hand goes past 64 bits (compiled,
+        low: int = self.low(seat)  # `int op i64` is an i64 operation)
         return high << SPLIT | low
 
     @property
     def hands(self) -> list[int]:
-        """Every seat's hand as one bit set (a new list: the reducer changes the halves)."""
-        return [self.hand(seat) for seat in range(len(self.hands_low))]
+        """Every seat's hand as one bit set (a new list: changing it changes no hand)."""
+        return [self.hand(seat) for seat in range(self.n)]
+
+    @property
+    def table(self) -> list[int]:
+        """The cards of the current trick in play order."""
+        return _unpack(self.table_cards, self.played, CARD_BITS)
+
+    @property
+    def table_seats(self) -> list[int]:
+        """Who played the cards of :attr:`table`."""
+        return _unpack(self.table_players, self.played, SEAT_BITS)
+
+    @property
+    def last_cards(self) -> list[int]:
+        """The cards of the last complete trick (kept until its Fools are named)."""
+        return _unpack(self.last_table_cards, self.last_played, CARD_BITS)
+
+    @property
+    def last_seats(self) -> list[int]:
+        """Who played the cards of :attr:`last_cards`."""
+        return _unpack(self.last_table_players, self.last_played, SEAT_BITS)
+
+    @property
+    def fools(self) -> list[int]:
+        """The Fools named for the last complete trick, in naming order."""
+        return _unpack(self.fool_seats, self.fool_count, SEAT_BITS)
+
+    def is_fool(self, seat: int) -> bool:
+        """Whether ``seat`` is named Fool for the last complete trick."""
+        return _among(self.fool_seats, self.fool_count, seat)
+
+    def clear_fools(self) -> None:
+        """No Fool named yet."""
+        self.fool_count = 0
+        self.fool_seats = 0
 
 
 def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
@@ -397,15 +553,14 @@ class Fou(Rules[FouState]):
         n = len(names)
         return FouState(
             game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, names=names,
-            bots=bots, hand_size=hand_size(n), hands_low=[0] * n, hands_high=[0] * n,
-            totals=[0] * n, plus=[0] * n,
+            bots=bots, hand_size=hand_size(n), totals=[0] * n, plus=[0] * n,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- what is due
     def due(self, state: FouState) -> Due:
         stage = state.stage
         if stage == PLAY:
-            if len(state.table) == state.need:
+            if state.played == state.need:
                 return Due.of_ruling(self._trick_won(state), "FOU-TRICK")
             return _PLAY_DUE[state.turn]
         if stage == FOOL:
@@ -441,23 +596,26 @@ class Fou(Rules[FouState]):
         player = event.player
         if player is None:
             return False
-        if stage == PLAY and kind == "trick_won" and len(state.table) == state.need:
+        if stage == PLAY and kind == "trick_won" and state.played == state.need:
             cards = event.cards
+            best = rank_position(state.best_rank)
             return (
                 numbered(event, state.round, state.trick)
                 and event.card is None and event.amount is None and event.total is None
-                and player == state.table_seats[rank_position(state.best_rank)]
-                and cards is not None and DECK.matches(cards, state.table)
+                and player == _nth(state.table_players, best, SEAT_BITS)
+                and cards is not None and _codes_match(cards, state.table_cards, state.played)
             )  # fmt: skip
         if stage == FOOL and kind == "fool":
             # The first Fool holds the worst card of the trick (ranked as it was played).
-            pos = rank_position(state.worst_rank) if not state.fools else self._fool_position(state)
+            first = state.fool_count == 0
+            pos = rank_position(state.worst_rank) if first else self._fool_position(state)
             card = event.card
             return (
                 numbered(event, state.round, state.trick)
                 and event.cards is None and event.amount is None and event.total is None
-                and player == state.last_seats[pos]
-                and card is not None and card == DECK.order[state.last_cards[pos]]
+                and player == _nth(state.last_table_players, pos, SEAT_BITS)
+                and card is not None
+                and card == DECK.order[_nth(state.last_table_cards, pos, CARD_BITS)]
             )  # fmt: skip
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
@@ -488,11 +646,11 @@ class Fou(Rules[FouState]):
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
-        low: int = state.hands_low[seat]
-        high: int = state.hands_high[seat]
+        low = state.low(seat)
+        high = state.high(seat)
         if low or high:
             return -(_half_penalty(low, 0) + _half_penalty(high, SPLIT))
-        return 0 if seat in state.fools else EMPTY_HAND_SCORE
+        return 0 if state.is_fool(seat) else EMPTY_HAND_SCORE
 
     def _round_scored(self, state: FouState) -> Event:
         seat = state.scored
@@ -730,15 +888,15 @@ class Fou(Rules[FouState]):
 
     def _deal(self, state: FouState, seat: int, low: int, high: int) -> None:
         """``seat`` is dealt the hand of halves ``low`` and ``high`` (see SPLIT)."""
-        state.hands_low[seat] = low
-        state.hands_high[seat] = high
+        state.set_low(seat, low)
+        state.set_high(seat, high)
         state.undealt_low &= ~low
         state.undealt_high &= ~high
         state.deals += 1
         if state.deals == state.n:
             state.emptied = _an_empty_hand(state)
             state.trick = 0
-            state.fools = []
+            state.clear_fools()
             self._start_trick(state, state.round_leader, 0)
 
     def _start_trick(self, state: FouState, leader: int, out: int) -> None:
@@ -747,12 +905,7 @@ class Fou(Rules[FouState]):
         state.leader = state.turn = leader
         state.out = out
         state.need = state.n - popcount(out)
-        # Empty already after a trick won (no list allocated); compiled, clearing an empty
-        # list still costs a slice assignment.
-        if state.table:
-            state.table.clear()
-        if state.table_seats:
-            state.table_seats.clear()
+        state.played = state.table_cards = state.table_players = 0
         state.led = -1
         state.best_rank = -1
         state.worst_rank = NO_RANK
@@ -765,35 +918,29 @@ class Fou(Rules[FouState]):
 
     def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
         winner = event.player
-        if winner is None or not _has(state.table_seats, winner):  # a winner who did not play
-            winner = state.table_seats[trick_winner(state.table, state.led)]
+        if winner is None or not _among(state.table_players, state.played, winner):
+            winner = state.table_seats[trick_winner(state.table, state.led)]  # keep it sound
         state.leader = winner
-        # The trick's lists move to last_*, and the previous last_* lists, emptied, take the
-        # next trick (lists changed in place, as clone() copies them: no list allocated).
-        cards, seats = state.last_cards, state.last_seats
-        state.last_cards, state.last_seats, state.last_led = (
-            state.table,
-            state.table_seats,
-            state.led,
-        )
-        cards.clear()
-        seats.clear()
-        state.table = cards
-        state.table_seats = seats
+        state.last_played = state.played
+        state.last_table_cards = state.table_cards
+        state.last_table_players = state.table_players
+        state.last_led = state.led
+        state.played = state.table_cards = state.table_players = 0
         state.out = 0  # the trick is over: nobody sits out until the next one starts
-        state.fools.clear()
+        state.clear_fools()
         state.stage = FOOL
         return state
 
     def _reduce_fool(self, state: FouState, event: Event) -> FouState:
         fool = event.player
         if (
-            fool is None or not _has(state.last_seats, fool) or _has(state.fools, fool)
-            or fool == state.leader
+            fool is None or not _among(state.last_table_players, state.last_played, fool)
+            or state.is_fool(fool) or fool == state.leader
         ):  # fmt: skip
-            fool = state.last_seats[self._fool_position(state)]  # keep the state sound
-        state.fools.append(fool)
-        if len(state.fools) < fools_per_trick(state.n):
+            fool = _nth(state.last_table_players, self._fool_position(state), SEAT_BITS)  # sound
+        state.fool_seats |= _placed(fool, state.fool_count, SEAT_BITS)
+        state.fool_count += 1
+        if state.fool_count < fools_per_trick(state.n):
             return state
         if state.emptied:  # FOU-ROUND-END: the trick is complete, a hand empty
             state.stage = SCORE
@@ -801,7 +948,8 @@ class Fou(Rules[FouState]):
             state.out = 0
             return state
         out = 0
-        for seat in state.fools:
+        for position in range(state.fool_count):
+            seat: int = _nth(state.fool_seats, position, SEAT_BITS)
             out |= 1 << seat
         self._start_trick(state, state.leader, out)
         return state
@@ -822,15 +970,13 @@ class Fou(Rules[FouState]):
         state.round_leader = lowest_total_seat(state.totals, state.round_leader)
         state.round += 1
         state.stage = DEAL
-        state.hands_low = [0] * state.n
-        state.hands_high = [0] * state.n
+        state.clear_hands()
         state.undealt_low = state.deck & LOW_HALF
         state.undealt_high = state.deck >> SPLIT
         state.deals = 0
         state.trick = 0
-        state.fools = []
-        state.last_cards = []
-        state.last_seats = []
+        state.clear_fools()
+        state.last_played = state.last_table_cards = state.last_table_players = 0
         return state
 
     # ----------------------------------------------------------------- decisions and chance
@@ -922,7 +1068,7 @@ class Fou(Rules[FouState]):
             hand = state.hand(s)
             shown = seat is None or seat == s
             cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            status = "sits out" if state.out >> s & 1 else "Fool" if s in state.fools else ""
+            status = "sits out" if state.out >> s & 1 else "Fool" if state.is_fool(s) else ""
             line = (
                 f"  seat {s} {state.names[s]:<8} total {state.totals[s]:>4}  "
                 f"+10 x{state.plus[s]}  {status:<8}  {cards}"
@@ -966,7 +1112,7 @@ def _legal_play(state: FouState, event: Event) -> int:
     """
     if (
         state.stage != PLAY
-        or len(state.table) >= state.need
+        or state.played >= state.need
         or not play_in_turn(event, state.seq, state.turn, state.trick, state.round)
     ):
         return -1
@@ -979,7 +1125,7 @@ def _legal_play(state: FouState, event: Event) -> int:
 
 def _may_play_now(state: FouState, seat: int, card: int) -> bool:
     """:func:`may_play` on the halves of ``seat``'s hand (native ints, no long int built)."""
-    hand: int = (state.hands_low if card < SPLIT else state.hands_high)[seat]
+    hand = state.low(seat) if card < SPLIT else state.high(seat)
     if not hand >> HALF_POS[card] & 1:
         return False
     led = state.led
@@ -988,24 +1134,65 @@ def _may_play_now(state: FouState, seat: int, card: int) -> bool:
     colour = COLOUR[card]
     if colour in (ONE, led):
         return True
-    suited: int = (state.hands_low if led < 2 else state.hands_high)[seat]
+    suited = state.low(seat) if led < 2 else state.high(seat)
     return not suited & HALF_COLOUR_MASK[led]
 
 
-def _has(values: list[int], value: int) -> bool:
-    """``value in values`` (compiled, ``in`` compares each item generically)."""
-    for item in values:  # noqa: SIM110 (a loop compiles to tighter code)
-        if item == value:
+#: Bits of one card (a deck index below 128) and of one seat in a packed trick: eight cards
+#: take 56 bits, a native int when compiled (``i64``: native shifts, no overflow checks).
+CARD_BITS: Final[i64] = 7
+SEAT_BITS: Final[i64] = 3
+
+
+def _nth(packed: i64, position: i64, width: i64) -> i64:
+    """The ``position``-th value of ``width`` bits in ``packed``."""
+    shifted = packed >> position * width
+    return shifted - (shifted >> width << width)  # its low bits (compiled, `1 << width` would
+    # be a 32-bit shift: mypyc 2.4)
+
+
+def _placed(value: i64, position: i64, width: i64) -> i64:
+    """``value`` shifted to the ``position``-th place of ``width`` bits (for ``|=``)."""
+    return value << position * width
+
+
+def _without(half: i64, position: i64) -> i64:
+    """``half`` without its bit ``position``."""
+    return half & ~_placed(1, position, 1)
+
+
+def _unpack(packed: i64, count: i64, width: i64) -> list[int]:
+    """The first ``count`` values of ``width`` bits in ``packed``.
+
+    >>> _unpack(3 << 7 | 85, 2, CARD_BITS)
+    [85, 3]
+    """
+    return [_nth(packed, position, width) for position in range(count)]
+
+
+def _among(seats: i64, count: i64, seat: i64) -> bool:
+    """Whether ``seat`` is among the first ``count`` seats packed in ``seats``."""
+    for position in range(count):  # noqa: SIM110 (a loop compiles to tighter code)
+        if _nth(seats, position, SEAT_BITS) == seat:
             return True
     return False
 
 
+def _codes_match(codes: tuple[str, ...], cards: i64, count: i64) -> bool:
+    """Whether ``codes`` are the codes of the ``count`` cards packed in ``cards``, in order."""
+    if len(codes) != count:
+        return False
+    order = DECK.order
+    for position in range(count):
+        if codes[position] != order[_nth(cards, position, CARD_BITS)]:
+            return False
+    return True
+
+
 def _an_empty_hand(state: FouState) -> bool:
     """Whether a seat's hand is empty (both halves)."""
-    low = state.hands_low
-    high = state.hands_high
-    for seat in range(len(low)):  # noqa: SIM110 (a loop compiles to tighter code)
-        if not low[seat] and not high[seat]:
+    for seat in range(state.n):  # noqa: SIM110 (a loop compiles to tighter code)
+        if not state.low(seat) and not state.high(seat):
             return True
     return False
 
@@ -1013,19 +1200,19 @@ def _an_empty_hand(state: FouState) -> bool:
 def _play(state: FouState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     if card < SPLIT:
-        low: int = state.hands_low[seat] & ~(1 << HALF_POS[card])  # typed: compiled, native
-        state.hands_low[seat] = low
-        if not low and not state.hands_high[seat]:
+        low = _without(state.low(seat), HALF_POS[card])
+        state.set_low(seat, low)
+        if not low and not state.high(seat):
             state.emptied = True
     else:
-        high: int = state.hands_high[seat] & ~(1 << HALF_POS[card])
-        state.hands_high[seat] = high
-        if not high and not state.hands_low[seat]:
+        high = _without(state.high(seat), HALF_POS[card])
+        state.set_high(seat, high)
+        if not high and not state.low(seat):
             state.emptied = True
-    table = state.table
-    position = len(table)
-    table.append(card)
-    state.table_seats.append(seat)
+    position = state.played
+    state.table_cards |= _placed(card, position, CARD_BITS)
+    state.table_players |= _placed(seat, position, SEAT_BITS)
+    state.played = position + 1
     if state.led < 0:
         colour = COLOUR[card]
         if colour != ONE:
@@ -1036,7 +1223,7 @@ def _play(state: FouState, seat: int, card: int) -> None:
         state.best_rank = rank
     if rank < state.worst_rank:
         state.worst_rank = rank
-    if len(table) == state.need:
+    if position + 1 == state.need:
         state.turn = -1
     else:
         state.turn = next_seat(seat, state.n, state.out)
