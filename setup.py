@@ -16,6 +16,7 @@ from setuptools import setup
 #: Modules compiled by mypyc: the hot path of replay and audit (events, cards, the games).
 NATIVE_MODULES = [
     "replay/cards.py",
+    "replay/packed.py",
     "replay/cells.py",
     "replay/events.py",
     "replay/games/base.py",

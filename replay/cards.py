@@ -18,6 +18,10 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
+from mypy_extensions import i64
+
+from replay.packed import CARD_BITS, nth
+
 
 class UnknownCard(ValueError):
     """A card code that does not belong to the deck in use."""
@@ -179,6 +183,22 @@ class Deck:
         order = self.order
         for i in range(len(cards)):  # noqa: SIM110 (a loop compiles to tighter code)
             if codes[i] != order[cards[i]]:
+                return False
+        return True
+
+    def matches_packed(self, codes: tuple[str, ...], cards: i64, count: i64) -> bool:
+        """Whether ``codes`` are the codes of the ``count`` cards packed in ``cards``
+        (:mod:`replay.packed`, ``CARD_BITS`` each), in order.
+
+        >>> from replay.packed import pack
+        >>> Deck(["2C", "3C", "4C"]).matches_packed(("4C", "2C"), pack([2, 0], CARD_BITS), 2)
+        True
+        """
+        if len(codes) != count:
+            return False
+        order = self.order
+        for position in range(count):
+            if codes[position] != order[nth(cards, position, CARD_BITS)]:
                 return False
         return True
 

@@ -45,6 +45,7 @@ from replay.games.base import (
     seat_description,
     setup_of,
 )
+from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 COLOURS: Final = "GRYB"
@@ -308,7 +309,7 @@ class FouState(GameState):
     turn: int = -1  # seat to play next, -1 when the trick is complete
     out: int = 0  # seats sitting out the current trick (bit set of seats)
     need: int = 0  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed in native ints (see _nth): compiled, a play
+    # The current trick in play order, packed in native ints (see replay.packed): compiled, a play
     # allocates nothing. ``table`` and ``table_seats`` list them.
     played: int = 0  # cards on the table
     table_cards: i64 = 0  # CARD_BITS per card
@@ -442,31 +443,31 @@ class FouState(GameState):
     @property
     def table(self) -> list[int]:
         """The cards of the current trick in play order."""
-        return _unpack(self.table_cards, self.played, CARD_BITS)
+        return unpack(self.table_cards, self.played, CARD_BITS)
 
     @property
     def table_seats(self) -> list[int]:
         """Who played the cards of :attr:`table`."""
-        return _unpack(self.table_players, self.played, SEAT_BITS)
+        return unpack(self.table_players, self.played, SEAT_BITS)
 
     @property
     def last_cards(self) -> list[int]:
         """The cards of the last complete trick (kept until its Fools are named)."""
-        return _unpack(self.last_table_cards, self.last_played, CARD_BITS)
+        return unpack(self.last_table_cards, self.last_played, CARD_BITS)
 
     @property
     def last_seats(self) -> list[int]:
         """Who played the cards of :attr:`last_cards`."""
-        return _unpack(self.last_table_players, self.last_played, SEAT_BITS)
+        return unpack(self.last_table_players, self.last_played, SEAT_BITS)
 
     @property
     def fools(self) -> list[int]:
         """The Fools named for the last complete trick, in naming order."""
-        return _unpack(self.fool_seats, self.fool_count, SEAT_BITS)
+        return unpack(self.fool_seats, self.fool_count, SEAT_BITS)
 
     def is_fool(self, seat: int) -> bool:
         """Whether ``seat`` is named Fool for the last complete trick."""
-        return _among(self.fool_seats, self.fool_count, seat)
+        return holds(self.fool_seats, self.fool_count, SEAT_BITS, seat)
 
     def clear_fools(self) -> None:
         """No Fool named yet."""
@@ -602,8 +603,9 @@ class Fou(Rules[FouState]):
             return (
                 numbered(event, state.round, state.trick)
                 and event.card is None and event.amount is None and event.total is None
-                and player == _nth(state.table_players, best, SEAT_BITS)
-                and cards is not None and _codes_match(cards, state.table_cards, state.played)
+                and player == nth(state.table_players, best, SEAT_BITS)
+                and cards is not None
+                and DECK.matches_packed(cards, state.table_cards, state.played)
             )  # fmt: skip
         if stage == FOOL and kind == "fool":
             # The first Fool holds the worst card of the trick (ranked as it was played).
@@ -613,9 +615,9 @@ class Fou(Rules[FouState]):
             return (
                 numbered(event, state.round, state.trick)
                 and event.cards is None and event.amount is None and event.total is None
-                and player == _nth(state.last_table_players, pos, SEAT_BITS)
+                and player == nth(state.last_table_players, pos, SEAT_BITS)
                 and card is not None
-                and card == DECK.order[_nth(state.last_table_cards, pos, CARD_BITS)]
+                and card == DECK.order[nth(state.last_table_cards, pos, CARD_BITS)]
             )  # fmt: skip
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
@@ -918,7 +920,7 @@ class Fou(Rules[FouState]):
 
     def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
         winner = event.player
-        if winner is None or not _among(state.table_players, state.played, winner):
+        if winner is None or not holds(state.table_players, state.played, SEAT_BITS, winner):
             winner = state.table_seats[trick_winner(state.table, state.led)]  # keep it sound
         state.leader = winner
         state.last_played = state.played
@@ -934,11 +936,11 @@ class Fou(Rules[FouState]):
     def _reduce_fool(self, state: FouState, event: Event) -> FouState:
         fool = event.player
         if (
-            fool is None or not _among(state.last_table_players, state.last_played, fool)
+            fool is None or not holds(state.last_table_players, state.last_played, SEAT_BITS, fool)
             or state.is_fool(fool) or fool == state.leader
         ):  # fmt: skip
-            fool = _nth(state.last_table_players, self._fool_position(state), SEAT_BITS)  # sound
-        state.fool_seats |= _placed(fool, state.fool_count, SEAT_BITS)
+            fool = nth(state.last_table_players, self._fool_position(state), SEAT_BITS)  # sound
+        state.fool_seats |= placed(fool, state.fool_count, SEAT_BITS)
         state.fool_count += 1
         if state.fool_count < fools_per_trick(state.n):
             return state
@@ -949,7 +951,7 @@ class Fou(Rules[FouState]):
             return state
         out = 0
         for position in range(state.fool_count):
-            seat: int = _nth(state.fool_seats, position, SEAT_BITS)
+            seat: int = nth(state.fool_seats, position, SEAT_BITS)
             out |= 1 << seat
         self._start_trick(state, state.leader, out)
         return state
@@ -1138,55 +1140,9 @@ def _may_play_now(state: FouState, seat: int, card: int) -> bool:
     return not suited & HALF_COLOUR_MASK[led]
 
 
-#: Bits of one card (a deck index below 128) and of one seat in a packed trick: eight cards
-#: take 56 bits, a native int when compiled (``i64``: native shifts, no overflow checks).
-CARD_BITS: Final[i64] = 7
-SEAT_BITS: Final[i64] = 3
-
-
-def _nth(packed: i64, position: i64, width: i64) -> i64:
-    """The ``position``-th value of ``width`` bits in ``packed``."""
-    shifted = packed >> position * width
-    return shifted - (shifted >> width << width)  # its low bits (compiled, `1 << width` would
-    # be a 32-bit shift: mypyc 2.4)
-
-
-def _placed(value: i64, position: i64, width: i64) -> i64:
-    """``value`` shifted to the ``position``-th place of ``width`` bits (for ``|=``)."""
-    return value << position * width
-
-
 def _without(half: i64, position: i64) -> i64:
     """``half`` without its bit ``position``."""
-    return half & ~_placed(1, position, 1)
-
-
-def _unpack(packed: i64, count: i64, width: i64) -> list[int]:
-    """The first ``count`` values of ``width`` bits in ``packed``.
-
-    >>> _unpack(3 << 7 | 85, 2, CARD_BITS)
-    [85, 3]
-    """
-    return [_nth(packed, position, width) for position in range(count)]
-
-
-def _among(seats: i64, count: i64, seat: i64) -> bool:
-    """Whether ``seat`` is among the first ``count`` seats packed in ``seats``."""
-    for position in range(count):  # noqa: SIM110 (a loop compiles to tighter code)
-        if _nth(seats, position, SEAT_BITS) == seat:
-            return True
-    return False
-
-
-def _codes_match(codes: tuple[str, ...], cards: i64, count: i64) -> bool:
-    """Whether ``codes`` are the codes of the ``count`` cards packed in ``cards``, in order."""
-    if len(codes) != count:
-        return False
-    order = DECK.order
-    for position in range(count):
-        if codes[position] != order[_nth(cards, position, CARD_BITS)]:
-            return False
-    return True
+    return half & ~placed(1, position, 1)
 
 
 def _an_empty_hand(state: FouState) -> bool:
@@ -1210,8 +1166,8 @@ def _play(state: FouState, seat: int, card: int) -> None:
         if not high and not state.low(seat):
             state.emptied = True
     position = state.played
-    state.table_cards |= _placed(card, position, CARD_BITS)
-    state.table_players |= _placed(seat, position, SEAT_BITS)
+    state.table_cards |= placed(card, position, CARD_BITS)
+    state.table_players |= placed(seat, position, SEAT_BITS)
     state.played = position + 1
     if state.led < 0:
         colour = COLOUR[card]

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import i64
+
 from replay.cards import Deck, bits, lowest, popcount, repeated
 from replay.events import Category, Event
 from replay.games.base import (
@@ -43,6 +45,7 @@ from replay.games.base import (
     seat_description,
     setup_of,
 )
+from replay.packed import CARD_BITS, nth, placed, unpack
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 SUITS: Final = "RGBY"
@@ -137,9 +140,11 @@ class Setup:
 class HiifuuState(SeatHandsState):
     """A Hiifuu game between events.
 
-    ``table`` and ``tricks`` are lists changed in place by the reducer (no tuple rebuilt per
-    play); :meth:`clone` copies them. Each seat's hand is a field of its own (see
-    :class:`SeatHandsState`; ``hands`` lists them). The other fields are immutable.
+    ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer (no tuple
+    rebuilt per play); :meth:`clone` copies them. Each seat's hand is a field of its own (see
+    :class:`SeatHandsState`; ``hands`` lists them) and the trick is packed in a native int
+    (:mod:`replay.packed`; ``table`` lists it): compiled, a play allocates nothing. The other
+    fields are immutable.
     """
 
     fixed: Setup | None = None
@@ -154,7 +159,8 @@ class HiifuuState(SeatHandsState):
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
-    table: list[int] = field(default_factory=list)  # card indices in play order from the leader
+    played: int = 0  # cards on the table
+    table_cards: i64 = 0  # their indices in play order from the leader, CARD_BITS each
     tricks: list[int] = field(default_factory=list)  # tricks won this round per seat
     token_of: tuple[int, ...] = ()  # layout index of each seat's token, UNTAKEN if none
     covered: tuple[bool, ...] = ()
@@ -173,19 +179,28 @@ class HiifuuState(SeatHandsState):
         """No hands before the first round."""
         return self.round > 0
 
+    @property
+    def table(self) -> list[int]:
+        """The card indices of the current trick in play order from the leader."""
+        return unpack(self.table_cards, self.played, CARD_BITS)
 
-def trick_winner(leader: int, table: list[int], values: int, n: int) -> int:
-    """Seat that wins a complete trick: the highest card of the led suit (HIIFUU-TRICK).
 
-    >>> trick_winner(2, [5, 40, 7, 9], values=13, n=4)  # 6R led, 2B off-suit, 8R, 10R
+def trick_winner(leader: int, cards: i64, values: int, n: int) -> int:
+    """Seat that wins a complete trick of ``n`` cards (packed, see :mod:`replay.packed`): the
+    highest card of the led suit (HIIFUU-TRICK).
+
+    >>> from replay.packed import pack
+    >>> trick_winner(2, pack([5, 40, 7, 9], CARD_BITS), values=13, n=4)  # 6R led, 2B, 8R, 10R
     1
     """
-    led = table[0] // values
+    first: int = nth(cards, 0, CARD_BITS)
+    led = first // values
     best = 0
-    for i in range(1, len(table)):
-        card = table[i]
-        if card // values == led and card > table[best]:
-            best = i
+    best_card = first
+    for position in range(1, n):
+        card: int = nth(cards, position, CARD_BITS)
+        if card // values == led and card > best_card:
+            best, best_card = position, card
     return (leader + best) % n
 
 
@@ -196,12 +211,12 @@ def may_play(state: HiifuuState, seat: int, card: int) -> bool:
     hand = state.hand(seat)
     if not hand >> card & 1:
         return False
-    table = state.table
-    if not table:
+    if not state.played:
         return True
     setup = state.setup
     values = setup.values
-    led = table[0] // values
+    first: int = nth(state.table_cards, 0, CARD_BITS)
+    led = first // values
     return card // values == led or not hand & setup.suit_mask(led)
 
 
@@ -223,7 +238,7 @@ def _legal_play(state: HiifuuState, event: Event) -> int:
     if (
         state.stage != PLAY
         or state.token_due
-        or len(state.table) >= state.n
+        or state.played >= state.n
         or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.round)
     ):
         return -1
@@ -237,7 +252,8 @@ def _legal_play(state: HiifuuState, event: Event) -> int:
 def _play(state: HiifuuState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     state.set_hand(seat, state.hand(seat) & _WITHOUT[card])
-    state.table.append(card)
+    state.table_cards |= placed(card, state.played, CARD_BITS)
+    state.played += 1
     state.turn = (seat + 1) % state.n
 
 
@@ -321,7 +337,7 @@ class Hiifuu(Rules[HiifuuState]):
         if stage == PLAY:
             if state.token_due:
                 return self._token_due(state)
-            if len(state.table) == state.n:
+            if state.played == state.n:
                 return Due.of_ruling(self._trick_won(state), "HIIFUU-TRICK")
             return _PLAY_DUE[state.turn]
         if stage == DISCARD:
@@ -343,7 +359,7 @@ class Hiifuu(Rules[HiifuuState]):
 
     def _trick_won(self, state: HiifuuState) -> Event:
         setup = state.setup
-        winner = trick_winner(state.leader, state.table, setup.values, state.n)
+        winner = trick_winner(state.leader, state.table_cards, setup.values, state.n)
         return self.new_event(
             state, "trick_won", round=state.round, trick=state.trick_no, player=winner,
             cards=setup.deck.codes_of(state.table), total=state.tricks[winner] + 1,
@@ -399,17 +415,16 @@ class Hiifuu(Rules[HiifuuState]):
                 and target is not None and target == index
                 and amount is not None and amount == state.layout[index]
             )  # fmt: skip
-        table = state.table
-        if kind != "trick_won" or len(table) != state.n:
+        if kind != "trick_won" or state.played != state.n:
             return False
         setup = state.setup
-        winner = trick_winner(state.leader, table, setup.values, state.n)
+        winner = trick_winner(state.leader, state.table_cards, setup.values, state.n)
         cards = event.cards
         return (
             numbered(event, state.round, state.trick_no)
             and event.target is None and amount is None and player == winner
             and total is not None and total == state.tricks[winner] + 1
-            and cards is not None and setup.deck.matches(cards, table)
+            and cards is not None and setup.deck.matches_packed(cards, state.table_cards, state.n)
         )  # fmt: skip
 
     def _round_scored_due(self, state: HiifuuState) -> Due:
@@ -635,7 +650,7 @@ class Hiifuu(Rules[HiifuuState]):
         state.discards = [-1] * n
         state.dealt = state.deals = state.scored = 0
         state.trick_no = 1
-        state.table = []
+        state.played = state.table_cards = 0
         state.tricks = [0] * n
         state.token_of = (UNTAKEN,) * n
         state.covered = (False,) * n
@@ -669,14 +684,14 @@ class Hiifuu(Rules[HiifuuState]):
         return state
 
     def _reduce_trick_won(self, state: HiifuuState) -> HiifuuState:
-        winner = trick_winner(state.leader, state.table, state.setup.values, state.n)
+        winner = trick_winner(state.leader, state.table_cards, state.setup.values, state.n)
         return self._take_trick(state, winner)
 
     def _take_trick(self, state: HiifuuState, winner: int) -> HiifuuState:
         """``winner`` takes the complete trick (the reducer's part of a trick won)."""
         won: int = state.tricks[winner] + 1
         state.tricks[winner] = won
-        state.table.clear()
+        state.played = state.table_cards = 0
         state.leader = state.turn = winner
         if won == 2 and state.next_token < len(state.layout):
             state.token_due = TAKE
