@@ -31,7 +31,10 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
+from mypy_extensions import i64
+
 from replay.events import COMPILED, Category, Event, same_payload
+from replay.packed import CARD_BITS, nth
 from replay.violation import RuleViolation as RuleViolation  # re-exported: part of the interface
 
 
@@ -619,6 +622,26 @@ def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> 
         and event_trick is not None and event_trick == trick
         and event_round is not None and event_round == round_
     )  # fmt: skip
+
+
+def led_suit_best(cards: i64, count: int, values: int) -> int:
+    """Position of the highest card of the led suit among the ``count`` cards packed in
+    ``cards`` (:mod:`replay.packed`), cards being numbered suit by suit with ``values`` per
+    suit: the winner of a trick without trumps (HEARTS-TRICK, HIIFUU-TRICK).
+
+    >>> from replay.packed import pack
+    >>> led_suit_best(pack([5, 40, 7, 9], CARD_BITS), 4, 13)  # 6R led, 2B off-suit, 8R, 10R
+    3
+    """
+    first: int = nth(cards, 0, CARD_BITS)
+    led = first // values
+    best = 0
+    best_card = first
+    for position in range(1, count):
+        card: int = nth(cards, position, CARD_BITS)
+        if card // values == led and card > best_card:
+            best, best_card = position, card
+    return best
 
 
 def numbered(event: Event, round_: int, trick: int | None) -> bool:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import i64
+
 from replay.cards import Deck, bits, highest, lowest, popcount, repeated
 from replay.events import Category, Event
 from replay.games.base import (
@@ -31,12 +33,14 @@ from replay.games.base import (
     all_recorded,
     check_players,
     check_round,
+    led_suit_best,
     numbered,
     play_in_turn,
     replace_at,
     seat_description,
     setup_of,
 )
+from replay.packed import CARD_BITS, nth, placed, unpack
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -107,9 +111,10 @@ def _per_seat() -> list[int]:
 class HeartsState(SeatHandsState):
     """A Hearts game between events.
 
-    ``table`` and ``taken`` are lists changed in place by the reducer; :meth:`clone` copies
-    them. Each seat's hand is a field of its own (see :class:`SeatHandsState`; ``hands`` lists
-    them). The rest are immutable.
+    ``taken`` is a list changed in place by the reducer; :meth:`clone` copies it. Each seat's
+    hand is a field of its own (see :class:`SeatHandsState`; ``hands`` lists them) and the trick
+    is packed in a native int (:mod:`replay.packed`; ``table`` lists it): compiled, a play
+    allocates nothing. The rest are immutable.
     """
 
     names: tuple[str, ...] = ()
@@ -121,12 +126,18 @@ class HeartsState(SeatHandsState):
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
-    table: list[int] = field(default_factory=list)  # card indices in play order from the leader
+    played: int = 0  # cards on the table
+    table_cards: i64 = 0  # their indices in play order from the leader, CARD_BITS each
     broken: bool = False
     taken: list[int] = field(default_factory=_per_seat)  # points taken this hand
     scored: int = 0  # round_scored events recorded this hand
     totals: tuple[int, ...] = (0, 0, 0, 0)
     winners: tuple[int, ...] = ()
+
+    @property
+    def table(self) -> list[int]:
+        """The card indices of the current trick in play order from the leader."""
+        return unpack(self.table_cards, self.played, CARD_BITS)
 
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
@@ -138,20 +149,19 @@ def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(str(x) for x in names)
 
 
-def trick_winner(leader: int, table: list[int]) -> int:
-    """Seat that wins a complete trick: the highest card of the led suit (HEARTS-TRICK)."""
-    led = table[0] // 13
-    best = 0
-    for i in range(1, len(table)):
-        card = table[i]
-        if card // 13 == led and card > table[best]:
-            best = i
-    return (leader + best) % 4
+def trick_winner(leader: int, cards: i64) -> int:
+    """Seat that wins a complete trick (four cards packed in ``cards``, see
+    :mod:`replay.packed`): the highest card of the led suit (HEARTS-TRICK)."""
+    return (leader + led_suit_best(cards, 4, 13)) % 4
 
 
-def trick_points(table: list[int]) -> int:
-    """Penalty points of a complete trick (HEARTS-POINTS)."""
-    return mask_points((1 << table[0]) | (1 << table[1]) | (1 << table[2]) | (1 << table[3]))
+def trick_points(cards: i64) -> int:
+    """Penalty points of a complete trick (four cards packed in ``cards``; HEARTS-POINTS)."""
+    mask = 0
+    for position in range(4):
+        card: int = nth(cards, position, CARD_BITS)  # an int: `1 << card` passes 32 bits
+        mask |= 1 << card
+    return mask_points(mask)
 
 
 def round_score(taken: list[int], seat: int) -> int:
@@ -186,14 +196,15 @@ def game_ends(totals: tuple[int, ...]) -> bool:
 def legal_mask(state: HeartsState, seat: int) -> int:
     """The cards ``seat`` may play now (assumes it is their turn to play)."""
     hand = state.hand(seat)
-    if not state.table:
+    if not state.played:
         if state.trick_no == 1:
             return hand & (1 << TWO_OF_CLUBS)
         if state.broken:
             return hand
         safe = hand & ~HEARTS_MASK
         return safe or hand
-    suited = hand & SUIT_MASK[state.table[0] // 13]
+    first: int = nth(state.table_cards, 0, CARD_BITS)
+    suited = hand & SUIT_MASK[first // 13]
     if suited:
         return suited
     if state.trick_no == 1:
@@ -209,7 +220,7 @@ def _legal_play(state: HeartsState, event: Event) -> int:
     """
     if (
         state.stage != PLAY
-        or len(state.table) == 4
+        or state.played == 4
         or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.hand_no)
     ):
         return -1
@@ -223,7 +234,8 @@ def _legal_play(state: HeartsState, event: Event) -> int:
 def _play(state: HeartsState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     state.set_hand(seat, state.hand(seat) & ~(1 << card))
-    state.table.append(card)
+    state.table_cards |= placed(card, state.played, CARD_BITS)
+    state.played += 1
     if card // 13 == HEARTS:
         state.broken = True
     state.turn = (seat + 1) % 4
@@ -282,7 +294,7 @@ class Hearts(Rules[HeartsState]):
     def due(self, state: HeartsState) -> Due:
         stage = state.stage
         if stage == PLAY:
-            if len(state.table) == 4:
+            if state.played == 4:
                 return Due.of_ruling(self._trick_won(state), "HEARTS-TRICK")
             return _PLAY_DUE[state.turn]
         if stage == DEAL:
@@ -298,13 +310,10 @@ class Hearts(Rules[HeartsState]):
         return OVER
 
     def _trick_won(self, state: HeartsState) -> Event:
-        table = state.table  # complete: four cards
-        order = DECK.order
         return self.new_event(
             state, "trick_won", round=state.hand_no, trick=state.trick_no,
-            player=trick_winner(state.leader, table),
-            cards=(order[table[0]], order[table[1]], order[table[2]], order[table[3]]),
-            amount=trick_points(table),
+            player=trick_winner(state.leader, state.table_cards),
+            cards=DECK.codes_of(state.table), amount=trick_points(state.table_cards),
         )  # fmt: skip
 
     def _round_scored_due(self, state: HeartsState) -> Due:
@@ -325,8 +334,8 @@ class Hearts(Rules[HeartsState]):
             return False
         stage = state.stage
         kind = event.type
-        if stage == PLAY and kind == "trick_won" and len(state.table) == 4:
-            table = state.table
+        if stage == PLAY and kind == "trick_won" and state.played == 4:
+            table = state.table_cards
             cards = event.cards
             player = event.player
             amount = event.amount
@@ -335,7 +344,7 @@ class Hearts(Rules[HeartsState]):
                 and player is not None and player == trick_winner(state.leader, table)
                 and amount is not None and amount == trick_points(table)
                 and event.total is None
-                and cards is not None and DECK.matches(cards, table)
+                and cards is not None and DECK.matches_packed(cards, table, 4)
             )  # fmt: skip
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
@@ -558,7 +567,7 @@ class Hearts(Rules[HeartsState]):
         assert winner is not None
         taken: int = state.taken[winner]
         state.taken[winner] = taken + (event.amount or 0)
-        state.table.clear()
+        state.played = state.table_cards = 0
         state.leader = state.turn = winner
         if state.trick_no == TRICKS:
             state.stage = SCORE
@@ -582,7 +591,7 @@ class Hearts(Rules[HeartsState]):
         state.dealt = state.deals = state.scored = 0
         state.passes = (-1, -1, -1, -1)
         state.trick_no = 1
-        state.table = []
+        state.played = state.table_cards = 0
         state.broken = False
         state.taken = _per_seat()
         return state

@@ -39,6 +39,7 @@ from replay.games.base import (
     SeatHandsState,
     check_players,
     check_round,
+    led_suit_best,
     numbered,
     play_in_turn,
     replace_at,
@@ -186,22 +187,14 @@ class HiifuuState(SeatHandsState):
 
 
 def trick_winner(leader: int, cards: i64, values: int, n: int) -> int:
-    """Seat that wins a complete trick of ``n`` cards (packed, see :mod:`replay.packed`): the
-    highest card of the led suit (HIIFUU-TRICK).
+    """Seat that wins a complete trick of ``n`` cards packed in ``cards`` (see
+    :mod:`replay.packed`): the highest card of the led suit (HIIFUU-TRICK).
 
     >>> from replay.packed import pack
     >>> trick_winner(2, pack([5, 40, 7, 9], CARD_BITS), values=13, n=4)  # 6R led, 2B, 8R, 10R
     1
     """
-    first: int = nth(cards, 0, CARD_BITS)
-    led = first // values
-    best = 0
-    best_card = first
-    for position in range(1, n):
-        card: int = nth(cards, position, CARD_BITS)
-        if card // values == led and card > best_card:
-            best, best_card = position, card
-    return (leader + best) % n
+    return (leader + led_suit_best(cards, n, values)) % n
 
 
 def may_play(state: HiifuuState, seat: int, card: int) -> bool:
