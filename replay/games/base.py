@@ -624,7 +624,7 @@ def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> 
     )  # fmt: skip
 
 
-def led_suit_best(cards: i64, count: int, values: int) -> int:
+def led_suit_best(cards: i64, count: i64, values: i64) -> i64:
     """Position of the highest card of the led suit among the ``count`` cards packed in
     ``cards`` (:mod:`replay.packed`), cards being numbered suit by suit with ``values`` per
     suit: the winner of a trick without trumps (HEARTS-TRICK, HIIFUU-TRICK).
@@ -633,12 +633,12 @@ def led_suit_best(cards: i64, count: int, values: int) -> int:
     >>> led_suit_best(pack([5, 40, 7, 9], CARD_BITS), 4, 13)  # 6R led, 2B off-suit, 8R, 10R
     3
     """
-    first: int = nth(cards, 0, CARD_BITS)
+    first = nth(cards, 0, CARD_BITS)
     led = first // values
-    best = 0
+    best: i64 = 0
     best_card = first
     for position in range(1, count):
-        card: int = nth(cards, position, CARD_BITS)
+        card = nth(cards, position, CARD_BITS)
         if card // values == led and card > best_card:
             best, best_card = position, card
     return best

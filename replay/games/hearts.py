@@ -157,10 +157,9 @@ def trick_winner(leader: int, cards: i64) -> int:
 
 def trick_points(cards: i64) -> int:
     """Penalty points of a complete trick (four cards packed in ``cards``; HEARTS-POINTS)."""
-    mask = 0
+    mask: i64 = 0
     for position in range(4):
-        card: int = nth(cards, position, CARD_BITS)  # an int: `1 << card` passes 32 bits
-        mask |= 1 << card
+        mask |= placed(1, nth(cards, position, CARD_BITS), 1)  # 1 << card (52 cards: native)
     return mask_points(mask)
 
 
