@@ -106,7 +106,6 @@ def make_deck(values: int) -> Deck:
 DECKS: Final[dict[int, Deck]] = {v: make_deck(v) for v, _, _ in TABLE_SIZES.values()}
 #: ``~(1 << card)`` per card of the largest deck: removing a card from a hand in one operation.
 _WITHOUT: Final = tuple(~(1 << card) for card in range(len(DECKS[18])))
-#: ``1 << card`` per card (a mask built from codes allocates one long int per card, not two).
 
 
 @dataclass(frozen=True, slots=True)
