@@ -136,6 +136,11 @@ class Setup:
         return ((1 << values) - 1) << (suit * values)  # compiled: native, no table lookup
 
 
+#: The setup of a state not started yet (:meth:`Hiifuu.start` gives each game its own): a
+#: plain field, not an optional one behind a checking property (read several times per event).
+NO_SETUP: Final = Setup((), (), 0, 0, 0, "", (), Deck([], "empty deck"))
+
+
 @dataclass(slots=True)
 class HiifuuState(SeatHandsState):
     """A Hiifuu game between events.
@@ -147,7 +152,7 @@ class HiifuuState(SeatHandsState):
     fields are immutable.
     """
 
-    fixed: Setup | None = None
+    setup: Setup = NO_SETUP  # the game's fixed setup
     stage: int = FIRST_LEADER
     round: int = 0
     first_leader: int = -1
@@ -168,12 +173,6 @@ class HiifuuState(SeatHandsState):
     scored: int = 0  # round_scored events recorded this round
     totals: list[int] = field(default_factory=list)
     winners: tuple[int, ...] = ()
-
-    @property
-    def setup(self) -> Setup:
-        """The game's fixed setup (always present after :meth:`Hiifuu.start`)."""
-        assert self.fixed is not None
-        return self.fixed
 
     def hands_dealt(self) -> bool:
         """No hands before the first round."""
@@ -319,7 +318,7 @@ class Hiifuu(Rules[HiifuuState]):
         fixed = setup_of(event, self.kind, _fixed_setup)
         n = len(fixed.names)
         return HiifuuState(
-            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, fixed=fixed,
+            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, setup=fixed,
             totals=[0] * n,
         )  # fmt: skip
 
