@@ -765,6 +765,23 @@ def check_players(setup: Mapping[str, Any], low: int, high: int, rule: str) -> i
     return n
 
 
+def seat_names(setup: Mapping[str, Any], n: int, rule: str) -> tuple[str, ...]:
+    """The player ids of a setup, one per seat (``p0``, ``p1``... when it gives none)."""
+    names = setup.get("names") or [f"p{i}" for i in range(n)]
+    if not isinstance(names, list) or len(names) != n:
+        raise RuleViolation(rule, "names must list one player id per seat")
+    return tuple(str(x) for x in names)
+
+
+def bot_flags(setup: Mapping[str, Any], n: int, default: bool, rule: str) -> tuple[bool, ...]:
+    """Whether each seat is a bot, as a setup says (``default`` for every seat when it does
+    not)."""
+    bots = setup.get("bots") or [default] * n
+    if not isinstance(bots, list) or len(bots) != n:
+        raise RuleViolation(rule, "bots must list one flag per seat")
+    return tuple(bool(b) for b in bots)
+
+
 def random_bot(rules: Rules[Any]) -> Bot:
     """A bot that picks uniformly among the legal decisions."""
 

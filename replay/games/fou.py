@@ -38,11 +38,13 @@ from replay.games.base import (
     Phase,
     Rules,
     RuleViolation,
+    bot_flags,
     check_players,
     numbered,
     play_in_turn,
     random_bot,
     seat_description,
+    seat_names,
     setup_of,
 )
 from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
@@ -478,13 +480,8 @@ class FouState(GameState):
 def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The names and bot flags of a game's setup, one per seat (LOG-SETUP, FOU-SETUP)."""
     n = check_players(setup, Fou.min_players, Fou.max_players, "FOU-SETUP")
-    names = setup.get("names") or [f"p{i}" for i in range(n)]
-    bots = setup.get("bots") or [True] * n
-    if not isinstance(names, list) or len(names) != n:
-        raise RuleViolation("FOU-SETUP", "names must list one player id per seat")
-    if not isinstance(bots, list) or len(bots) != n:
-        raise RuleViolation("FOU-SETUP", "bots must list one flag per seat")
-    return tuple(str(x) for x in names), tuple(bool(b) for b in bots)
+    names = seat_names(setup, n, "FOU-SETUP")
+    return names, bot_flags(setup, n, True, "FOU-SETUP")
 
 
 def next_seat(seat: int, n: int, out: int) -> int:

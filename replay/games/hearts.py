@@ -38,6 +38,7 @@ from replay.games.base import (
     play_in_turn,
     replace_at,
     seat_description,
+    seat_names,
     setup_of,
 )
 from replay.packed import CARD_BITS, nth, placed, unpack
@@ -143,10 +144,7 @@ class HeartsState(SeatHandsState):
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
     """The player ids of a game's setup, one per seat (HEARTS-SETUP)."""
     n = check_players(setup, 4, 4, "HEARTS-SETUP")
-    names = setup.get("names") or [f"p{i}" for i in range(n)]
-    if not isinstance(names, list) or len(names) != n:
-        raise RuleViolation("HEARTS-SETUP", "names must list one player id per seat")
-    return tuple(str(x) for x in names)
+    return seat_names(setup, n, "HEARTS-SETUP")
 
 
 def trick_winner(leader: int, cards: i64) -> int:

@@ -37,6 +37,7 @@ from replay.games.base import (
     Rules,
     RuleViolation,
     SeatHandsState,
+    bot_flags,
     check_players,
     check_round,
     led_suit_best,
@@ -44,6 +45,7 @@ from replay.games.base import (
     play_in_turn,
     replace_at,
     seat_description,
+    seat_names,
     setup_of,
 )
 from replay.packed import CARD_BITS, nth, placed, unpack
@@ -894,12 +896,8 @@ def _fixed_setup(setup: Mapping[str, Any]) -> Setup:
 
 def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
     """The fixed setup of a game from its ``game_start`` data (LOG-SETUP / HIIFUU-SETUP)."""
-    names = setup.get("names") or [f"p{i}" for i in range(n)]
-    if not isinstance(names, list) or len(names) != n:
-        raise RuleViolation("LOG-SETUP", "names must list one player id per seat")
-    bots = setup.get("bots") or [False] * n
-    if not isinstance(bots, list) or len(bots) != n:
-        raise RuleViolation("LOG-SETUP", "bots must list one flag per seat")
+    names = seat_names(setup, n, "LOG-SETUP")
+    bots = bot_flags(setup, n, False, "LOG-SETUP")
     variant = setup.get("variant") or NORMAL
     if variant not in VARIANTS:
         raise RuleViolation("LOG-SETUP", f"unknown hiifuu variant {variant!r}")
@@ -910,7 +908,7 @@ def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
                 "HIIFUU-SETUP", f"{key} {setup.get(key)!r} with {n} players, expected {expected}"
             )
     return Setup(
-        names=tuple(str(x) for x in names), bots=tuple(bool(b) for b in bots), values=values,
+        names=names, bots=bots, values=values,
         deal_size=deal_size, discard_size=discard_size, variant=str(variant),
         tokens=_parse_tokens(setup.get("tokens", DEFAULT_TOKENS)), deck=DECKS[values],
     )  # fmt: skip
