@@ -172,21 +172,6 @@ class Deck:
             codes.append(order[card])
         return tuple(codes)
 
-    def matches(self, codes: tuple[str, ...], cards: list[int]) -> bool:
-        """Whether ``codes`` are the codes of ``cards`` in order (:meth:`codes_of` without
-        building it).
-
-        >>> Deck(["2C", "3C", "4C"]).matches(("4C", "2C"), [2, 0])
-        True
-        """
-        if len(codes) != len(cards):
-            return False
-        order = self.order
-        for i in range(len(cards)):  # noqa: SIM110 (a loop compiles to tighter code)
-            if codes[i] != order[cards[i]]:
-                return False
-        return True
-
     def matches_packed(self, codes: tuple[str, ...], cards: i64, count: i64) -> bool:
         """Whether ``codes`` are the codes of the ``count`` cards packed in ``cards``
         (:mod:`replay.packed`, ``CARD_BITS`` each), in order.
