@@ -29,7 +29,7 @@ from replay.games.base import (
     Due,
     Rules,
     RuleViolation,
-    SeatHandsState,
+    SeatTrickState,
     all_recorded,
     check_players,
     check_round,
@@ -41,7 +41,7 @@ from replay.games.base import (
     seat_names,
     setup_of,
 )
-from replay.packed import CARD_BITS, nth, placed, unpack
+from replay.packed import CARD_BITS, nth, placed
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -109,13 +109,13 @@ def _per_seat() -> list[int]:
 
 
 @dataclass(slots=True)
-class HeartsState(SeatHandsState):
+class HeartsState(SeatTrickState):
     """A Hearts game between events.
 
     ``taken`` is a list changed in place by the reducer; :meth:`clone` copies it. Each seat's
-    hand is a field of its own (see :class:`SeatHandsState`; ``hands`` lists them) and the trick
-    is packed in a native int (:mod:`replay.packed`; ``table`` lists it): compiled, a play
-    allocates nothing. The rest are immutable.
+    hand is a field of its own and the trick is packed in a native int (see
+    :class:`SeatTrickState`; ``hands`` and ``table`` list them): compiled, a play allocates
+    nothing. The rest are immutable.
     """
 
     names: tuple[str, ...] = ()
@@ -127,18 +127,11 @@ class HeartsState(SeatHandsState):
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
-    played: int = 0  # cards on the table
-    table_cards: i64 = 0  # their indices in play order from the leader, CARD_BITS each
     broken: bool = False
     taken: list[int] = field(default_factory=_per_seat)  # points taken this hand
     scored: int = 0  # round_scored events recorded this hand
     totals: tuple[int, ...] = (0, 0, 0, 0)
     winners: tuple[int, ...] = ()
-
-    @property
-    def table(self) -> list[int]:
-        """The card indices of the current trick in play order from the leader."""
-        return unpack(self.table_cards, self.played, CARD_BITS)
 
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
@@ -564,7 +557,7 @@ class Hearts(Rules[HeartsState]):
         assert winner is not None
         taken: int = state.taken[winner]
         state.taken[winner] = taken + (event.amount or 0)
-        state.played = state.table_cards = 0
+        state.clear_table()
         state.leader = state.turn = winner
         if state.trick_no == TRICKS:
             state.stage = SCORE
@@ -588,7 +581,7 @@ class Hearts(Rules[HeartsState]):
         state.dealt = state.deals = state.scored = 0
         state.passes = (-1, -1, -1, -1)
         state.trick_no = 1
-        state.played = state.table_cards = 0
+        state.clear_table()
         state.broken = False
         state.taken = _per_seat()
         return state

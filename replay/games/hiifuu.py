@@ -36,7 +36,7 @@ from replay.games.base import (
     Due,
     Rules,
     RuleViolation,
-    SeatHandsState,
+    SeatTrickState,
     bot_flags,
     check_players,
     check_round,
@@ -48,7 +48,7 @@ from replay.games.base import (
     seat_names,
     setup_of,
 )
-from replay.packed import CARD_BITS, nth, placed, unpack
+from replay.packed import CARD_BITS, nth, placed
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 SUITS: Final = "RGBY"
@@ -144,14 +144,13 @@ NO_SETUP: Final = Setup((), (), 0, 0, 0, "", (), Deck([], "empty deck"))
 
 
 @dataclass(slots=True)
-class HiifuuState(SeatHandsState):
+class HiifuuState(SeatTrickState):
     """A Hiifuu game between events.
 
     ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer (no tuple
-    rebuilt per play); :meth:`clone` copies them. Each seat's hand is a field of its own (see
-    :class:`SeatHandsState`; ``hands`` lists them) and the trick is packed in a native int
-    (:mod:`replay.packed`; ``table`` lists it): compiled, a play allocates nothing. The other
-    fields are immutable.
+    rebuilt per play); :meth:`clone` copies them. Each seat's hand is a field of its own and
+    the trick is packed in a native int (see :class:`SeatTrickState`; ``hands`` and ``table``
+    list them): compiled, a play allocates nothing. The other fields are immutable.
     """
 
     setup: Setup = NO_SETUP  # the game's fixed setup
@@ -166,8 +165,6 @@ class HiifuuState(SeatHandsState):
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
-    played: int = 0  # cards on the table
-    table_cards: i64 = 0  # their indices in play order from the leader, CARD_BITS each
     tricks: list[int] = field(default_factory=list)  # tricks won this round per seat
     token_of: tuple[int, ...] = ()  # layout index of each seat's token, UNTAKEN if none
     covered: tuple[bool, ...] = ()
@@ -179,11 +176,6 @@ class HiifuuState(SeatHandsState):
     def hands_dealt(self) -> bool:
         """No hands before the first round."""
         return self.round > 0
-
-    @property
-    def table(self) -> list[int]:
-        """The card indices of the current trick in play order from the leader."""
-        return unpack(self.table_cards, self.played, CARD_BITS)
 
 
 def trick_winner(leader: int, cards: i64, values: int, n: int) -> int:
@@ -643,7 +635,7 @@ class Hiifuu(Rules[HiifuuState]):
         state.discards = [-1] * n
         state.dealt = state.deals = state.scored = 0
         state.trick_no = 1
-        state.played = state.table_cards = 0
+        state.clear_table()
         state.tricks = [0] * n
         state.token_of = (UNTAKEN,) * n
         state.covered = (False,) * n
@@ -684,7 +676,7 @@ class Hiifuu(Rules[HiifuuState]):
         """``winner`` takes the complete trick (the reducer's part of a trick won)."""
         won: int = state.tricks[winner] + 1
         state.tricks[winner] = won
-        state.played = state.table_cards = 0
+        state.clear_table()
         state.leader = state.turn = winner
         if won == 2 and state.next_token < len(state.layout):
             state.token_due = TAKE
