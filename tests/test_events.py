@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from replay import cards
 from replay.audit import Finding, GameAudit
 from replay.cards import Deck, UnknownCard
 from replay.events import COLUMNS, PAYLOAD_FIELDS, Event, same_payload
@@ -87,3 +88,31 @@ def test_a_code_outside_the_deck_is_named(codes: Any) -> None:
 
 def test_mask_of_codes_from_a_generator() -> None:
     assert DECK.mask(c for c in ["2C", "4C"]) == 0b101
+
+
+def _decks() -> list[Deck]:
+    """Every game's deck (Hiifuu's for each player count), a 255-card deck (past the identity
+    table's reach) and a deck of strings made at run time."""
+    from replay.games import fou, hearts, hez2, hiifuu
+
+    made = Deck(["".join(("x", str(i))) for i in range(40)], "made at run time")
+    wide = Deck([f"c{i}" for i in range(256)], "256 cards")
+    return [hearts.DECK, hez2.DECK, fou.DECK, *hiifuu.DECKS.values(), made, wide]
+
+
+@pytest.mark.parametrize("deck", _decks(), ids=lambda deck: deck.name)
+def test_find_gives_each_code_its_index_and_minus_one_outside(deck: Deck) -> None:
+    for index, code in enumerate(deck.order):
+        assert deck.find(code) == index == deck.index(code)
+        assert deck.find("".join(code)) == index  # an equal string, not the same object
+        assert deck.find(code + "?") == -1
+    with pytest.raises(UnknownCard):
+        deck.index("??")
+
+
+@pytest.mark.skipif(not cards.COMPILED, reason="the identity table serves compiled code only")
+@pytest.mark.parametrize("deck", _decks()[:-1], ids=lambda deck: deck.name)
+def test_compiled_find_finds_the_decks_own_codes_without_the_dict(deck: Deck) -> None:
+    without_dict = Deck(deck.order, deck.name)
+    without_dict._index = {}  # the fallback: now only the identity table can answer
+    assert [without_dict.find(code) for code in deck.order] == list(range(len(deck)))

@@ -73,7 +73,6 @@ ONES_MASK: Final = DECK.mask(ONE_CODES)
 COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
-_CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
 #: The reducer keeps each hand as two halves of at most 62 bits, which compiled code keeps
 #: native (an 88-bit int is a long int: every operation on it allocates). The low half holds
 #: the 1s, green and red (cards 0..53), the high one yellow and blue (54..87, shifted): each
@@ -788,7 +787,9 @@ class Fou(Rules[FouState]):
         repeats = False
         try:
             for code in cards:
-                card = _CARD_INDEX[code]
+                card = DECK.find(code)
+                if card < 0:
+                    raise KeyError(code)
                 bit = 1 << HALF_POS[card]
                 if card < SPLIT:
                     repeats = repeats or low & bit != 0
@@ -912,7 +913,7 @@ class Fou(Rules[FouState]):
     def _reduce_play(self, state: FouState, event: Event) -> FouState:
         seat = event.player
         assert seat is not None and event.card is not None
-        _play(state, seat, _CARD_INDEX[event.card])  # a verified play: the card is in the deck
+        _play(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
         return state
 
     def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
@@ -1116,7 +1117,7 @@ def _legal_play(state: FouState, event: Event) -> int:
     ):
         return -1
     code = event.card
-    card = _CARD_INDEX.get(code, -1) if code is not None else -1
+    card = DECK.find(code) if code is not None else -1
     if card >= 0 and _may_play_now(state, state.turn, card):
         return card
     return -1

@@ -73,7 +73,6 @@ assert SUIT_MASK[HEARTS] == HEARTS_MASK
 PASS_OFFSETS: Final[tuple[int, ...]] = (1, 3, 2, 0)
 PASS_NAMES: Final = {1: "left", 3: "right", 2: "across", 0: "no pass"}
 
-_CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
 #: Events whose cards only their own seat sees.
 PRIVATE_EVENTS: Final = frozenset({"deal", "pass"})
 _PLAY_DUE: Final = tuple(Due.decision(seat, what="play") for seat in range(4))
@@ -215,7 +214,7 @@ def _legal_play(state: HeartsState, event: Event) -> int:
     ):
         return -1
     code = event.card
-    card = _CARD_INDEX.get(code, -1) if code is not None else -1
+    card = DECK.find(code) if code is not None else -1
     if card >= 0 and legal_mask(state, state.turn) >> card & 1:
         return card
     return -1
@@ -549,7 +548,7 @@ class Hearts(Rules[HeartsState]):
     def _reduce_play(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player
         assert seat is not None and event.card is not None
-        _play(state, seat, _CARD_INDEX[event.card])  # a verified play: the card is in the deck
+        _play(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
         return state
 
     def _reduce_trick_won(self, state: HeartsState, event: Event) -> HeartsState:

@@ -49,7 +49,6 @@ SUITS: Final = "OCEB"
 SUIT_CODES: Final[tuple[str, ...]] = tuple(SUITS)
 SUIT_NAMES: Final[tuple[str, ...]] = ("Oros", "Copas", "Espadas", "Bastos")
 DECK: Final = Deck([r + s for s in SUITS for r in RANKS], "40-card Spanish deck")
-_CARD_INDEX: Final = {code: i for i, code in enumerate(DECK.order)}
 
 ACE: Final = 0
 TWO: Final = 1
@@ -397,7 +396,7 @@ class Hez2(Rules[Hez2State]):
                 "LOG-ORDER", f"card drawn by seat {event.player} but seat {state.turn} is drawing"
             )
         code = event.card
-        card = _CARD_INDEX.get(code, -1) if code is not None else -1
+        card = DECK.find(code) if code is not None else -1
         if card < 0:
             return RuleViolation("LOG-CARD", f"{event.type} names unknown card {code!r}")
         if not state.stock >> card & 1:
@@ -473,7 +472,7 @@ class Hez2(Rules[Hez2State]):
 
     def _play_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
         code = event.card
-        card = _CARD_INDEX.get(code, -1) if code is not None else -1
+        card = DECK.find(code) if code is not None else -1
         if card < 0:
             return RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
         code = DECK.order[card]
