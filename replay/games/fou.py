@@ -40,6 +40,8 @@ from replay.games.base import (
     RuleViolation,
     bot_flags,
     check_players,
+    highest_of,
+    lowest_of,
     numbered,
     play_in_turn,
     random_bot,
@@ -498,7 +500,7 @@ def lowest_total_seat(totals: list[int], start: int) -> int:
     3
     """
     n = len(totals)
-    low = min(totals)
+    low = lowest_of(totals)
     for s in range(start, start + n):
         if totals[s % n] == low:
             return s % n
@@ -1193,7 +1195,7 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
 
 def game_winners(totals: list[int]) -> tuple[int, ...]:
     """The seats with the highest total, ascending (a tie is a shared victory)."""
-    best = max(totals)
+    best = highest_of(totals)
     return tuple(s for s, t in enumerate(totals) if t == best)
 
 

@@ -40,6 +40,7 @@ from replay.games.base import (
     bot_flags,
     check_players,
     check_round,
+    highest_of,
     led_suit_best,
     numbered,
     play_in_turn,
@@ -335,7 +336,7 @@ class Hiifuu(Rules[HiifuuState]):
         if stage == SCORE:
             return self._round_scored_due(state)
         if stage == END:
-            top = max(state.totals)
+            top = highest_of(state.totals)
             winners = tuple(s for s in range(state.n) if state.totals[s] == top)
             return Due.of_ruling(self.new_event(state, "game_end", values=winners), "HIIFUU-END")
         if stage == FIRST_LEADER:
@@ -504,7 +505,7 @@ class Hiifuu(Rules[HiifuuState]):
             raise RuleViolation("LOG-ORDER", f"tokens for round {event.round}, expected {number}")
         values = tuple(event.values or ())
         expected = state.setup.tokens[number - 1]
-        if tuple(sorted(values)) != expected:
+        if values != expected and tuple(sorted(values)) != expected:  # sorted: a generic call
             raise RuleViolation(
                 "HIIFUU-TOKENS",
                 f"round {number} lays out tokens {_join(values)}, the game's tokens for it "
@@ -708,7 +709,7 @@ class Hiifuu(Rules[HiifuuState]):
         state.totals[seat] += round_score(state, seat)
         state.scored += 1
         if state.scored == state.n:
-            if state.round == ROUNDS or max(state.totals) >= TARGET:
+            if state.round == ROUNDS or highest_of(state.totals) >= TARGET:
                 state.stage = END
             else:
                 state.stage = TOKENS
