@@ -159,3 +159,25 @@ def test_an_empty_jsonl_file_is_an_input_error(tmp_path: Path) -> None:
     empty.write_text("", encoding="utf-8")
     result = RUNNER.invoke(app, ["audit", str(empty)])
     assert result.exit_code == 2 and "no events" in result.output
+
+
+def test_bulk_audit_runs_with_no_other_thread_alive(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit forks its workers while the progress bar is shown: no refresh thread may be
+    running then (a fork copies the locks it holds; a child that met one would hang)."""
+    import threading
+
+    from replay.audit import audit_many
+    from replay.cli import audit_cmds
+
+    threads_seen: list[list[str]] = []
+
+    def recording(*args: object, **kwargs: object) -> object:
+        threads_seen.append([t.name for t in threading.enumerate()])
+        return audit_many(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(audit_cmds, "audit_many", recording)
+    result = RUNNER.invoke(app, ["audit", str(store), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert threads_seen == [[threading.main_thread().name]]

@@ -90,9 +90,11 @@ def _audit_all(store: Any, kind: str | None, jobs: int) -> AuditReport:
         return AuditReport()
     table = pa.Table.from_batches(batches)
     games = count_games(table)
-    with progress_bar() as progress:
+    with progress_bar(auto_refresh=False) as progress:  # audit_many forks: no refresh thread
         task = progress.add_task("auditing", total=games)
-        return audit_many(table, jobs, lambda done: progress.advance(task, done))
+        return audit_many(
+            table, jobs, lambda done: progress.update(task, advance=done, refresh=True)
+        )
 
 
 @app.command()

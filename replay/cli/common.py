@@ -40,9 +40,14 @@ def read_events_file(path: Path) -> tuple[list[Event], list[str]]:
     return events_from_table(read.table), [str(r) for r in read.rejected]
 
 
-def progress_bar() -> Progress:
-    """A transient progress bar on stderr, so that stdout holds only the command's output."""
-    return Progress(console=Console(stderr=True), transient=True)
+def progress_bar(*, auto_refresh: bool = True) -> Progress:
+    """A transient progress bar on stderr, so that stdout holds only the command's output.
+
+    ``auto_refresh=False``: no refresh thread (the caller refreshes as it advances), for a
+    command that forks worker processes: a fork copies the locks another thread holds (the
+    console's, stderr's), and a child that met one of them held would wait forever.
+    """
+    return Progress(console=Console(stderr=True), transient=True, auto_refresh=auto_refresh)
 
 
 def pick_game(path: Path, games: Sequence[list[Event]], prefix: str) -> list[Event]:
