@@ -264,43 +264,27 @@ def events_from_columns(columns: list[Column], start: int, stop: int) -> list[Ev
         make = _stored_event
         rows = zip(*(column.rows(start, stop) for column in columns), strict=True)
         return [make(*row) for row in rows]
-    # The audit's hottest loop. Compiled, a cell of a one-byte-coded column (most of them) or
-    # of a listed one is read inline from locals (a byte and a list item, or a list item),
-    # not through a method call; constant and two-byte-coded columns go through Column.at.
+    # The audit's hottest loop. Compiled, a cell of a one-byte-coded, listed or constant column
+    # (all but two-byte-coded ones, ``seq``) is read inline from locals (``_reader``): a byte
+    # and a list item, not a method call (Column.at) per cell.
     game_id, seq, kind, type_, round_, trick, player, target = columns[:8]
     card, cards, suit, amount, total, values, ts, data = columns[8:]
-    gv, gc = game_id.values, game_id.codes
-    gb, gl, gk = game_id.form == BYTES, game_id.form == LISTED, game_id.form == CONSTANT
-    sv, sc = seq.values, seq.codes
-    sb, sl, sk = seq.form == BYTES, seq.form == LISTED, seq.form == CONSTANT
-    kv, kc = kind.values, kind.codes
-    kb, kl, kk = kind.form == BYTES, kind.form == LISTED, kind.form == CONSTANT
-    tv, tc = type_.values, type_.codes
-    tb, tl, tk = type_.form == BYTES, type_.form == LISTED, type_.form == CONSTANT
-    rv, rc = round_.values, round_.codes
-    rb, rl, rk = round_.form == BYTES, round_.form == LISTED, round_.form == CONSTANT
-    nv, nc = trick.values, trick.codes
-    nb, nl, nk = trick.form == BYTES, trick.form == LISTED, trick.form == CONSTANT
-    pv, pc = player.values, player.codes
-    pb, pl, pk = player.form == BYTES, player.form == LISTED, player.form == CONSTANT
-    av, ac = target.values, target.codes
-    ab, al, ak = target.form == BYTES, target.form == LISTED, target.form == CONSTANT
-    cv, cc = card.values, card.codes
-    cb, cl, ck = card.form == BYTES, card.form == LISTED, card.form == CONSTANT
-    lv, lc = cards.values, cards.codes
-    lb, ll, lk = cards.form == BYTES, cards.form == LISTED, cards.form == CONSTANT
-    uv, uc = suit.values, suit.codes
-    ub, ul, uk = suit.form == BYTES, suit.form == LISTED, suit.form == CONSTANT
-    mv, mc = amount.values, amount.codes
-    mb, ml, mk = amount.form == BYTES, amount.form == LISTED, amount.form == CONSTANT
-    ov, oc = total.values, total.codes
-    ob, ol, ok = total.form == BYTES, total.form == LISTED, total.form == CONSTANT
-    vv, vc = values.values, values.codes
-    vb, vl, vk = values.form == BYTES, values.form == LISTED, values.form == CONSTANT
-    xv, xc = ts.values, ts.codes
-    xb, xl, xk = ts.form == BYTES, ts.form == LISTED, ts.form == CONSTANT
-    dv, dc = data.values, data.codes
-    db, dl, dk = data.form == BYTES, data.form == LISTED, data.form == CONSTANT
+    gv, gc, gb, gl, gk = _reader(game_id)
+    sv, sc, sb, sl, sk = _reader(seq)
+    kv, kc, kb, kl, kk = _reader(kind)
+    tv, tc, tb, tl, tk = _reader(type_)
+    rv, rc, rb, rl, rk = _reader(round_)
+    nv, nc, nb, nl, nk = _reader(trick)
+    pv, pc, pb, pl, pk = _reader(player)
+    av, ac, ab, al, ak = _reader(target)
+    cv, cc, cb, cl, ck = _reader(card)
+    lv, lc, lb, ll, lk = _reader(cards)
+    uv, uc, ub, ul, uk = _reader(suit)
+    mv, mc, mb, ml, mk = _reader(amount)
+    ov, oc, ob, ol, ok = _reader(total)
+    vv, vc, vb, vl, vk = _reader(values)
+    xv, xc, xb, xl, xk = _reader(ts)
+    dv, dc, db, dl, dk = _reader(data)
     events: list[Event] = []
     row: i64 = start
     end: i64 = stop
@@ -327,6 +311,13 @@ def events_from_columns(columns: list[Column], start: int, stop: int) -> list[Ev
         )
         row += 1
     return events
+
+
+def _reader(column: Column) -> tuple[list[Any], bytes, bool, bool, bool]:
+    """What :func:`events_from_columns` reads a column's cells with: its values, its codes, and
+    whether it is one-byte-coded, listed or constant."""
+    form = column.form
+    return column.values, column.codes, form == BYTES, form == LISTED, form == CONSTANT
 
 
 def events_to_table(events: list[Event]) -> pa.Table:
