@@ -518,7 +518,7 @@ def test_six_rounds_of_plus_ten_end_the_game() -> None:
 
 
 def test_highest_total_tie_is_a_shared_victory() -> None:
-    from replay.games.fou import game_winners
+    from replay.games.base import game_winners
 
     assert game_winners([10, -3, 10, -90]) == (0, 2)
 

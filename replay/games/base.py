@@ -640,6 +640,17 @@ def lowest_of(values: list[int]) -> int:
     return low
 
 
+def game_winners(totals: list[int]) -> tuple[int, ...]:
+    """The seats with the highest total, ascending (a tie is a shared victory: HIIFUU-END,
+    FOU-END).
+
+    >>> game_winners([10, -3, 10, -90])
+    (0, 2)
+    """
+    best = highest_of(totals)
+    return tuple(s for s, t in enumerate(totals) if t == best)
+
+
 def all_recorded(values: tuple[int, ...]) -> bool:
     """Whether every seat's entry of a per-seat tuple is set (``-1``: not yet recorded).
 

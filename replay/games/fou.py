@@ -40,7 +40,7 @@ from replay.games.base import (
     RuleViolation,
     bot_flags,
     check_players,
-    highest_of,
+    game_winners,
     lowest_of,
     numbered,
     play_in_turn,
@@ -1191,12 +1191,6 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
         if plus[seat] >= PLUS_ROUNDS_TO_END or totals[seat] <= LOSING_TOTAL:
             return True
     return False
-
-
-def game_winners(totals: list[int]) -> tuple[int, ...]:
-    """The seats with the highest total, ascending (a tie is a shared victory)."""
-    best = highest_of(totals)
-    return tuple(s for s, t in enumerate(totals) if t == best)
 
 
 def known_cards(codes: tuple[str, ...]) -> int:

@@ -454,9 +454,9 @@ class Hearts(Rules[HeartsState]):
 
     def _verify_play(self, state: HeartsState, seat: int, event: Event) -> None:
         code = event.card
-        if code is None or code not in DECK:
+        card = DECK.find(code) if code is not None else -1
+        if card < 0:
             raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
-        card = DECK.index(code)
         hand = state.hand(seat)
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")

@@ -40,6 +40,7 @@ from replay.games.base import (
     bot_flags,
     check_players,
     check_round,
+    game_winners,
     highest_of,
     led_suit_best,
     numbered,
@@ -336,8 +337,7 @@ class Hiifuu(Rules[HiifuuState]):
         if stage == SCORE:
             return self._round_scored_due(state)
         if stage == END:
-            top = highest_of(state.totals)
-            winners = tuple(s for s in range(state.n) if state.totals[s] == top)
+            winners = game_winners(state.totals)
             return Due.of_ruling(self.new_event(state, "game_end", values=winners), "HIIFUU-END")
         if stage == FIRST_LEADER:
             return Due.chance(what="first_leader")
@@ -577,9 +577,9 @@ class Hiifuu(Rules[HiifuuState]):
     def _verify_play(self, state: HiifuuState, seat: int, event: Event) -> None:
         deck = state.setup.deck
         code = event.card
-        if code is None or code not in deck:
+        card = deck.find(code) if code is not None else -1
+        if card < 0:
             raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
-        card = deck.index(code)
         hand = state.hand(seat)
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
