@@ -26,10 +26,13 @@ from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
+from mypy_extensions import i64
+
+from replay.cells import Column
 from replay.decode import decode_table, dictionary_indices, paused_gc, run_starts, values_at
-from replay.events import Event, events_from_columns
+from replay.events import Event, RowVisitor, event_at, events_from_columns, visit_rows
 from replay.games import UnknownGame, get_rules
-from replay.games.base import Phase, RuleViolation, describe_payload
+from replay.games.base import Phase, Rules, RuleViolation, describe_payload
 from replay.rulebook import rule_text
 
 INTERNAL_ERROR = "internal error"
@@ -275,13 +278,80 @@ def audit_table(table: Any) -> list[GameAudit]:
         if distinct < len(starts):  # a game in pieces
             games = group_games(events_from_columns(columns, 0, table.num_rows))
             return [audit_game(game) for game in games]
-        # Game by game: each game's events are built, audited and freed in turn (the memory
-        # is reused while it is hot, instead of holding every event of the slice at once).
         bounds = [*starts, table.num_rows]
-        return [
-            audit_game(events_from_columns(columns, bounds[i], bounds[i + 1]))
-            for i in range(len(bounds) - 1)
-        ]
+        return [audit_rows(columns, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+
+
+def audit_rows(columns: list[Column], start: int, stop: int) -> GameAudit:
+    """Audit the game in rows ``start`` to ``stop`` of decoded columns (one run of its game id):
+    the same audit as :func:`audit_game`'s.
+
+    A game that breaks no rule is audited on the clean path, with no event built per row
+    (:func:`audit_clean_rows`); any other game, the general way, from its events.
+    """
+    game = audit_clean_rows(columns, start, stop)
+    if game is None:
+        game = audit_game(events_from_columns(columns, start, stop))
+    return game
+
+
+def audit_clean_rows(columns: list[Column], start: int, stop: int) -> GameAudit | None:
+    """The audit of a game that breaks no rule, from its rows (one run of its game id), or
+    None as soon as anything is out of the ordinary: the caller then audits the game with
+    :func:`audit_game`, so every finding comes from one place.
+
+    The rows the game's :meth:`~replay.games.base.Rules.advance` accepts go through one scratch
+    event, overwritten row by row (:func:`~replay.events.visit_rows`): nothing is allocated
+    per row. A row it leaves to the general path becomes a real event, checked by ``verify``;
+    any violation (or a malformed field) gives None.
+    """
+    first = event_at(columns, start)
+    if first.seq != 0:
+        return None
+    try:
+        rules = get_rules(first.kind)
+        clean = _CleanRun(rules, rules.start(first))
+        scratch = event_at(columns, start)
+        row = start + 1
+        while row < stop:
+            row = visit_rows(columns, row, stop, clean, scratch)
+            if row < stop:
+                if not clean.take(event_at(columns, row), event_at(columns, row - 1)):
+                    return None
+                row += 1
+    except (RuleViolation, UnknownGame, TypeError, ValueError, KeyError, IndexError,
+            AttributeError):  # fmt: skip
+        return None
+    game = GameAudit(game_id=first.game_id, kind=first.kind, events=stop - start)
+    _check_finished(game, rules, clean.state, stop - start)
+    return game
+
+
+class _CleanRun(RowVisitor):
+    """A game's state on the audit's clean path (:func:`audit_clean_rows`).
+
+    ``advance`` and ``verify`` check the sequence number (``Rules.verify``); the kind is
+    checked here, as :meth:`~replay.games.base.Rules.walk` does.
+    """
+
+    def __init__(self, rules: Rules[Any], state: Any) -> None:
+        self.rules = rules
+        self.state = state
+        self.kind: str = state.kind
+
+    def visit(self, event: Event, row: i64) -> bool:
+        """Advance over an event of the game's kind, if ``advance`` takes it."""
+        return event.kind == self.kind and self.rules.advance(self.state, event)
+
+    def take(self, event: Event, previous: Event) -> bool:
+        """Verify and apply an event ``advance`` left to the general path (raises
+        RuleViolation when it breaks a rule): False when it is of another kind."""
+        if event.kind != self.kind:
+            return False
+        self.state.last = previous  # the scratch event holds ``event`` now
+        self.rules.verify(self.state, event)
+        self.state = self.rules.apply_in_place(self.state, event)
+        return True
 
 
 def _game_runs(table: Any) -> tuple[list[int], int]:

@@ -260,57 +260,114 @@ def events_from_table(table: pa.Table) -> list[Event]:
 
 def events_from_columns(columns: list[Column], start: int, stop: int) -> list[Event]:
     """The events of rows ``start`` to ``stop`` of decoded columns (``replay.decode``)."""
+    collector = _Collector()
+    visit_rows(columns, start, stop, collector)
+    return collector.events
+
+
+def event_at(columns: list[Column], row: int) -> Event:
+    """The event of one row of decoded columns."""
+    return events_from_columns(columns, row, row + 1)[0]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class RowVisitor:
+    """What :func:`visit_rows` hands each row's event to."""
+
+    def visit(self, event: Event, row: i64) -> bool:
+        """Take the event of ``row``: True to go on, False to stop at this row."""
+        raise NotImplementedError
+
+
+class _Collector(RowVisitor):
+    """Keeps every event it is given (:func:`events_from_columns`)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def visit(self, event: Event, row: i64) -> bool:
+        self.events.append(event)
+        return True
+
+
+def visit_rows(
+    columns: list[Column], start: int, stop: int, visitor: RowVisitor, scratch: Event | None = None
+) -> int:
+    """Hand the event of each row from ``start`` to ``stop`` to ``visitor`` until it answers
+    False: the row where it stopped (``stop`` when it took them all).
+
+    Each row is a new event; with ``scratch``, it is ``scratch`` itself, overwritten row by row
+    (its constructor run again): the audit's clean path, which allocates nothing per row. Such
+    an event is valid only during its ``visit`` call, must not be kept, and must be one that
+    nobody else holds: events are facts.
+    """
     if not COMPILED:
-        make = _stored_event
         rows = zip(*(column.rows(start, stop) for column in columns), strict=True)
-        return [make(*row) for row in rows]
+        for index, cells in enumerate(rows, start):
+            if scratch is None:
+                event = _stored_event(*cells)
+            else:
+                _fill_event(scratch, *cells)
+                event = scratch
+            if not visitor.visit(event, index):
+                return index
+        return stop
     # The audit's hottest loop. Compiled, a cell of a one-byte-coded, listed or constant column
     # (all but two-byte-coded ones, ``seq``) is read inline from locals (``_reader``): a byte
     # and a list item, not a method call (Column.at) per cell.
-    game_id, seq, kind, type_, round_, trick, player, target = columns[:8]
-    card, cards, suit, amount, total, values, ts, data = columns[8:]
-    gv, gc, gb, gl, gk = _reader(game_id)
-    sv, sc, sb, sl, sk = _reader(seq)
-    kv, kc, kb, kl, kk = _reader(kind)
-    tv, tc, tb, tl, tk = _reader(type_)
-    rv, rc, rb, rl, rk = _reader(round_)
-    nv, nc, nb, nl, nk = _reader(trick)
-    pv, pc, pb, pl, pk = _reader(player)
-    av, ac, ab, al, ak = _reader(target)
-    cv, cc, cb, cl, ck = _reader(card)
-    lv, lc, lb, ll, lk = _reader(cards)
-    uv, uc, ub, ul, uk = _reader(suit)
-    mv, mc, mb, ml, mk = _reader(amount)
-    ov, oc, ob, ol, ok = _reader(total)
-    vv, vc, vb, vl, vk = _reader(values)
-    xv, xc, xb, xl, xk = _reader(ts)
-    dv, dc, db, dl, dk = _reader(data)
-    events: list[Event] = []
+    game_ids, seqs, kinds, types, rounds, tricks, players, targets = columns[:8]
+    cards, card_lists, suits, amounts, totals, value_lists, times, datas = columns[8:]
+    gv, gc, gb, gl, gk = _reader(game_ids)
+    sv, sc, sb, sl, sk = _reader(seqs)
+    kv, kc, kb, kl, kk = _reader(kinds)
+    tv, tc, tb, tl, tk = _reader(types)
+    rv, rc, rb, rl, rk = _reader(rounds)
+    nv, nc, nb, nl, nk = _reader(tricks)
+    pv, pc, pb, pl, pk = _reader(players)
+    av, ac, ab, al, ak = _reader(targets)
+    cv, cc, cb, cl, ck = _reader(cards)
+    lv, lc, lb, ll, lk = _reader(card_lists)
+    uv, uc, ub, ul, uk = _reader(suits)
+    mv, mc, mb, ml, mk = _reader(amounts)
+    ov, oc, ob, ol, ok = _reader(totals)
+    vv, vc, vb, vl, vk = _reader(value_lists)
+    xv, xc, xb, xl, xk = _reader(times)
+    dv, dc, db, dl, dk = _reader(datas)
     row: i64 = start
     end: i64 = stop
     while row < end:
-        events.append(
-            Event(
-                gv[gc[row]] if gb else gv[row] if gl else gv[0] if gk else game_id.at(row),
-                sv[sc[row]] if sb else sv[row] if sl else sv[0] if sk else seq.at(row),
-                kv[kc[row]] if kb else kv[row] if kl else kv[0] if kk else kind.at(row),
-                tv[tc[row]] if tb else tv[row] if tl else tv[0] if tk else type_.at(row),
-                rv[rc[row]] if rb else rv[row] if rl else rv[0] if rk else round_.at(row),
-                nv[nc[row]] if nb else nv[row] if nl else nv[0] if nk else trick.at(row),
-                pv[pc[row]] if pb else pv[row] if pl else pv[0] if pk else player.at(row),
-                av[ac[row]] if ab else av[row] if al else av[0] if ak else target.at(row),
-                cv[cc[row]] if cb else cv[row] if cl else cv[0] if ck else card.at(row),
-                lv[lc[row]] if lb else lv[row] if ll else lv[0] if lk else cards.at(row),
-                uv[uc[row]] if ub else uv[row] if ul else uv[0] if uk else suit.at(row),
-                mv[mc[row]] if mb else mv[row] if ml else mv[0] if mk else amount.at(row),
-                ov[oc[row]] if ob else ov[row] if ol else ov[0] if ok else total.at(row),
-                vv[vc[row]] if vb else vv[row] if vl else vv[0] if vk else values.at(row),
-                xv[xc[row]] if xb else xv[row] if xl else xv[0] if xk else ts.at(row),
-                dv[dc[row]] if db else dv[row] if dl else dv[0] if dk else data.at(row),
-            )
-        )
+        game_id = gv[gc[row]] if gb else gv[row] if gl else gv[0] if gk else game_ids.at(row)
+        seq = sv[sc[row]] if sb else sv[row] if sl else sv[0] if sk else seqs.at(row)
+        kind = kv[kc[row]] if kb else kv[row] if kl else kv[0] if kk else kinds.at(row)
+        type_ = tv[tc[row]] if tb else tv[row] if tl else tv[0] if tk else types.at(row)
+        round_ = rv[rc[row]] if rb else rv[row] if rl else rv[0] if rk else rounds.at(row)
+        trick = nv[nc[row]] if nb else nv[row] if nl else nv[0] if nk else tricks.at(row)
+        player = pv[pc[row]] if pb else pv[row] if pl else pv[0] if pk else players.at(row)
+        target = av[ac[row]] if ab else av[row] if al else av[0] if ak else targets.at(row)
+        card = cv[cc[row]] if cb else cv[row] if cl else cv[0] if ck else cards.at(row)
+        card_list = lv[lc[row]] if lb else lv[row] if ll else lv[0] if lk else card_lists.at(row)
+        suit = uv[uc[row]] if ub else uv[row] if ul else uv[0] if uk else suits.at(row)
+        amount = mv[mc[row]] if mb else mv[row] if ml else mv[0] if mk else amounts.at(row)
+        total = ov[oc[row]] if ob else ov[row] if ol else ov[0] if ok else totals.at(row)
+        value_list = vv[vc[row]] if vb else vv[row] if vl else vv[0] if vk else value_lists.at(row)
+        time = xv[xc[row]] if xb else xv[row] if xl else xv[0] if xk else times.at(row)
+        data = dv[dc[row]] if db else dv[row] if dl else dv[0] if dk else datas.at(row)
+        if scratch is None:
+            event = Event(
+                game_id, seq, kind, type_, round_, trick, player, target, card, card_list, suit,
+                amount, total, value_list, time, data,
+            )  # fmt: skip
+        else:
+            Event.__init__(  # compiled: a direct call, as fast as Event(...) minus the allocation
+                scratch,
+                game_id, seq, kind, type_, round_, trick, player, target, card, card_list, suit,
+                amount, total, value_list, time, data,
+            )  # fmt: skip
+            event = scratch
+        if not visitor.visit(event, row):
+            return row
         row += 1
-    return events
+    return stop
 
 
 def _reader(column: Column) -> tuple[list[Any], bytes, bool, bool, bool]:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from replay.events import Event
@@ -52,3 +53,24 @@ class GameLog:
             self.events.append(due.ruling)
             out.append(due.ruling)
         return out
+
+
+def one_field_away(event: Event) -> list[Event]:
+    """Events one payload field away from ``event``."""
+    out = [
+        replace(event, amount=(event.amount or 0) + 1),
+        replace(event, total=(event.total or 0) + 1),
+        replace(event, player=(event.player or 0) + 1),
+        replace(event, round=(event.round or 0) + 1),
+        replace(event, trick=(event.trick or 0) + 1),
+        replace(event, target=(event.target if event.target is not None else -1) + 1),
+        replace(event, card="2C" if event.card != "2C" else "3C"),
+        replace(event, values=(*(event.values or ()), 1)),
+        replace(event, suit="X"),
+        replace(event, type="game_end" if event.type != "game_end" else "trick_won"),
+    ]
+    if event.cards:
+        out.append(replace(event, cards=tuple(reversed(event.cards))))
+        out.append(replace(event, cards=event.cards[:-1]))
+    out.append(replace(event, cards=None) if event.cards else replace(event, cards=("2C",)))
+    return out

@@ -9,31 +9,39 @@ import pickle
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import replay.audit
+from replay import is_compiled
 from replay.audit import (
     MIN_ROWS_PER_JOB,
     UNREAD_COLUMNS,
     AuditReport,
     GameAudit,
+    audit_clean_rows,
     audit_game,
     audit_many,
+    audit_rows,
     audit_table,
     count_games,
     game_starts,
     split_by_game,
 )
-from replay.decode import decode_columns
+from replay.decode import decode_columns, decode_table
 from replay.events import COLUMNS, Event, events_to_table
 from replay.explain import explain_step
 from replay.games import available_kinds, get_rules
 from replay.games.hearts import DECK
 from replay.report import format_report
 from replay.simulate import simulate_game
+from tests.builders import one_field_away
 
 KINDS = available_kinds()
 
@@ -52,6 +60,68 @@ def test_simulated_corpora_audit_clean(kind: str) -> None:
         audit = audit_game(game(kind, seed, players))
         assert audit.clean, [f.message for f in audit.findings]
         assert audit.stopped_at is None
+
+
+def rows_of(events: list[Event]) -> Any:
+    """The decoded columns of a log, as the bulk audit reads them."""
+    return decode_table(events_to_table(events), skip=UNREAD_COLUMNS)
+
+
+@pytest.mark.skipif(is_compiled(), reason="spies on a game's rules with an interpreted subclass")
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_clean_path_verifies_with_the_previous_event_as_last(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where advance gives way, ``verify`` sees the event before as ``state.last`` (not the
+    scratch event, which holds the current row by then)."""
+    seen: list[tuple[Event, Event]] = []
+    rules_class = type(get_rules(kind))
+
+    class Spy(rules_class):  # type: ignore[valid-type, misc]
+        def verify(self, state: Any, event: Event) -> None:
+            seen.append((state.last, event))
+            super().verify(state, event)
+
+    monkeypatch.setattr(replay.audit, "get_rules", lambda _: Spy())
+    events = cached_game(kind, 0)
+    assert audit_clean_rows(rows_of(events), 0, len(events)) is not None
+    assert seen  # every game leaves the fast path a few times
+    untimed = [dataclasses.replace(event, ts=None) for event in events]  # ts is not read
+    assert [last for last, _ in seen] == [untimed[event.seq - 1] for _, event in seen]
+
+
+@cache
+def cached_game(kind: str, seed: int) -> list[Event]:
+    rules = get_rules(kind)
+    return game(kind, seed, rules.min_players + seed % (rules.max_players - rules.min_players + 1))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_clean_and_unfinished_games_take_the_clean_path_with_the_same_audit(kind: str) -> None:
+    for seed in range(4):
+        events = cached_game(kind, seed)
+        for log, rules_found in ((events, []), (events[: len(events) * 2 // 3], ["LOG-ORDER"])):
+            audit = audit_clean_rows(rows_of(log), 0, len(log))
+            assert audit is not None  # the clean path took it to the end
+            assert [f.rule for f in audit.findings] == rules_found
+            assert audit.to_dict() == audit_game(log).to_dict()
+
+
+@settings(max_examples=400)
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 3), data=st.data())
+def test_a_changed_event_gets_the_same_audit_from_rows_as_from_events(
+    kind: str, seed: int, data: st.DataObject
+) -> None:
+    """The clean path gives way to the general one on any fault: the same findings, stop and
+    reason as audit_game's, whichever field of whichever event is changed."""
+    events = cached_game(kind, seed)
+    index = data.draw(st.integers(1, len(events) - 1), label="index")
+    event = events[index]
+    variants = [*one_field_away(event), event.at(event.seq + 1), event.at(0)]
+    variants.append(dataclasses.replace(event, kind="other"))
+    log = list(events)
+    log[index] = data.draw(st.sampled_from(variants), label="variant")
+    assert audit_rows(rows_of(log), 0, len(log)).to_dict() == audit_game(log).to_dict()
 
 
 def first(events: list[Event], type_: str, skip: int = 0) -> int:

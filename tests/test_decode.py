@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 from replay import decode
 from replay.cells import BYTES, CONSTANT, LISTED, SHORTS
 from replay.decode import decode_columns, decode_table
-from replay.events import COLUMNS, SCHEMA, Event, events_from_columns, events_to_table
+from replay.events import (
+    COLUMNS,
+    SCHEMA,
+    Event,
+    RowVisitor,
+    event_at,
+    events_from_columns,
+    events_to_table,
+    visit_rows,
+)
 from replay.games import available_kinds, get_rules
 from replay.simulate import simulate_game
 
@@ -224,6 +233,40 @@ def test_events_built_from_columns_are_the_logged_events(kind: str) -> None:
     columns = decode_table(events_to_table(events))
     assert events_from_columns(columns, 0, len(events)) == events
     assert events_from_columns(columns, 10, 20) == events[10:20]
+
+
+class _Recorder(RowVisitor):
+    """Records each row's event (its identity and its fields) and stops at ``stop_at``."""
+
+    def __init__(self, stop_at: int) -> None:
+        self.seen: list[tuple[int, Event, tuple[Any, ...]]] = []
+        self.stop_at = stop_at
+
+    def visit(self, event: Event, row: int) -> bool:
+        if row == self.stop_at:
+            return False
+        self.seen.append((row, event, tuple(getattr(event, name) for name in COLUMNS)))
+        return True
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_visit_rows_overwrites_one_scratch_event_and_stops_where_told(kind: str) -> None:
+    table = corpus(kind, games=2)
+    columns = decode_table(table)
+    events = events_from_columns(columns, 0, table.num_rows)
+    scratch = event_at(columns, 0)
+    assert scratch == events[0]
+    recorder = _Recorder(stop_at=len(events) - 7)
+    assert visit_rows(columns, 5, len(events), recorder, scratch) == len(events) - 7
+    assert [row for row, _, _ in recorder.seen] == list(range(5, len(events) - 7))
+    assert all(event is scratch for _, event, _ in recorder.seen)
+    fields = [tuple(getattr(e, name) for name in COLUMNS) for e in events]
+    assert [cells for _, _, cells in recorder.seen] == fields[5 : len(events) - 7]
+    assert scratch == events[len(events) - 7]  # it holds the row refused
+    fresh = _Recorder(stop_at=-1)
+    assert visit_rows(columns, 0, 40, fresh) == 40
+    assert [event for _, event, _ in fresh.seen] == events[:40]
+    assert len({id(event) for _, event, _ in fresh.seen}) == 40  # without scratch, new events
 
 
 def test_gc_state_is_restored() -> None:

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.audit import audit_game, group_games
+from replay.audit import UNREAD_COLUMNS, audit_game, audit_rows, group_games
+from replay.decode import decode_table
+from replay.events import events_to_table
 from replay.games import available_kinds, get_rules
 from replay.store.jsonl import line_to_event
 
@@ -29,8 +31,10 @@ def test_dispute_gives_exactly_its_finding(expected_path: Path) -> None:
     events = [line_to_event(line) for line in log.read_text().splitlines()]
     games = group_games(events)
     assert len(games) == 1
-    findings = audit_game(games[0]).findings
-    assert [(f.rule, f.seq) for f in findings] == [(expected["rule"], expected["seq"])]
+    audit = audit_game(games[0])
+    assert [(f.rule, f.seq) for f in audit.findings] == [(expected["rule"], expected["seq"])]
+    columns = decode_table(events_to_table(events), skip=UNREAD_COLUMNS)
+    assert audit_rows(columns, 0, len(events)).to_dict() == audit.to_dict()  # the bulk audit's
 
 
 @pytest.mark.parametrize("kind", available_kinds())

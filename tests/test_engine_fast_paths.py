@@ -17,6 +17,7 @@ from replay.events import Event, same_payload
 from replay.games import available_kinds, get_rules
 from replay.games.base import Phase, RuleViolation
 from replay.simulate import simulate_game
+from tests.builders import one_field_away
 
 KINDS = available_kinds()
 
@@ -34,27 +35,6 @@ def _fields(state: Any) -> dict[str, Any]:
     return {f.name: getattr(state, f.name) for f in fields(state)}
 
 
-def _variants(event: Event) -> list[Event]:
-    """Events one payload field away from ``event``."""
-    out = [
-        replace(event, amount=(event.amount or 0) + 1),
-        replace(event, total=(event.total or 0) + 1),
-        replace(event, player=(event.player or 0) + 1),
-        replace(event, round=(event.round or 0) + 1),
-        replace(event, trick=(event.trick or 0) + 1),
-        replace(event, target=(event.target if event.target is not None else -1) + 1),
-        replace(event, card="2C" if event.card != "2C" else "3C"),
-        replace(event, values=(*(event.values or ()), 1)),
-        replace(event, suit="X"),
-        replace(event, type="game_end" if event.type != "game_end" else "trick_won"),
-    ]
-    if event.cards:
-        out.append(replace(event, cards=tuple(reversed(event.cards))))
-        out.append(replace(event, cards=event.cards[:-1]))
-    out.append(replace(event, cards=None) if event.cards else replace(event, cards=("2C",)))
-    return out
-
-
 def _accepted(rules: Any, state: Any, event: Event) -> bool:
     try:
         rules.verify(state, event)
@@ -69,7 +49,7 @@ def test_advance_is_verify_then_apply(kind: str) -> None:
     for events in _games(kind):
         state = rules.start(events[0])
         for event in events[1:]:
-            for candidate in [event, *_variants(event)]:
+            for candidate in [event, *one_field_away(event), event.at(event.seq + 1)]:
                 trial = state.clone()
                 if rules.advance(trial, candidate):
                     assert _accepted(rules, state, candidate), candidate
@@ -86,7 +66,7 @@ def test_is_due_ruling_only_for_the_ruling_due(kind: str) -> None:
         state = rules.start(events[0])
         for event in events[1:]:
             due = rules.due(state)
-            for candidate in [event, *_variants(event)]:
+            for candidate in [event, *one_field_away(event)]:
                 if rules.is_due_ruling(state, candidate):
                     assert due.phase is Phase.RULING and due.ruling is not None
                     assert same_payload(candidate, due.ruling), candidate
@@ -206,7 +186,7 @@ def test_audit_walk_finds_what_the_full_walk_finds(kind: str) -> None:
     rules = get_rules(kind)
     for s, events in enumerate(_games(kind, 3)):
         for at in (1 + s, len(events) // 3, len(events) // 2 + s, len(events) - 2):
-            for bad in _variants(events[at])[s::4]:
+            for bad in one_field_away(events[at])[s::4]:
                 log = [*events[:at], bad, *events[at + 1 :]]
                 full = list(rules.walk(log))
                 brief = list(rules.walk(log, faults_only=True))

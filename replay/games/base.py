@@ -467,6 +467,11 @@ class Rules(ABC, Generic[S]):
 
         False, with ``state`` untouched, leaves the event to the general path. The default
         always answers False.
+
+        The bulk audit hands it one scratch event overwritten row by row
+        (``replay.audit.audit_clean_rows``): ``advance`` must not keep ``event`` anywhere but
+        in ``state.last`` (which the audit resets before any other call), nor read
+        ``state.last`` (by then it may hold ``event`` itself).
         """
         return False
 
