@@ -69,16 +69,16 @@ class Column:
 
 def column_tuple(column: Column, size: i64) -> tuple[Any, ...]:
     """The values of rows ``0 .. size - 1`` in a tuple (one-byte codes: a native loop over
-    them, a byte read and a list item per row)."""
+    them, a byte read and a list item per row, into a list allocated once at its size)."""
     if column.form != BYTES or len(column.codes) != size:
         return tuple(column.rows(0, size))
     codes = column.codes
     values = column.values
-    rows: list[Any] = []
+    rows: list[Any] = [None] * size
     row: i64 = 0
     while row < size:
         code: i64 = codes[row]
-        rows.append(values[code])
+        rows[row] = values[code]
         row += 1
     return tuple(rows)
 
