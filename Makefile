@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The same package with its hot modules compiled by mypyc (see setup.py), for benchmarks and
-# the compiled test run. Rebuilt whenever a source file changes.
+# the compiled test run, profile-guided with GCC (scripts/build_native.py). Rebuilt whenever a
+# source file changes.
 NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
@@ -19,11 +20,8 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-$(NATIVE_STAMP): $(STAMP) $(SOURCES)
-	rm -rf $(NATIVE) && mkdir -p $(NATIVE) && cp -r replay $(NATIVE)/
-	find $(NATIVE) -name __pycache__ -prune -exec rm -rf {} +
-	cd $(NATIVE) && REPLAY_COMPILE=1 $(abspath $(BIN))/python $(abspath setup.py) --quiet \
-		build_ext --inplace >build.log 2>&1 || (cat build.log; exit 1)
+$(NATIVE_STAMP): $(STAMP) $(SOURCES) scripts/build_native.py benchmarks/pgo_training.py
+	$(BIN)/python scripts/build_native.py $(NATIVE) || (cat $(NATIVE)/build.log; exit 1)
 	touch $(NATIVE_STAMP)
 
 native: $(NATIVE_STAMP)
@@ -35,8 +33,8 @@ samples: $(STAMP)
 	$(BIN)/python -m replay.samples sample_logs
 
 lint: $(STAMP)
-	$(BIN)/ruff check replay tests benchmarks
-	$(BIN)/ruff format --check replay tests benchmarks
+	$(BIN)/ruff check replay tests benchmarks scripts
+	$(BIN)/ruff format --check replay tests benchmarks scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
