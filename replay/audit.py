@@ -274,15 +274,23 @@ UNREAD_COLUMNS: Final = ("ts",)
 def audit_table(table: Any, starts: list[int] | None = None) -> list[GameAudit]:
     """Audit every game of an Arrow table in the event SCHEMA (runs in worker processes).
     ``starts``: where each game begins, when the caller knows that each game is one run."""
-    with paused_gc():  # a slice's cycles (few: exceptions) are collected once, after it
-        columns = decode_table(table, skip=UNREAD_COLUMNS)
-        if starts is None:
-            starts, distinct = _game_runs(table)
-            if distinct < len(starts):  # a game in pieces
-                games = group_games(events_from_columns(columns, 0, table.num_rows))
-                return [audit_game(game) for game in games]
-        bounds = [*starts, table.num_rows]
-        return [audit_rows(columns, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    # The collector is paused while the slice is audited (its cycles, few: exceptions, are
+    # collected once, after it). The decoded columns are freed before it resumes: a
+    # collection then would walk every cell of the slice, for nothing (they hold no cycles).
+    with paused_gc():
+        audits = _audit_decoded(table, decode_table(table, skip=UNREAD_COLUMNS), starts)
+    return audits
+
+
+def _audit_decoded(table: Any, columns: list[Column], starts: list[int] | None) -> list[GameAudit]:
+    """:func:`audit_table` on the table's decoded columns."""
+    if starts is None:
+        starts, distinct = _game_runs(table)
+        if distinct < len(starts):  # a game in pieces
+            games = group_games(events_from_columns(columns, 0, table.num_rows))
+            return [audit_game(game) for game in games]
+    bounds = [*starts, table.num_rows]
+    return [audit_rows(columns, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
 
 
 def audit_rows(columns: list[Column], start: int, stop: int) -> GameAudit:

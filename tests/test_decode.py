@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import doctest
 import gc
+import itertools
+import sys
 from functools import cache
 from typing import Any
 
@@ -13,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from replay import decode
+from replay.audit import audit_rows
 from replay.cells import BYTES, CONSTANT, LISTED, SHORTS
 from replay.decode import decode_columns, decode_table
 from replay.events import (
@@ -267,6 +270,61 @@ def test_visit_rows_overwrites_one_scratch_event_and_stops_where_told(kind: str)
     assert visit_rows(columns, 0, 40, fresh) == 40
     assert [event for _, event, _ in fresh.seen] == events[:40]
     assert len({id(event) for _, event, _ in fresh.seen}) == 40  # without scratch, new events
+
+
+class _Counter(RowVisitor):
+    """Counts the rows it visits and keeps nothing."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+
+    def visit(self, event: Event, row: int) -> bool:
+        self.rows += 1
+        return True
+
+
+def _references(columns: list[Any]) -> list[int]:
+    """The reference counts of the row tuples of decoded columns (each ``cards`` or ``values``
+    cell is its row's own tuple; the empty tuple, shared by all, is left out)."""
+    return [
+        sys.getrefcount(value)
+        for column in columns
+        for value in column.values
+        if isinstance(value, tuple) and value
+    ]
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_a_scratch_event_releases_each_rows_values(kind: str) -> None:
+    """Overwriting the scratch event row by row releases the previous row's values (compiled,
+    running the constructor again did not, and leaked every ``cards`` tuple of an audit)."""
+    table = corpus(kind, games=2)
+    columns = decode_table(table)
+    before = _references(columns)
+    assert len(before) > 10  # rows with cards
+    scratch = event_at(columns, 0)
+    counter = _Counter()
+    assert visit_rows(columns, 0, table.num_rows, counter, scratch) == table.num_rows
+    assert counter.rows == table.num_rows
+    del scratch
+    assert _references(columns) == before
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_the_audit_keeps_no_reference_to_the_rows(kind: str) -> None:
+    table = corpus(kind, games=2)
+    columns = decode_table(table)
+    before = _references(columns)
+    ids = columns[COLUMNS.index("game_id")].rows(0, table.num_rows)
+    bounds = [row for row in range(table.num_rows) if row == 0 or ids[row] != ids[row - 1]]
+    bounds.append(table.num_rows)
+    games = list(itertools.pairwise(bounds))
+    audits = [audit_rows(columns, start, stop) for start, stop in games]
+    assert [audit.events for audit in audits] == [stop - start for start, stop in games]
+    assert not any(audit.findings for audit in audits)
+    held = [after - count for after, count in zip(_references(columns), before, strict=True)]
+    assert min(held) == 0
+    assert sum(held) <= 1  # the last tuple Deck.mask saw (its one-entry cache)
 
 
 def test_gc_state_is_restored() -> None:
