@@ -10,7 +10,7 @@ allocated per cell and no intermediate list of the column's values.
 >>> column = Column(BYTES, ["play", "deal", None], bytes([1, 0, 0, 2]))
 >>> column.at(0), column.at(3), column.rows(1, 3)
 ('deal', None, ['play', 'play'])
->>> list_cells(5, [2, 3], [2, 0], ("2C", "QS"))
+>>> list_cells(bytes([0, 3, 0, 0, 1]), ("2C", "QS"))
 [None, ('2C', 'QS'), None, None, ()]
 >>> column_tuple(Column(BYTES, ["2C", "QS"], bytes([1, 1, 0])), 3)
 ('QS', 'QS', '2C')
@@ -83,23 +83,21 @@ def column_tuple(column: Column, size: i64) -> tuple[Any, ...]:
     return tuple(rows)
 
 
-def list_cells(
-    size: int, gaps: list[int], lengths: list[int], elements: tuple[Any, ...]
-) -> list[tuple[Any, ...] | None]:
-    """``size`` cells, ``None`` but for the valid rows of a list column, each the tuple of its
-    elements.
-
-    The valid rows come in order, each ``gaps[i]`` rows after the one before (the first one
-    after row -1), with ``lengths[i]`` elements; ``elements`` holds every valid row's elements
-    end to end. Gaps and lengths are small numbers (shared ``int`` objects), and each cell is
-    one slice of the tuple: one allocation per cell.
+def list_cells(counts: bytes, elements: tuple[Any, ...]) -> list[tuple[Any, ...] | None]:
+    """The cells of a list column: one per byte of ``counts``, ``None`` where it is 0, else
+    the tuple of the next ``count - 1`` elements of ``elements`` (every valid row's elements
+    end to end). Each cell is one slice of the tuple: one allocation per cell, and a byte read
+    per row.
     """
+    size: i64 = len(counts)
     cells: list[tuple[Any, ...] | None] = [None] * size
-    row = -1
-    at = 0
-    for i in range(len(gaps)):
-        row += gaps[i]
-        end = at + lengths[i]
-        cells[row] = elements[at:end]
-        at = end
+    row: i64 = 0
+    at: i64 = 0
+    while row < size:
+        count: i64 = counts[row]
+        if count:
+            end = at + count - 1
+            cells[row] = elements[at:end]
+            at = end
+        row += 1
     return cells

@@ -126,19 +126,24 @@ def _decode_integers(column: pa.ChunkedArray[Any]) -> Column:
     True
     """
     numbers, valid = _integers(column)
-    present = numbers if valid is None else numbers[valid]
-    low, high = int(present.min()), int(present.max())
+    # The range of every slot, the null rows' included (Arrow leaves them 0 or another stray
+    # value): no copy of the valid values, unless a stray value widens the range past a byte.
+    low, high = int(numbers.min()), int(numbers.max())
+    if valid is not None and high - low + 2 > 1 << 8:
+        present = numbers[valid]
+        low, high = int(present.min()), int(present.max())
     coding = _code_type(high - low + 2)  # the range, and the null rows' slot
     if coding is None:
         return Column(LISTED, column.to_pylist())
     form, kind = coding
-    # value - low, computed in the code's own width: wrapping arithmetic is exact, as every
-    # valid value lies in the range (and the work is on 1 or 2 bytes per row, not 8).
+    # value - low + 1, computed in the code's own width: wrapping arithmetic is exact, as every
+    # valid value lies in the range (and the work is on 1 or 2 bytes per row, not 8); then the
+    # null rows' codes (whatever their slots held) multiplied by 0: the None in front.
     codes: NDArray[Any] = numbers.astype(kind)
-    codes -= np.array(low % (1 << 8 * kind.itemsize), dtype=kind)
+    codes -= np.array((low - 1) % (1 << 8 * kind.itemsize), dtype=kind)
     if valid is not None:
-        codes[~valid] = high - low + 1
-    return Column(form, [*range(low, high + 1), None], codes.tobytes())
+        codes *= valid
+    return Column(form, [None, *range(low, high + 1)], codes.tobytes())
 
 
 def _integers(column: pa.ChunkedArray[Any]) -> tuple[NDArray[Any], NDArray[np.bool_] | None]:
@@ -361,8 +366,18 @@ def _decode_lists(column: pa.ChunkedArray[Any]) -> list[Any]:
     if int(lengths.sum()) != len(elements):  # null rows hold elements: keep the valid rows'
         codes = codes[_ranges(starts, lengths)]
     in_order = column_tuple(_coded(values, codes), len(codes))
-    gaps = _as_list(np.diff(rows, prepend=-1))
-    return list_cells(len(column), gaps, _as_list(lengths), in_order)
+    if len(lengths) and int(lengths.max()) >= LONG_LIST:  # a count per row would not fit a byte
+        ends = np.cumsum(lengths).tolist()
+        cells = (in_order[end - n : end] for end, n in zip(ends, lengths.tolist(), strict=True))
+        return _scatter(len(column), rows, cells)
+    counts = np.zeros(len(column), dtype=np.uint8)  # per row: 0 when null, else length + 1
+    counts[rows] = lengths + 1
+    return list_cells(counts.tobytes(), in_order)
+
+
+#: Lists of this many elements or more are cut by a Python loop (the compiled one takes each
+#: row's length + 1 in one byte).
+LONG_LIST = 255
 
 
 def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np.int64]:

@@ -9,6 +9,7 @@ import sys
 from functools import cache
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given
@@ -137,6 +138,18 @@ def test_many_distinct_row_lengths() -> None:
     assert decode_columns(events_to_table(events))[COLUMNS.index("values")] == rows
 
 
+@pytest.mark.parametrize("longest", [decode.LONG_LIST - 1, decode.LONG_LIST, 400])
+def test_long_lists_beside_short_and_null_ones(longest: int) -> None:
+    """A row's length + 1 is one byte for the compiled loop; longer lists take another path."""
+    rows: list[tuple[int, ...] | None] = [None, tuple(range(longest)), (), None, (7, 8)]
+    rows += [tuple(range(n, 2 * n)) for n in range(0, longest, 50)]
+    events = [Event("g", i, "hez2", "x", values=v) for i, v in enumerate(rows)]
+    table = events_to_table(events)
+    for cut in (0, 1, 2):
+        index = COLUMNS.index("values")
+        assert decode_columns(table.slice(cut))[index] == rows[cut:]
+
+
 def test_null_list_rows_may_cover_elements() -> None:
     """Arrow lets a null list row span elements (offsets 2..4 here): they belong to no row."""
     offsets = pa.array([0, 2, 4, 5, 5], pa.int32())
@@ -192,6 +205,55 @@ def test_integer_columns_of_any_width_and_range_decode_to_their_values(
     bits, values = typed
     kind = INTEGER_TYPES[bits]
     column = pa.chunked_array([pa.array(values[:cut], kind), pa.array(values[cut:], kind)])
+    assert decode._decode_column(column).rows(0, len(values)) == values
+
+
+def with_stray_null_slots(
+    kind: pa.DataType, values: list[int | None], strays: list[int]
+) -> pa.Array[Any]:
+    """An integer array of ``values`` whose null rows' slots hold ``strays`` (Arrow leaves
+    them undefined: often 0, not always)."""
+    bits = np.dtype(kind.to_pandas_dtype())
+    slots = [strays[i % len(strays)] if v is None else v for i, v in enumerate(values)]
+    valid = np.packbits([v is not None for v in values], bitorder="little")
+    buffers: list[pa.Buffer | None] = [
+        pa.py_buffer(valid.tobytes()),
+        pa.py_buffer(np.array(slots, bits).tobytes()),
+    ]
+    nulls = values.count(None)
+    return pa.Array.from_buffers(kind, len(values), buffers, null_count=nulls)
+
+
+def test_null_rows_decode_to_none_whatever_their_slots_hold() -> None:
+    values = [3, None, 4, None, 5, 3]
+    array = with_stray_null_slots(pa.int32(), values, [10**6, -(10**6)])
+    assert array.to_pylist() == values
+    column = decode._decode_column(pa.chunked_array([array]))
+    assert (column.form, column.rows(0, 6)) == (BYTES, values)  # the strays widen nothing
+    sliced = decode._decode_column(pa.chunked_array([array.slice(1), array.slice(0, 1)]))
+    assert sliced.rows(0, 6) == [*values[1:], 3]
+
+
+@given(
+    st.sampled_from(sorted(INTEGER_TYPES)).flatmap(
+        lambda bits: st.tuples(
+            st.just(bits),
+            st.lists(
+                st.none() | st.integers(-(1 << (bits - 1)), (1 << (bits - 1)) - 1),
+                min_size=1,
+                max_size=40,
+            ),
+            st.lists(st.integers(-(1 << (bits - 1)), (1 << (bits - 1)) - 1), min_size=1),
+        )
+    ),
+    st.integers(0, 40),
+)
+def test_integer_columns_with_stray_null_slots_decode_to_their_values(
+    typed: tuple[int, list[int | None], list[int]], cut: int
+) -> None:
+    bits, values, strays = typed
+    array = with_stray_null_slots(INTEGER_TYPES[bits], values, strays)
+    column = pa.chunked_array([array.slice(0, cut), array.slice(cut)])
     assert decode._decode_column(column).rows(0, len(values)) == values
 
 
