@@ -291,6 +291,23 @@ def test_mostly_null_plain_strings_are_not_hashed() -> None:
     assert decode_columns(table.slice(4))[COLUMNS.index("data")] == data[4:]
 
 
+def test_events_are_built_from_every_form_of_column() -> None:
+    """Two-byte codes (600 games, 300 cards, totals over a range of 1,200), one-byte codes,
+    listed values and a column of one value, read row by row (compiled: inline, each form)."""
+    events = [
+        Event(f"g{i}", i, "hearts", "x", card=f"c{(i * 7) % 300}", total=2 * i, target=i % 5,
+              data=str(i) if i % 2 else None, amount=1000 * i)
+        for i in range(600)
+    ]  # fmt: skip
+    table = events_to_table(events)
+    seen = forms(table)
+    assert [seen[name] for name in ("game_id", "card", "total")] == [SHORTS] * 3
+    assert [seen[name] for name in ("target", "suit", "amount")] == [BYTES, CONSTANT, LISTED]
+    columns = decode_table(table)
+    assert events_from_columns(columns, 0, 600) == events
+    assert events_from_columns(columns, 250, 400) == events[250:400]
+
+
 @pytest.mark.parametrize("kind", available_kinds())
 def test_events_built_from_columns_are_the_logged_events(kind: str) -> None:
     rules = get_rules(kind)
