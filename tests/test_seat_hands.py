@@ -6,15 +6,23 @@ from __future__ import annotations
 import pytest
 
 from replay.games import get_rules
+from replay.games.base import SeatHandsState
 from replay.games.fou import FouState, _an_empty_hand
 from replay.games.hearts import HeartsState
+from replay.games.hez2 import Hez2State
 from replay.games.hiifuu import HiifuuState
 from replay.simulate import simulate_game
 
 
-@pytest.mark.parametrize("n", [4, 5, 6])
-def test_hands_index_as_a_list_of_n(n: int) -> None:
-    state = HiifuuState(game_id="g", kind="hiifuu", n=n, round=1)
+@pytest.mark.parametrize(
+    ("kind", "n"), [("hiifuu", 4), ("hiifuu", 5), ("hiifuu", 6), ("hez2", 2), ("hez2", 3)]
+)
+def test_hands_index_as_a_list_of_n(kind: str, n: int) -> None:
+    state: SeatHandsState
+    if kind == "hiifuu":
+        state = HiifuuState(game_id="g", kind=kind, n=n, round=1)
+    else:
+        state = Hez2State(game_id="g", kind=kind, n=n)
     hands = [1 << seat for seat in range(n)]
     state.hands = hands
     assert state.hands == hands
@@ -24,7 +32,7 @@ def test_hands_index_as_a_list_of_n(n: int) -> None:
         state.set_hand(seat, 1 << (seat + 10))
         hands[seat] = 1 << (seat + 10)
         assert state.hands == hands
-    for seat in (n, -n - 1, 6):
+    for seat in (n, -n - 1, 6, 7):
         with pytest.raises(IndexError):
             state.hand(seat)
         with pytest.raises(IndexError):
@@ -37,6 +45,7 @@ def test_hands_before_and_after_a_round() -> None:
     assert hearts.hands == [0, 0, 0, 0]
     hearts.hands[0] = 5  # a new list: no hand changes
     assert hearts.hand(0) == 0
+    assert Hez2State(game_id="g", kind="hez2", n=3).hands == [0, 0, 0]  # before the deal
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -153,7 +153,7 @@ class GameState:
 
 @dataclass(slots=True)
 class SeatHandsState(GameState):
-    """A state with each seat's hand as a bit set in a field of its own (four to six seats):
+    """A state with each seat's hand as a bit set in a field of its own (two to six seats):
     compiled, a native int, so changing a hand allocates nothing (an int stored in a list is
     boxed). :meth:`hand` and :meth:`set_hand` index them as a list of ``n`` hands would."""
 
@@ -172,14 +172,15 @@ class SeatHandsState(GameState):
             return self.hand0
         if seat == 1:
             return self.hand1
-        if seat == 2:
-            return self.hand2
-        if seat == 3:
-            return self.hand3
-        if seat == 4 and seat < self.n:
-            return self.hand4
-        if seat == 5 and seat < self.n:
-            return self.hand5
+        if seat < self.n:
+            if seat == 2:
+                return self.hand2
+            if seat == 3:
+                return self.hand3
+            if seat == 4:
+                return self.hand4
+            if seat == 5:
+                return self.hand5
         raise IndexError(seat)
 
     def set_hand(self, seat: int, hand: int) -> None:
@@ -190,14 +191,15 @@ class SeatHandsState(GameState):
             self.hand0 = hand
         elif seat == 1:
             self.hand1 = hand
-        elif seat == 2:
-            self.hand2 = hand
-        elif seat == 3:
-            self.hand3 = hand
-        elif seat == 4 and seat < self.n:
-            self.hand4 = hand
-        elif seat == 5 and seat < self.n:
-            self.hand5 = hand
+        elif seat < self.n and 2 <= seat <= 5:
+            if seat == 2:
+                self.hand2 = hand
+            elif seat == 3:
+                self.hand3 = hand
+            elif seat == 4:
+                self.hand4 = hand
+            else:
+                self.hand5 = hand
         else:
             raise IndexError(seat)
 
