@@ -33,7 +33,7 @@ from replay.cells import Column
 from replay.decode import decode_table, dictionary_indices, paused_gc, run_starts, values_at
 from replay.events import Event, RowVisitor, event_at, events_from_columns, visit_rows
 from replay.games import UnknownGame, get_rules
-from replay.games.base import Phase, Rules, RuleViolation, describe_payload
+from replay.games.base import GameState, Phase, Rules, RuleViolation, describe_payload
 from replay.rulebook import rule_text
 
 INTERNAL_ERROR = "internal error"
@@ -345,8 +345,10 @@ class _CleanRun(RowVisitor):
     checked here, as :meth:`~replay.games.base.Rules.walk` does.
     """
 
-    def __init__(self, rules: Rules[Any], state: Any) -> None:
+    def __init__(self, rules: Rules[Any], state: GameState) -> None:
         self.rules = rules
+        # Typed as the base class: compiled, passing it on to ``advance`` then checks nothing
+        # (as ``Any``, each row paid an isinstance check against GameState, 27 instructions).
         self.state = state
         self.kind: str = state.kind
 
