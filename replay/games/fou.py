@@ -45,6 +45,7 @@ from replay.games.base import (
     numbered,
     play_in_turn,
     random_bot,
+    same,
     seat_description,
     seat_names,
     setup_of,
@@ -778,7 +779,7 @@ class Fou(Rules[FouState]):
         """Check a deal; return its cards as the halves of a hand (see SPLIT)."""
         if event.type != "deal":
             raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
-        if event.player != state.deals or event.round != state.round:
+        if not same(event.player, state.deals) or not same(event.round, state.round):
             raise RuleViolation(
                 "LOG-ORDER", f"deal for seat {event.player} round {event.round}, expected seat "
                 f"{state.deals} round {state.round}",

@@ -38,6 +38,7 @@ from replay.games.base import (
     random_bot,
     replace_at,
     round_fault,
+    same,
     seat_description,
     setup_of,
 )
@@ -301,7 +302,7 @@ class Hez2(Rules[Hez2State]):
             moved = state.discard & ~(1 << state.top)
             cards = event.cards
             return (
-                event.round == ROUND and event.amount == popcount(moved)
+                same(event.round, ROUND) and same(event.amount, popcount(moved))
                 and cards is not None and DECK.matches_mask(cards, moved)
                 and event.player is None and event.trick is None and event.target is None
                 and event.card is None and event.suit is None and event.total is None
@@ -311,8 +312,8 @@ class Hez2(Rules[Hez2State]):
         if event.type != type_ or type_ == "game_end":
             return False
         return (
-            event.round == _queued_round(type_) and event.player == player
-            and event.amount == _queued_amount(type_, amount)
+            same(event.round, _queued_round(type_)) and same(event.player, player)
+            and same(event.amount, _queued_amount(type_, amount))
             and event.trick is None and event.target is None and event.card is None
             and event.cards is None and event.suit is None and event.total is None
             and event.values is None
@@ -391,7 +392,7 @@ class Hez2(Rules[Hez2State]):
     def _stock_fault(self, state: Hez2State, event: Event) -> RuleViolation | None:
         """Why a start card or a drawn card is not a card of the stock drawn by the seat
         drawing; ``None`` when it is."""
-        if event.type == "card_drawn" and event.player != state.turn:
+        if event.type == "card_drawn" and not same(event.player, state.turn):
             return RuleViolation(
                 "LOG-ORDER", f"card drawn by seat {event.player} but seat {state.turn} is drawing"
             )
@@ -406,7 +407,7 @@ class Hez2(Rules[Hez2State]):
         return None
 
     def _verify_deal(self, state: Hez2State, event: Event) -> None:
-        if event.player != state.dealt:
+        if not same(event.player, state.dealt):
             raise RuleViolation(
                 "LOG-ORDER", f"deal for seat {event.player}, expected seat {state.dealt}"
             )

@@ -46,6 +46,7 @@ from replay.games.base import (
     numbered,
     play_in_turn,
     replace_at,
+    same,
     seat_description,
     seat_names,
     setup_of,
@@ -520,7 +521,7 @@ class Hiifuu(Rules[HiifuuState]):
             )
 
     def _verify_deal(self, state: HiifuuState, event: Event) -> None:
-        if event.player != state.deals or event.round != state.round:
+        if not same(event.player, state.deals) or not same(event.round, state.round):
             raise RuleViolation(
                 "LOG-ORDER",
                 f"deal for seat {event.player} round {event.round}, expected seat "
