@@ -334,7 +334,7 @@ class Hez2(Rules[Hez2State]):
                 return False
             stage = state.stage
             if stage in (TURN, DECLARE):
-                if event.type not in DECISIONS:
+                if event.type not in self.decision_types:
                     return False
                 if self._decision_fault(state, player, event) is not None:
                     return False
@@ -501,7 +501,7 @@ class Hez2(Rules[Hez2State]):
     # ----------------------------------------------------------------- reducer
     def reduce(self, state: Hez2State, event: Event) -> Hez2State:
         kind = event.type
-        if state.queue and kind in RULINGS:
+        if state.queue and kind in self.ruling_types:
             state.queue = state.queue[1:]
         if kind == "card_drawn":
             return self._reduce_card_drawn(state, event)
@@ -817,12 +817,6 @@ _PLAY_OR_DRAW = tuple(Due.decision(s, what="play or draw") for s in range(4))
 _DECLARE = tuple(Due.decision(s, what="declare a suit") for s in range(4))
 _CARD_DRAWN = tuple(Due.chance(s, what="card drawn") for s in range(4))
 _CHANCE_TYPES = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}
-
-
-#: The event types of each category (``Hez2.event_types``), as sets: compiled, a set lookup
-#: costs about 80 instructions, a dict's ``get`` 130 (once per decision).
-DECISIONS: Final = frozenset(t for t, c in Hez2.event_types.items() if c is Category.DECISION)
-RULINGS: Final = frozenset(t for t, c in Hez2.event_types.items() if c is Category.RULING)
 
 
 def _queued_round(type_: str) -> int | None:
