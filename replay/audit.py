@@ -30,7 +30,14 @@ from typing import Any, Final
 from mypy_extensions import i64
 
 from replay.cells import Column
-from replay.decode import decode_table, dictionary_indices, paused_gc, run_starts, values_at
+from replay.decode import (
+    decode_table,
+    dictionary_indices,
+    paused_gc,
+    row_changes,
+    run_starts,
+    values_at,
+)
 from replay.events import Event, RowVisitor, event_at, events_from_columns, visit_rows
 from replay.games import UnknownGame, get_rules
 from replay.games.base import GameState, Phase, Rules, RuleViolation, describe_payload
@@ -284,29 +291,33 @@ def audit_table(table: Any, starts: list[int] | None = None) -> list[GameAudit]:
 
 def _audit_decoded(table: Any, columns: list[Column], starts: list[int] | None) -> list[GameAudit]:
     """:func:`audit_table` on the table's decoded columns."""
+    changes = row_changes(columns, table.num_rows)
     if starts is None:
         starts, distinct = _game_runs(table)
         if distinct < len(starts):  # a game in pieces
             games = group_games(events_from_columns(columns, 0, table.num_rows))
             return [audit_game(game) for game in games]
     bounds = [*starts, table.num_rows]
-    return [audit_rows(columns, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    return [audit_rows(columns, bounds[i], bounds[i + 1], changes) for i in range(len(bounds) - 1)]
 
 
-def audit_rows(columns: list[Column], start: int, stop: int) -> GameAudit:
+def audit_rows(columns: list[Column], start: int, stop: int, changes: bytes = b"") -> GameAudit:
     """Audit the game in rows ``start`` to ``stop`` of decoded columns (one run of its game id):
-    the same audit as :func:`audit_game`'s.
+    the same audit as :func:`audit_game`'s. ``changes``: the columns'
+    :func:`~replay.decode.row_changes`, which make the clean path faster.
 
     A game that breaks no rule is audited on the clean path, with no event built per row
     (:func:`audit_clean_rows`); any other game, the general way, from its events.
     """
-    game = audit_clean_rows(columns, start, stop)
+    game = audit_clean_rows(columns, start, stop, changes)
     if game is None:
         game = audit_game(events_from_columns(columns, start, stop))
     return game
 
 
-def audit_clean_rows(columns: list[Column], start: int, stop: int) -> GameAudit | None:
+def audit_clean_rows(
+    columns: list[Column], start: int, stop: int, changes: bytes = b""
+) -> GameAudit | None:
     """The audit of a game that breaks no rule, from its rows (one run of its game id), or
     None as soon as anything is out of the ordinary: the caller then audits the game with
     :func:`audit_game`, so every finding comes from one place.
@@ -325,7 +336,7 @@ def audit_clean_rows(columns: list[Column], start: int, stop: int) -> GameAudit 
         scratch = event_at(columns, start)
         row = start + 1
         while row < stop:
-            row = visit_rows(columns, row, stop, clean, scratch)
+            row = visit_rows(columns, row, stop, clean, scratch, changes)
             if row < stop:
                 if not clean.take(event_at(columns, row), event_at(columns, row - 1)):
                     return None

@@ -34,7 +34,8 @@ class Column:
     """One decoded column of a table (rows ``0 .. len - 1``).
 
     ``form`` says how row ``i`` finds its value in ``values`` (see :data:`BYTES` and the
-    others); ``codes`` are the rows' indices for the coded forms.
+    others); ``codes`` are the rows' indices for the coded forms. A listed column of lists may
+    also have codes, unused by :meth:`at`: a byte per row, 0 where the row is null.
     """
 
     __slots__ = ("codes", "form", "values")

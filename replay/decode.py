@@ -48,6 +48,7 @@ __all__ = [
     "decode_table",
     "dictionary_indices",
     "paused_gc",
+    "row_changes",
     "run_starts",
     "values_at",
 ]
@@ -72,6 +73,55 @@ def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any
     """The table's columns (see :func:`decode_table`) as Python lists."""
     with paused_gc():
         return [column.rows(0, table.num_rows) for column in decode_table(table, skip)]
+
+
+def row_changes(columns: list[Column], rows: int) -> bytes:
+    """Which cells of each row may differ from the row before: two bytes per row
+    (little-endian), bit ``i`` for ``columns[i]`` (at most 16 columns); every bit on the first
+    row. A coded column's bit is on where its code changes, a listed column's where either row
+    is not null (or everywhere, when it has no codes to tell null rows), a constant column's
+    nowhere. :func:`replay.events.visit_rows` then refills only those fields of its event.
+
+    >>> from replay.events import Event, events_to_table
+    >>> table = events_to_table([
+    ...     Event("g1", 0, "hearts", "deal", player=0, cards=("2C", "QS")),
+    ...     Event("g1", 1, "hearts", "play", player=0, card="QS"),
+    ...     Event("g1", 2, "hearts", "play", player=1, card="2C"),
+    ... ])
+    >>> changes = row_changes(decode_table(table), table.num_rows)
+    >>> [f"{changes[2 * row] | changes[2 * row + 1] << 8:016b}" for row in range(3)]
+    ['1111111111111111', '0000001100001010', '0000000101000010']
+    """
+    if len(columns) > 16:
+        raise ValueError("row_changes takes at most 16 columns")
+    if not rows:
+        return b""
+    bits = np.zeros(rows, dtype="<u2")
+    changed = np.empty(rows - 1, dtype=np.bool_)
+    bit = np.empty(rows - 1, dtype="<u2")
+    for index, column in enumerate(columns):
+        if column.form == CONSTANT:
+            continue
+        if not _differs(column, rows, changed):
+            changed.fill(True)
+        np.multiply(changed, np.uint16(1 << index), out=bit)  # numpy's fastest way here
+        np.bitwise_or(bits[1:], bit, out=bits[1:])
+    bits[0] = 0xFFFF
+    return bits.tobytes()
+
+
+def _differs(column: Column, rows: int, out: NDArray[np.bool_]) -> bool:
+    """Into ``out``, whether each row's cell after the first may differ from the one before
+    (``rows`` in all); False when the column cannot tell (every cell may differ)."""
+    if column.form == BYTES or column.form == SHORTS:
+        codes = np.frombuffer(column.codes, dtype=np.uint8 if column.form == BYTES else "<u2")
+        np.not_equal(codes[1:], codes[:-1], out=out)
+        return True
+    if len(column.codes) != rows:  # listed, with no null marks
+        return False
+    present = np.frombuffer(column.codes, dtype=np.bool_)  # listed: 0 where the row is null
+    np.logical_or(present[1:], present[:-1], out=out)
+    return True
 
 
 @contextmanager
@@ -104,7 +154,7 @@ def _decode_column(column: pa.ChunkedArray[Any]) -> Column:
     if column.null_count == len(column):
         return Column(CONSTANT, [None])
     if pa.types.is_list(kind) or pa.types.is_large_list(kind):
-        return Column(LISTED, _decode_lists(column))
+        return _decode_lists(column)
     if _is_text(kind) or pa.types.is_dictionary(kind):
         return _decode_text(column)
     if pa.types.is_integer(kind):
@@ -350,13 +400,15 @@ def _scatter(size: int, positions: NDArray[np.intp], values: Iterable[Any]) -> l
     return _as_list(dense)
 
 
-def _decode_lists(column: pa.ChunkedArray[Any]) -> list[Any]:
+def _decode_lists(column: pa.ChunkedArray[Any]) -> Column:
     """A list column: elements decoded once (each distinct value one object) and coded, put
     end to end in row order by a compiled loop (:func:`replay.cells.column_tuple`), then cut
-    into each row's tuple by another (:func:`replay.cells.list_cells`).
+    into each row's tuple by another (:func:`replay.cells.list_cells`). A listed column whose
+    codes are one byte per row, 0 where the row is null (for :func:`row_changes`).
 
-    >>> _decode_lists(pa.chunked_array([[["a", "b"], None], [[], ["b"]]]))
-    [('a', 'b'), None, (), ('b',)]
+    >>> cells = _decode_lists(pa.chunked_array([[["a", "b"], None], [[], ["b"]]]))
+    >>> cells.rows(0, 4), list(cells.codes)
+    ([('a', 'b'), None, (), ('b',)], [3, 0, 1, 2])
     """
     chunks: list[Any] = [chunk for chunk in column.chunks if len(chunk)]  # ListArray
     used = [_used_elements(chunk) for chunk in chunks]
@@ -369,10 +421,13 @@ def _decode_lists(column: pa.ChunkedArray[Any]) -> list[Any]:
     if len(lengths) and int(lengths.max()) >= LONG_LIST:  # a count per row would not fit a byte
         ends = np.cumsum(lengths).tolist()
         cells = (in_order[end - n : end] for end, n in zip(ends, lengths.tolist(), strict=True))
-        return _scatter(len(column), rows, cells)
+        present = np.zeros(len(column), dtype=np.uint8)
+        present[rows] = 1
+        return Column(LISTED, _scatter(len(column), rows, cells), present.tobytes())
     counts = np.zeros(len(column), dtype=np.uint8)  # per row: 0 when null, else length + 1
     counts[rows] = lengths + 1
-    return list_cells(counts.tobytes(), in_order)
+    row_counts = counts.tobytes()
+    return Column(LISTED, list_cells(row_counts, in_order), row_counts)
 
 
 #: Lists of this many elements or more are cut by a Python loop (the compiled one takes each

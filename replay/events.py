@@ -30,7 +30,7 @@ from typing import Any, Final
 import pyarrow as pa
 from mypy_extensions import i64, mypyc_attr
 
-from replay.cells import BYTES, CONSTANT, LISTED, Column
+from replay.cells import BYTES, CONSTANT, LISTED, SHORTS, Column
 
 
 class Category(StrEnum):
@@ -297,15 +297,24 @@ class _Collector(RowVisitor):
 
 
 def visit_rows(
-    columns: list[Column], start: int, stop: int, visitor: RowVisitor, scratch: Event | None = None
+    columns: list[Column],
+    start: int,
+    stop: int,
+    visitor: RowVisitor,
+    scratch: Event | None = None,
+    changes: bytes = b"",
 ) -> int:
     """Hand the event of each row from ``start`` to ``stop`` to ``visitor`` until it answers
     False: the row where it stopped (``stop`` when it took them all).
 
-    Each row is a new event; with ``scratch``, it is ``scratch`` itself, overwritten row by row
-    (its constructor run again): the audit's clean path, which allocates nothing per row. Such
-    an event is valid only during its ``visit`` call, must not be kept, and must be one that
-    nobody else holds: events are facts.
+    Each row is a new event; with ``scratch``, it is ``scratch`` itself, refilled row by row:
+    the audit's clean path, which allocates nothing per row. Such an event is valid only during
+    its ``visit`` call, must not be kept, and must be one that nobody else holds: events are
+    facts.
+
+    ``changes``, from :func:`replay.decode.row_changes` on the same columns, says which cells
+    of each row may differ from the row before: compiled, only those fields are read and
+    written after the first row (about 4 of the 16 in a game's rows).
     """
     if not COMPILED:
         rows = zip(*(column.rows(start, stop) for column in columns), strict=True)
@@ -318,13 +327,39 @@ def visit_rows(
             if not visitor.visit(event, index):
                 return index
         return stop
-    # The audit's hottest loop. Compiled, a cell of a one-byte-coded, listed or constant column
-    # (all but two-byte-coded ones, ``seq``) is read inline from locals (``_reader``): a byte
-    # and a list item, not a method call (Column.at) per cell.
+    if start >= stop:
+        return stop
+    if scratch is None:
+        return _visit_rows(columns, start, stop, visitor, event_at(columns, start), changes, True)
+    return _visit_rows(columns, start, stop, visitor, scratch, changes, False)
+
+
+#: A row whose every cell may differ from the row before (see :func:`visit_rows`).
+ALL_CHANGED: Final[i64] = (1 << 16) - 1
+
+
+def _visit_rows(
+    columns: list[Column],
+    start: i64,
+    stop: i64,
+    visitor: RowVisitor,
+    event: Event,
+    changes: bytes,
+    copies: bool,
+) -> int:
+    """:func:`visit_rows`, compiled: ``event`` is refilled row by row, each field only where
+    ``changes`` has its column's bit (every field on the first row, and on every row when
+    ``changes`` is empty); with ``copies``, the visitor gets a copy of it.
+
+    The audit's hottest loop. A cell of a one-byte-coded, listed or constant column (all but
+    two-byte-coded ones) is read inline from locals (``_reader``): a byte and a list item, not
+    a method call (``Column.at``).
+    """
     game_ids, seqs, kinds, types, rounds, tricks, players, targets = columns[:8]
     cards, card_lists, suits, amounts, totals, value_lists, times, datas = columns[8:]
     gv, gc, gb, gl, gk = _reader(game_ids)
     sv, sc, sb, sl, sk = _reader(seqs)
+    s2 = seqs.form == SHORTS
     kv, kc, kb, kl, kk = _reader(kinds)
     tv, tc, tb, tl, tk = _reader(types)
     rv, rc, rb, rl, rk = _reader(rounds)
@@ -339,84 +374,97 @@ def visit_rows(
     vv, vc, vb, vl, vk = _reader(value_lists)
     xv, xc, xb, xl, xk = _reader(times)
     dv, dc, db, dl, dk = _reader(datas)
+    e = event
+    tracked = len(changes) > 0
+    mask: i64 = ALL_CHANGED
     row: i64 = start
-    end: i64 = stop
-    while row < end:
-        game_id = gv[gc[row]] if gb else gv[row] if gl else gv[0] if gk else game_ids.at(row)
-        seq = sv[sc[row]] if sb else sv[row] if sl else sv[0] if sk else seqs.at(row)
-        kind = kv[kc[row]] if kb else kv[row] if kl else kv[0] if kk else kinds.at(row)
-        type_ = tv[tc[row]] if tb else tv[row] if tl else tv[0] if tk else types.at(row)
-        round_ = rv[rc[row]] if rb else rv[row] if rl else rv[0] if rk else rounds.at(row)
-        trick = nv[nc[row]] if nb else nv[row] if nl else nv[0] if nk else tricks.at(row)
-        player = pv[pc[row]] if pb else pv[row] if pl else pv[0] if pk else players.at(row)
-        target = av[ac[row]] if ab else av[row] if al else av[0] if ak else targets.at(row)
-        card = cv[cc[row]] if cb else cv[row] if cl else cv[0] if ck else cards.at(row)
-        card_list = lv[lc[row]] if lb else lv[row] if ll else lv[0] if lk else card_lists.at(row)
-        suit = uv[uc[row]] if ub else uv[row] if ul else uv[0] if uk else suits.at(row)
-        amount = mv[mc[row]] if mb else mv[row] if ml else mv[0] if mk else amounts.at(row)
-        total = ov[oc[row]] if ob else ov[row] if ol else ov[0] if ok else totals.at(row)
-        value_list = vv[vc[row]] if vb else vv[row] if vl else vv[0] if vk else value_lists.at(row)
-        time = xv[xc[row]] if xb else xv[row] if xl else xv[0] if xk else times.at(row)
-        data = dv[dc[row]] if db else dv[row] if dl else dv[0] if dk else datas.at(row)
-        if scratch is None:
-            event = Event(
-                game_id, seq, kind, type_, round_, trick, player, target, card, card_list, suit,
-                amount, total, value_list, time, data,
-            )  # fmt: skip
-        else:
-            _overwrite(
-                scratch,
-                game_id, seq, kind, type_, round_, trick, player, target, card, card_list, suit,
-                amount, total, value_list, time, data,
-            )  # fmt: skip
-            event = scratch
-        if not visitor.visit(event, row):
+    while row < stop:
+        if tracked and row > start:
+            low: i64 = changes[2 * row]
+            high: i64 = changes[2 * row + 1]
+            mask = low | (high << 8)
+        if mask & 1:
+            e.game_id = (  # type: ignore[misc]
+                gv[gc[row]] if gb else gv[row] if gl else gv[0] if gk else game_ids.at(row)
+            )
+        if mask & 2:
+            if s2:  # seq: two-byte codes in every game of more than 255 rows
+                low2: i64 = sc[2 * row]
+                high2: i64 = sc[2 * row + 1]
+                e.seq = sv[low2 | (high2 << 8)]  # type: ignore[misc]
+            else:
+                e.seq = (  # type: ignore[misc]
+                    sv[sc[row]] if sb else sv[row] if sl else sv[0] if sk else seqs.at(row)
+                )
+        if mask & 4:
+            e.kind = (  # type: ignore[misc]
+                kv[kc[row]] if kb else kv[row] if kl else kv[0] if kk else kinds.at(row)
+            )
+        if mask & 8:
+            e.type = (  # type: ignore[misc]
+                tv[tc[row]] if tb else tv[row] if tl else tv[0] if tk else types.at(row)
+            )
+        if mask & 16:
+            e.round = (  # type: ignore[misc]
+                rv[rc[row]] if rb else rv[row] if rl else rv[0] if rk else rounds.at(row)
+            )
+        if mask & 32:
+            e.trick = (  # type: ignore[misc]
+                nv[nc[row]] if nb else nv[row] if nl else nv[0] if nk else tricks.at(row)
+            )
+        if mask & 64:
+            e.player = (  # type: ignore[misc]
+                pv[pc[row]] if pb else pv[row] if pl else pv[0] if pk else players.at(row)
+            )
+        if mask & 128:
+            e.target = (  # type: ignore[misc]
+                av[ac[row]] if ab else av[row] if al else av[0] if ak else targets.at(row)
+            )
+        if mask & 256:
+            e.card = (  # type: ignore[misc]
+                cv[cc[row]] if cb else cv[row] if cl else cv[0] if ck else cards.at(row)
+            )
+        if mask & 512:
+            e.cards = (  # type: ignore[misc]
+                lv[lc[row]] if lb else lv[row] if ll else lv[0] if lk else card_lists.at(row)
+            )
+        if mask & 1024:
+            e.suit = (  # type: ignore[misc]
+                uv[uc[row]] if ub else uv[row] if ul else uv[0] if uk else suits.at(row)
+            )
+        if mask & 2048:
+            e.amount = (  # type: ignore[misc]
+                mv[mc[row]] if mb else mv[row] if ml else mv[0] if mk else amounts.at(row)
+            )
+        if mask & 4096:
+            e.total = (  # type: ignore[misc]
+                ov[oc[row]] if ob else ov[row] if ol else ov[0] if ok else totals.at(row)
+            )
+        if mask & 8192:
+            e.values = (  # type: ignore[misc]
+                vv[vc[row]] if vb else vv[row] if vl else vv[0] if vk else value_lists.at(row)
+            )
+        if mask & 16384:
+            e.ts = (  # type: ignore[misc]
+                xv[xc[row]] if xb else xv[row] if xl else xv[0] if xk else times.at(row)
+            )
+        if mask & 32768:
+            e.data = (  # type: ignore[misc]
+                dv[dc[row]] if db else dv[row] if dl else dv[0] if dk else datas.at(row)
+            )
+        if not visitor.visit(_copy(e) if copies else e, row):
             return row
         row += 1
     return stop
 
 
-def _overwrite(
-    event: Event,
-    game_id: str,
-    seq: int,
-    kind: str,
-    type_: str,
-    round_: int | None,
-    trick: int | None,
-    player: int | None,
-    target: int | None,
-    card: str | None,
-    cards: tuple[str, ...] | None,
-    suit: str | None,
-    amount: int | None,
-    total: int | None,
-    values: tuple[int, ...] | None,
-    ts: datetime | None,
-    data: str | None,
-) -> None:
-    """Set every field of an existing event (the scratch event of :func:`visit_rows`).
-
-    Compiled, each assignment releases the field's old value. Running ``Event.__init__`` again
-    would not: mypyc's constructor stores into fields it takes for empty, so every value of
-    every row (each row's ``cards`` tuple) would be leaked.
-    """
-    event.game_id = game_id  # type: ignore[misc]
-    event.seq = seq  # type: ignore[misc]
-    event.kind = kind  # type: ignore[misc]
-    event.type = type_  # type: ignore[misc]
-    event.round = round_  # type: ignore[misc]
-    event.trick = trick  # type: ignore[misc]
-    event.player = player  # type: ignore[misc]
-    event.target = target  # type: ignore[misc]
-    event.card = card  # type: ignore[misc]
-    event.cards = cards  # type: ignore[misc]
-    event.suit = suit  # type: ignore[misc]
-    event.amount = amount  # type: ignore[misc]
-    event.total = total  # type: ignore[misc]
-    event.values = values  # type: ignore[misc]
-    event.ts = ts  # type: ignore[misc]
-    event.data = data  # type: ignore[misc]
+def _copy(event: Event) -> Event:
+    """A new event with the same fields."""
+    e = event
+    return Event(
+        e.game_id, e.seq, e.kind, e.type, e.round, e.trick, e.player, e.target, e.card, e.cards,
+        e.suit, e.amount, e.total, e.values, e.ts, e.data,
+    )  # fmt: skip
 
 
 def _reader(column: Column) -> tuple[list[Any], bytes, bool, bool, bool]:

@@ -38,7 +38,7 @@ from replay.audit import (
     game_starts,
     split_by_game,
 )
-from replay.decode import decode_columns, decode_table
+from replay.decode import decode_columns, decode_table, row_changes
 from replay.events import COLUMNS, Event, events_to_table
 from replay.explain import explain_step
 from replay.games import available_kinds, get_rules
@@ -105,7 +105,8 @@ def test_clean_and_unfinished_games_take_the_clean_path_with_the_same_audit(kind
     for seed in range(4):
         events = cached_game(kind, seed)
         for log, rules_found in ((events, []), (events[: len(events) * 2 // 3], ["LOG-ORDER"])):
-            audit = audit_clean_rows(rows_of(log), 0, len(log))
+            columns = rows_of(log)
+            audit = audit_clean_rows(columns, 0, len(log), row_changes(columns, len(log)))
             assert audit is not None  # the clean path took it to the end
             assert [f.rule for f in audit.findings] == rules_found
             assert audit.to_dict() == audit_game(log).to_dict()
@@ -125,7 +126,11 @@ def test_a_changed_event_gets_the_same_audit_from_rows_as_from_events(
     variants.append(dataclasses.replace(event, kind="other"))
     log = list(events)
     log[index] = data.draw(st.sampled_from(variants), label="variant")
-    assert audit_rows(rows_of(log), 0, len(log)).to_dict() == audit_game(log).to_dict()
+    columns = rows_of(log)
+    expected = audit_game(log).to_dict()
+    assert audit_rows(columns, 0, len(log)).to_dict() == expected
+    changes = row_changes(columns, len(log))  # only the fields that change are refilled
+    assert audit_rows(columns, 0, len(log), changes).to_dict() == expected
 
 
 def first(events: list[Event], type_: str, skip: int = 0) -> int:

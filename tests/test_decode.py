@@ -157,7 +157,15 @@ def test_null_list_rows_may_cover_elements() -> None:
     mask = pa.array([False, True, False, False])
     cells = pa.ListArray.from_arrays(offsets, values, mask=mask)
     column = pa.chunked_array([cells.slice(1), cells])
-    assert decode._decode_lists(column) == [None, ("AH",), (), ("2C", "QS"), None, ("AH",), ()]
+    assert decode._decode_lists(column).values == [
+        None,
+        ("AH",),
+        (),
+        ("2C", "QS"),
+        None,
+        ("AH",),
+        (),
+    ]
 
 
 def forms(table: pa.Table) -> dict[str, int]:
@@ -453,3 +461,113 @@ def test_doctests() -> None:
     result = doctest.testmod(decode)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def _cells(table: pa.Table) -> list[list[Any]]:
+    return decode_columns(table)
+
+
+def _bits(changes: bytes, row: int) -> int:
+    return changes[2 * row] | changes[2 * row + 1] << 8
+
+
+def assert_changes_are_sound(table: pa.Table, exact: bool) -> bytes:
+    """Every cell whose bit is off equals the cell above it; with ``exact``, every cell of a
+    coded column whose bit is on differs from it, and a list column's bit is on exactly where
+    either cell is not null."""
+    columns = decode_table(table)
+    changes = decode.row_changes(columns, table.num_rows)
+    assert len(changes) == 2 * table.num_rows
+    cells = _cells(table)
+    for row in range(table.num_rows):
+        bits = _bits(changes, row)
+        if row == 0:
+            assert bits == (1 << 16) - 1
+            continue
+        for index, (name, column) in enumerate(zip(COLUMNS, columns, strict=True)):
+            now, before = cells[index][row], cells[index][row - 1]
+            on = bool(bits >> index & 1)
+            if not on:
+                assert now == before, (name, row)
+            elif exact and column.form in (BYTES, SHORTS):
+                assert now != before, (name, row)
+            if exact and name in ("cards", "values"):
+                assert on == (now is not None or before is not None), (name, row)
+    return changes
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_row_changes_mark_exactly_the_cells_that_differ(kind: str) -> None:
+    changes = assert_changes_are_sound(corpus(kind, games=2), exact=True)
+    per_row = sum(bin(_bits(changes, row)).count("1") for row in range(1, len(changes) // 2))
+    assert per_row < 8 * (len(changes) // 2)  # a game's rows change few fields
+
+
+def test_row_changes_across_games_kinds_chunks_and_every_form() -> None:
+    mixed = pa.concat_tables([corpus("hearts", games=2), corpus("fou", games=2).slice(5)])
+    assert_changes_are_sound(mixed.slice(7), exact=True)
+    events = [
+        Event(f"g{i}", i, "hearts", "x", card=f"c{(i * 7) % 300}", total=2 * i, target=i % 5,
+              data=str(i) if i % 2 else None, amount=1000 * i,
+              cards=("2C",) if i % 3 == 0 else None)
+        for i in range(600)
+    ]  # fmt: skip
+    assert_changes_are_sound(events_to_table(events), exact=False)  # listed amounts: all on
+
+
+def test_row_changes_of_long_lists_mark_their_rows() -> None:
+    lists: list[tuple[str, ...] | None] = [None, None, ("2C",) * 300, None, None, (), None]
+    table = events_to_table([Event("g", i, "h", "x", cards=c) for i, c in enumerate(lists)])
+    changes = assert_changes_are_sound(table, exact=True)
+    card_bit = 1 << COLUMNS.index("cards")
+    assert [bool(_bits(changes, row) & card_bit) for row in range(1, 7)] == [
+        False, True, True, False, True, True,
+    ]  # fmt: skip
+
+
+def test_row_changes_of_no_rows_and_too_many_columns() -> None:
+    assert decode.row_changes(decode_table(events_to_table([])), 0) == b""
+    with pytest.raises(ValueError, match="at most 16"):
+        decode.row_changes([decode.Column(CONSTANT, [None])] * 17, 3)
+
+
+_small_events = st.lists(
+    st.tuples(
+        st.sampled_from(["g1", "g2"]),
+        st.sampled_from(["hearts", "fou"]),
+        st.sampled_from(["play", "deal", "x"]),
+        st.none() | st.integers(0, 3),
+        st.none() | st.sampled_from(["2C", "QS"]),
+        st.none() | st.lists(st.sampled_from(["2C", "QS", "AH"]), max_size=3).map(tuple),
+        st.none() | st.integers(-2, 2) | st.integers(-(10**6), 10**6),
+        st.none() | st.sampled_from(["{}", '{"a": 1}']),
+    ),
+    min_size=1,
+    max_size=60,
+)
+
+
+@given(_small_events, st.integers(0, 59), st.integers(0, 59), st.integers(0, 59))
+def test_a_scratch_event_refilled_by_changes_is_each_rows_event(
+    rows: list[tuple[Any, ...]], cut: int, start: int, held: int
+) -> None:
+    """Whatever the row the scratch event held, the rows visited with ``changes`` are exactly
+    the table's events (a table in two chunks: the codes run across them)."""
+    events = [
+        Event(game, seq, kind, type_, player=player, card=card, cards=cards, amount=amount,
+              data=data)
+        for seq, (game, kind, type_, player, card, cards, amount, data) in enumerate(rows)
+    ]  # fmt: skip
+    whole = events_to_table(events)
+    cut, start, held = cut % len(events), start % len(events), held % len(events)
+    table = pa.concat_tables([whole.slice(0, cut), whole.slice(cut)])
+    columns = decode_table(table)
+    changes = decode.row_changes(columns, table.num_rows)
+    scratch = event_at(columns, held)
+    recorder = _Recorder(stop_at=-1)
+    assert visit_rows(columns, start, len(events), recorder, scratch, changes) == len(events)
+    fields = [tuple(getattr(e, name) for name in COLUMNS) for e in events]
+    assert [cells for _, _, cells in recorder.seen] == fields[start:]
+    fresh = _Recorder(stop_at=-1)
+    assert visit_rows(columns, start, len(events), fresh, None, changes) == len(events)
+    assert [event for _, event, _ in fresh.seen] == events[start:]
