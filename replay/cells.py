@@ -10,8 +10,9 @@ allocated per cell and no intermediate list of the column's values.
 >>> column = Column(BYTES, ["play", "deal", None], bytes([1, 0, 0, 2]))
 >>> column.at(0), column.at(3), column.rows(1, 3)
 ('deal', None, ['play', 'play'])
->>> list_cells(bytes([0, 3, 0, 0, 1]), ("2C", "QS"))
-[None, ('2C', 'QS'), None, None, ()]
+>>> lists = Column(CUT, [], bytes([0, 3, 0, 0, 1, 2]), ("2C", "QS", "AH"), [0])
+>>> lists.at(1), lists.at(5), lists.rows(0, 5)
+(('2C', 'QS'), ('AH',), [None, ('2C', 'QS'), None, None, ()])
 >>> column_tuple(Column(BYTES, ["2C", "QS"], bytes([1, 1, 0])), 3)
 ('QS', 'QS', '2C')
 """
@@ -27,6 +28,11 @@ CONSTANT: Final[i64] = 0  # values[0], whatever the row
 BYTES: Final[i64] = 1  # values[codes[i]]
 SHORTS: Final[i64] = 2  # values[codes[2i] + 256 * codes[2i + 1]] (little-endian uint16 codes)
 LISTED: Final[i64] = 3  # values[i]
+CUT: Final[i64] = 4  # a tuple of codes[i] - 1 items of elements (None when codes[i] is 0)
+
+#: A :data:`CUT` column keeps the position in ``elements`` of every row that is a multiple of
+#: ``1 << MARK_SHIFT``: finding any row's items reads at most that many count bytes.
+MARK_SHIFT: Final[i64] = 4
 
 
 @final
@@ -34,16 +40,30 @@ class Column:
     """One decoded column of a table (rows ``0 .. len - 1``).
 
     ``form`` says how row ``i`` finds its value in ``values`` (see :data:`BYTES` and the
-    others); ``codes`` are the rows' indices for the coded forms. A listed column of lists may
-    also have codes, unused by :meth:`at`: a byte per row, 0 where the row is null.
+    others); ``codes`` are the rows' indices for the coded forms. A list column is cut from
+    ``elements`` (every valid row's items end to end) only when a row is read: ``codes`` has one
+    byte per row, 0 for a null row, else its length + 1, and ``marks`` where every
+    ``1 << MARK_SHIFT``-th row's items begin (form :data:`CUT`). Its cells are then never all
+    alive at once: each is built when read and freed when its reader lets go. A listed column of
+    lists (longer than a count byte holds) also has codes, unused by :meth:`at`: a byte per
+    row, 0 where the row is null.
     """
 
-    __slots__ = ("codes", "form", "values")
+    __slots__ = ("codes", "elements", "form", "marks", "values")
 
-    def __init__(self, form: i64, values: list[Any], codes: bytes = b"") -> None:
+    def __init__(
+        self,
+        form: i64,
+        values: list[Any],
+        codes: bytes = b"",
+        elements: tuple[Any, ...] = (),
+        marks: list[int] | None = None,
+    ) -> None:
         self.form = form
         self.values = values
         self.codes = codes
+        self.elements = elements
+        self.marks: list[int] = marks if marks is not None else []
 
     def at(self, row: i64) -> Any:
         """The value of one row."""
@@ -55,9 +75,27 @@ class Column:
             return self.values[0]
         if form == LISTED:
             return self.values[row]
+        if form == CUT:
+            count: i64 = self.codes[row]
+            if not count:
+                return None
+            first = self.first_item(row)
+            return self.elements[first : first + count - 1]
         low: i64 = self.codes[2 * row]
         high: i64 = self.codes[2 * row + 1]
         return self.values[low | (high << 8)]
+
+    def first_item(self, row: i64) -> i64:
+        """Where row ``row``'s items begin in ``elements`` (a :data:`CUT` column)."""
+        first: i64 = self.marks[row >> MARK_SHIFT]
+        codes = self.codes
+        before: i64 = (row >> MARK_SHIFT) << MARK_SHIFT
+        while before < row:
+            count: i64 = codes[before]
+            if count:
+                first += count - 1
+            before += 1
+        return first
 
     def rows(self, start: int, stop: int) -> list[Any]:
         """The values of rows ``start`` to ``stop`` as a list."""
@@ -65,7 +103,27 @@ class Column:
             return self.values[start:stop]
         if self.form == CONSTANT:
             return [self.values[0]] * max(0, stop - start)
+        if self.form == CUT:
+            return self._cut_rows(start, stop)
         return [self.at(row) for row in range(start, stop)]
+
+    def _cut_rows(self, start: i64, stop: i64) -> list[Any]:
+        """:meth:`rows` of a :data:`CUT` column: the rows' items cut in one pass."""
+        if start >= stop:
+            return []
+        cells: list[Any] = [None] * (stop - start)
+        codes = self.codes
+        elements = self.elements
+        first = self.first_item(start)
+        row: i64 = start
+        while row < stop:
+            count: i64 = codes[row]
+            if count:
+                end = first + count - 1
+                cells[row - start] = elements[first:end]
+                first = end
+            row += 1
+        return cells
 
 
 def column_tuple(column: Column, size: i64) -> tuple[Any, ...]:
@@ -82,23 +140,3 @@ def column_tuple(column: Column, size: i64) -> tuple[Any, ...]:
         rows[row] = values[code]
         row += 1
     return tuple(rows)
-
-
-def list_cells(counts: bytes, elements: tuple[Any, ...]) -> list[tuple[Any, ...] | None]:
-    """The cells of a list column: one per byte of ``counts``, ``None`` where it is 0, else
-    the tuple of the next ``count - 1`` elements of ``elements`` (every valid row's elements
-    end to end). Each cell is one slice of the tuple: one allocation per cell, and a byte read
-    per row.
-    """
-    size: i64 = len(counts)
-    cells: list[tuple[Any, ...] | None] = [None] * size
-    row: i64 = 0
-    at: i64 = 0
-    while row < size:
-        count: i64 = counts[row]
-        if count:
-            end = at + count - 1
-            cells[row] = elements[at:end]
-            at = end
-        row += 1
-    return cells

@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from replay.cells import BYTES, CONSTANT, LISTED, SHORTS, Column, column_tuple, list_cells
+from replay.cells import BYTES, CONSTANT, CUT, LISTED, MARK_SHIFT, SHORTS, Column, column_tuple
 from replay.events import COLUMNS
 
 __all__ = [
@@ -119,7 +119,7 @@ def _differs(column: Column, rows: int, out: NDArray[np.bool_]) -> bool:
         return True
     if len(column.codes) != rows:  # listed, with no null marks
         return False
-    present = np.frombuffer(column.codes, dtype=np.bool_)  # listed: 0 where the row is null
+    present = np.frombuffer(column.codes, dtype=np.bool_)  # lists: 0 where the row is null
     np.logical_or(present[1:], present[:-1], out=out)
     return True
 
@@ -402,9 +402,10 @@ def _scatter(size: int, positions: NDArray[np.intp], values: Iterable[Any]) -> l
 
 def _decode_lists(column: pa.ChunkedArray[Any]) -> Column:
     """A list column: elements decoded once (each distinct value one object) and coded, put
-    end to end in row order by a compiled loop (:func:`replay.cells.column_tuple`), then cut
-    into each row's tuple by another (:func:`replay.cells.list_cells`). A listed column whose
-    codes are one byte per row, 0 where the row is null (for :func:`row_changes`).
+    end to end in row order by a compiled loop (:func:`replay.cells.column_tuple`), each row's
+    tuple cut from them when it is read (form ``CUT``, see :class:`~replay.cells.Column`).
+    Lists too long for a count byte are cut here, into a listed column whose codes are one
+    byte per row, 0 where the row is null (for :func:`row_changes`).
 
     >>> cells = _decode_lists(pa.chunked_array([[["a", "b"], None], [[], ["b"]]]))
     >>> cells.rows(0, 4), list(cells.codes)
@@ -426,12 +427,15 @@ def _decode_lists(column: pa.ChunkedArray[Any]) -> Column:
         return Column(LISTED, _scatter(len(column), rows, cells), present.tobytes())
     counts = np.zeros(len(column), dtype=np.uint8)  # per row: 0 when null, else length + 1
     counts[rows] = lengths + 1
-    row_counts = counts.tobytes()
-    return Column(LISTED, list_cells(row_counts, in_order), row_counts)
+    items = np.zeros(len(column), dtype=np.int64)
+    items[rows] = lengths
+    firsts = np.cumsum(items) - items  # where each row's items begin in ``in_order``
+    marks = _as_list(firsts[:: 1 << MARK_SHIFT])
+    return Column(CUT, [], counts.tobytes(), in_order, marks)
 
 
-#: Lists of this many elements or more are cut by a Python loop (the compiled one takes each
-#: row's length + 1 in one byte).
+#: Lists of this many elements or more are cut by a Python loop when decoded (a :data:`CUT`
+#: column keeps each row's length + 1 in one byte).
 LONG_LIST = 255
 
 

@@ -30,7 +30,7 @@ from typing import Any, Final
 import pyarrow as pa
 from mypy_extensions import i64, mypyc_attr
 
-from replay.cells import BYTES, CONSTANT, LISTED, SHORTS, Column
+from replay.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS, Column
 
 
 class Category(StrEnum):
@@ -312,9 +312,9 @@ def visit_rows(
     its ``visit`` call, must not be kept, and must be one that nobody else holds: events are
     facts.
 
-    ``changes``, from :func:`replay.decode.row_changes` on the same columns, says which cells
-    of each row may differ from the row before: compiled, only those fields are read and
-    written after the first row (about 4 of the 16 in a game's rows).
+    ``changes``, from :func:`replay.decode.row_changes` on the same columns (and nothing
+    else), says which cells of each row may differ from the row before: compiled, only those
+    fields are read and written after the first row (about 4 of the 16 in a game's rows).
     """
     if not COMPILED:
         rows = zip(*(column.rows(start, stop) for column in columns), strict=True)
@@ -353,7 +353,10 @@ def _visit_rows(
 
     The audit's hottest loop. A cell of a one-byte-coded, listed or constant column (all but
     two-byte-coded ones) is read inline from locals (``_reader``): a byte and a list item, not
-    a method call (``Column.at``).
+    a method call (``Column.at``); so is ``seq``'s two-byte code, and a list cell is cut from
+    its column's items as it is read (``_cut_reader``: its count byte, and where the next row's
+    items begin, which only a row whose cell is not None moves on: ``changes`` marks every such
+    row).
     """
     game_ids, seqs, kinds, types, rounds, tricks, players, targets = columns[:8]
     cards, card_lists, suits, amounts, totals, value_lists, times, datas = columns[8:]
@@ -374,6 +377,11 @@ def _visit_rows(
     vv, vc, vb, vl, vk = _reader(value_lists)
     xv, xc, xb, xl, xk = _reader(times)
     dv, dc, db, dl, dk = _reader(datas)
+    # List columns cut as they are read (``CUT``): where the next row's items begin.
+    l_cut, l_items, l_first = _cut_reader(card_lists, start)
+    v_cut, v_items, v_first = _cut_reader(value_lists, start)
+    count: i64 = 0
+    end: i64 = 0
     e = event
     tracked = len(changes) > 0
     mask: i64 = ALL_CHANGED
@@ -425,9 +433,18 @@ def _visit_rows(
                 cv[cc[row]] if cb else cv[row] if cl else cv[0] if ck else cards.at(row)
             )
         if mask & 512:
-            e.cards = (  # type: ignore[misc]
-                lv[lc[row]] if lb else lv[row] if ll else lv[0] if lk else card_lists.at(row)
-            )
+            if l_cut:  # its count byte: 0 for None, else the length + 1
+                count = lc[row]
+                if count:
+                    end = l_first + count - 1
+                    e.cards = l_items[l_first:end]  # type: ignore[misc]
+                    l_first = end
+                else:
+                    e.cards = None  # type: ignore[misc]
+            else:
+                e.cards = (  # type: ignore[misc]
+                    lv[lc[row]] if lb else lv[row] if ll else lv[0] if lk else card_lists.at(row)
+                )
         if mask & 1024:
             e.suit = (  # type: ignore[misc]
                 uv[uc[row]] if ub else uv[row] if ul else uv[0] if uk else suits.at(row)
@@ -441,9 +458,18 @@ def _visit_rows(
                 ov[oc[row]] if ob else ov[row] if ol else ov[0] if ok else totals.at(row)
             )
         if mask & 8192:
-            e.values = (  # type: ignore[misc]
-                vv[vc[row]] if vb else vv[row] if vl else vv[0] if vk else value_lists.at(row)
-            )
+            if v_cut:
+                count = vc[row]
+                if count:
+                    end = v_first + count - 1
+                    e.values = v_items[v_first:end]  # type: ignore[misc]
+                    v_first = end
+                else:
+                    e.values = None  # type: ignore[misc]
+            else:
+                e.values = (  # type: ignore[misc]
+                    vv[vc[row]] if vb else vv[row] if vl else vv[0] if vk else value_lists.at(row)
+                )
         if mask & 16384:
             e.ts = (  # type: ignore[misc]
                 xv[xc[row]] if xb else xv[row] if xl else xv[0] if xk else times.at(row)
@@ -465,6 +491,14 @@ def _copy(event: Event) -> Event:
         e.game_id, e.seq, e.kind, e.type, e.round, e.trick, e.player, e.target, e.card, e.cards,
         e.suit, e.amount, e.total, e.values, e.ts, e.data,
     )  # fmt: skip
+
+
+def _cut_reader(column: Column, row: i64) -> tuple[bool, tuple[Any, ...], i64]:
+    """Whether a column is cut as it is read (:data:`~replay.cells.CUT`), its items, and
+    where row ``row``'s begin among them."""
+    if column.form != CUT:
+        return False, (), 0
+    return True, column.elements, column.first_item(row)
 
 
 def _reader(column: Column) -> tuple[list[Any], bytes, bool, bool, bool]:
