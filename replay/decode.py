@@ -78,9 +78,10 @@ def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any
 def row_changes(columns: list[Column], rows: int) -> bytes:
     """Which cells of each row may differ from the row before: two bytes per row
     (little-endian), bit ``i`` for ``columns[i]`` (at most 16 columns); every bit on the first
-    row. A coded column's bit is on where its code changes, a listed column's where either row
-    is not null (or everywhere, when it has no codes to tell null rows), a constant column's
-    nowhere. :func:`replay.events.visit_rows` then refills only those fields of its event.
+    row. A coded column's bit is on where its code changes; a list column's where either row
+    is not null (from its count bytes); any other listed column's everywhere; a constant
+    column's nowhere. :func:`replay.events.visit_rows` then refills only those fields of its
+    event.
 
     >>> from replay.events import Event, events_to_table
     >>> table = events_to_table([
