@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from replay import decode
 from replay.audit import audit_rows
-from replay.cells import BYTES, CONSTANT, LISTED, SHORTS
+from replay.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS
 from replay.decode import decode_columns, decode_table
 from replay.events import (
     COLUMNS,
@@ -578,3 +578,16 @@ def test_a_scratch_event_refilled_by_changes_is_each_rows_event(
     fresh = _Recorder(stop_at=-1)
     assert visit_rows(columns, start, len(events), fresh, None, changes) == len(events)
     assert [event for _, event, _ in fresh.seen] == events[start:]
+
+
+@pytest.mark.parametrize("kind", available_kinds())
+def test_list_cells_read_at_any_row_are_the_rows_lists(kind: str) -> None:
+    """A list column cut as it is read finds any row's items from the mark before it."""
+    table = corpus(kind, games=1)
+    columns, expected = decode_table(table), reference(table)
+    index = COLUMNS.index("cards")
+    cards = columns[index]
+    assert cards.form == CUT
+    assert [cards.at(row) for row in range(table.num_rows)] == expected[index]
+    assert cards.rows(5, 70) == expected[index][5:70]
+    assert cards.rows(70, 5) == []
