@@ -20,7 +20,8 @@ from replay.simulate import simulate_game
 def test_hands_index_as_a_list_of_n(kind: str, n: int) -> None:
     state: SeatHandsState
     if kind == "hiifuu":
-        state = HiifuuState(game_id="g", kind=kind, n=n, round=1)
+        state = HiifuuState(game_id="g", kind=kind, n=n)
+        state.round = 1
     else:
         state = Hez2State(game_id="g", kind=kind, n=n)
     hands = [1 << seat for seat in range(n)]

@@ -106,7 +106,9 @@ _CLONERS: dict[type, Callable[[Any], Any]] = {}
 def _cloner(cls: type) -> Callable[[Any], Any]:
     """A copy function generated for one state class (field by field, no reflection per call).
 
-    List fields (annotated ``list[...]``) are copied: the reducer changes them in place.
+    List fields (annotated ``list[...]``) are copied: the reducer changes them in place. The
+    copy is made by the class's own ``__init__`` (compiled, ``cls.__new__`` runs it too, and it
+    takes the game, kind and number of seats), then every field is set.
     """
     cloner = _CLONERS.get(cls)
     if cloner is None:
@@ -115,8 +117,9 @@ def _cloner(cls: type) -> Callable[[Any], Any]:
             for f in fields(cls)
         ]
         body = "\n".join(lines)
-        source = f"def clone(old):\n    new = new_instance(cls)\n{body}\n    return new\n"
-        namespace: dict[str, Any] = {"new_instance": cls.__new__, "cls": cls}
+        make = "    new = cls(old.game_id, old.kind, old.n)"
+        source = f"def clone(old):\n{make}\n{body}\n    return new\n"
+        namespace: dict[str, Any] = {"cls": cls}
         exec(source, namespace)
         cloner = namespace["clone"]
         _CLONERS[cls] = cloner
@@ -133,17 +136,34 @@ def _is_list(annotation: object) -> bool:
 S = TypeVar("S", bound="GameState")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class GameState:
     """Fields common to every game's state. Subclasses add their own fields: immutable values,
-    or lists changed in place by the reducer (copied by :meth:`clone`)."""
+    or lists changed in place by the reducer (copied by :meth:`clone`).
+
+    Every state class writes out its ``__init__``, which gives each field its first value
+    (``start`` then sets the game's own): compiled, a dataclass's generated ``__init__`` would
+    run as Python bytecode, about 13,000 instructions per Hiifuu game. Each calls its base's
+    ``__init__`` by name: ``@dataclass(slots=True)`` makes a new class, which zero-argument
+    ``super()`` does not know (Python 3.11).
+    """
 
     game_id: str
     kind: str
     n: int
-    seq: int = 0
-    over: bool = False
-    last: Event | None = None
+    seq: int
+    over: bool
+    last: Event | None
+
+    def __init__(
+        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+    ) -> None:
+        self.game_id = game_id
+        self.kind = kind
+        self.n = n
+        self.seq = seq
+        self.over = False
+        self.last = last
 
     def clone(self: S) -> S:
         """A snapshot: immutable fields shared, list fields copied."""
@@ -151,18 +171,24 @@ class GameState:
         return new
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class SeatHandsState(GameState):
     """A state with each seat's hand as a bit set in a field of its own (two to six seats):
     compiled, a native int, so changing a hand allocates nothing (an int stored in a list is
     boxed). :meth:`hand` and :meth:`set_hand` index them as a list of ``n`` hands would."""
 
-    hand0: int = 0
-    hand1: int = 0
-    hand2: int = 0
-    hand3: int = 0
-    hand4: int = 0
-    hand5: int = 0
+    hand0: int
+    hand1: int
+    hand2: int
+    hand3: int
+    hand4: int
+    hand5: int
+
+    def __init__(
+        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+    ) -> None:
+        GameState.__init__(self, game_id, kind, n, seq, last)
+        self.hand0 = self.hand1 = self.hand2 = self.hand3 = self.hand4 = self.hand5 = 0
 
     def hand(self, seat: int) -> int:
         """The bit set of ``seat``'s hand."""
@@ -232,7 +258,7 @@ class SeatHandsState(GameState):
         self.hand0 = self.hand1 = self.hand2 = self.hand3 = self.hand4 = self.hand5 = 0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class SeatTrickState(SeatHandsState):
     """A :class:`SeatHandsState` whose trick is played in seat order from its leader: the cards
     on the table packed in a native int (:mod:`replay.packed`), so a play allocates nothing;
@@ -240,8 +266,15 @@ class SeatTrickState(SeatHandsState):
     ``played += 1``, written in each game's ``_play`` (a method call per play: +0.6% for
     Hearts)."""
 
-    played: int = 0  # cards on the table
-    table_cards: i64 = 0  # their indices in play order from the leader, CARD_BITS each
+    played: int  # cards on the table
+    table_cards: i64  # their indices in play order from the leader, CARD_BITS each
+
+    def __init__(
+        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+    ) -> None:
+        SeatHandsState.__init__(self, game_id, kind, n, seq, last)
+        self.played = 0
+        self.table_cards = 0
 
     @property
     def table(self) -> list[int]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
@@ -265,7 +265,7 @@ def _half_penalty(half: int, first: int) -> int:
     return total
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class FouState(GameState):
     """A Fou! game between events.
 
@@ -274,67 +274,109 @@ class FouState(GameState):
     :meth:`clone`. The other fields are immutable.
     """
 
-    names: tuple[str, ...] = ()
-    bots: tuple[bool, ...] = ()
-    stage: int = DECK_STAGE
-    deck: int = 0  # the deck in play (bit set)
-    hand_size: int = 12
-    first_dealer: int = -1
-    round: int = 0
+    names: tuple[str, ...]
+    bots: tuple[bool, ...]
+    stage: int
+    deck: int  # the deck in play (bit set)
+    hand_size: int
+    first_dealer: int
+    round: int
     # Each seat's hand in two halves (see SPLIT), in fields of their own: compiled, native ints,
     # so a play allocates nothing (an int stored in a list is boxed). :meth:`low`, :meth:`high`
     # and :meth:`hand` index them by seat; ``hands`` gives whole bit sets.
-    low0: i64 = 0
-    low1: i64 = 0
-    low2: i64 = 0
-    low3: i64 = 0
-    low4: i64 = 0
-    low5: i64 = 0
-    low6: i64 = 0
-    low7: i64 = 0
-    high0: i64 = 0
-    high1: i64 = 0
-    high2: i64 = 0
-    high3: i64 = 0
-    high4: i64 = 0
-    high5: i64 = 0
-    high6: i64 = 0
-    high7: i64 = 0
+    low0: i64
+    low1: i64
+    low2: i64
+    low3: i64
+    low4: i64
+    low5: i64
+    low6: i64
+    low7: i64
+    high0: i64
+    high1: i64
+    high2: i64
+    high3: i64
+    high4: i64
+    high5: i64
+    high6: i64
+    high7: i64
     # Whether a seat's hand is empty since the round's last deal: set by the deal and by
     # ``_play`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
-    emptied: bool = False
+    emptied: bool
     # The cards of the deck not dealt yet this round, in two halves (see SPLIT).
-    undealt_low: int = 0
-    undealt_high: int = 0
-    deals: int = 0  # deal events this round
-    round_leader: int = -1  # leader of the round's first trick
-    trick: int = 0
-    leader: int = -1  # leader of the current trick
-    turn: int = -1  # seat to play next, -1 when the trick is complete
-    out: int = 0  # seats sitting out the current trick (bit set of seats)
-    need: int = 0  # cards the current trick takes (seats not sitting out)
+    undealt_low: int
+    undealt_high: int
+    deals: int  # deal events this round
+    round_leader: int  # leader of the round's first trick
+    trick: int
+    leader: int  # leader of the current trick
+    turn: int  # seat to play next, -1 when the trick is complete
+    out: int  # seats sitting out the current trick (bit set of seats)
+    need: int  # cards the current trick takes (seats not sitting out)
     # The current trick in play order, packed in native ints (see replay.packed): compiled, a play
     # allocates nothing. ``table`` and ``table_seats`` list them.
-    played: int = 0  # cards on the table
-    table_cards: i64 = 0  # CARD_BITS per card
-    table_players: i64 = 0  # SEAT_BITS per seat
-    led: int = -1  # the led colour, -1 until a card other than a 1 is played
+    played: int  # cards on the table
+    table_cards: i64  # CARD_BITS per card
+    table_players: i64  # SEAT_BITS per seat
+    led: int  # the led colour, -1 until a card other than a 1 is played
     # The highest and lowest card_rank in the trick so far (kept until the next trick starts):
     # the winner's and the first Fool's positions, without ranking the trick again.
-    best_rank: int = -1
-    worst_rank: int = NO_RANK
+    best_rank: int
+    worst_rank: int
     # The trick being ruled (kept until its Fools are named).
-    last_played: int = 0
-    last_table_cards: i64 = 0
-    last_table_players: i64 = 0
-    last_led: int = -1
+    last_played: int
+    last_table_cards: i64
+    last_table_players: i64
+    last_led: int
     # The Fools named for the last complete trick, packed in naming order; ``fools`` lists them.
-    fool_count: int = 0
-    fool_seats: i64 = 0  # SEAT_BITS per seat
-    scored: int = 0  # round_scored events recorded this round
-    totals: list[int] = field(default_factory=list)
-    plus: list[int] = field(default_factory=list)  # rounds scored +10, per seat
-    winners: tuple[int, ...] = ()
+    fool_count: int
+    fool_seats: i64  # SEAT_BITS per seat
+    scored: int  # round_scored events recorded this round
+    totals: list[int]
+    plus: list[int]  # rounds scored +10, per seat
+    winners: tuple[int, ...]
+
+    def __init__(
+        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+    ) -> None:
+        GameState.__init__(self, game_id, kind, n, seq, last)
+        self.names = ()
+        self.bots = ()
+        self.stage = DECK_STAGE
+        self.deck = 0
+        self.hand_size = 12
+        self.first_dealer = -1
+        self.round = 0
+        self.low0 = self.low1 = self.low2 = self.low3 = 0
+        self.low4 = self.low5 = self.low6 = self.low7 = 0
+        self.high0 = self.high1 = self.high2 = self.high3 = 0
+        self.high4 = self.high5 = self.high6 = self.high7 = 0
+        self.emptied = False
+        self.undealt_low = 0
+        self.undealt_high = 0
+        self.deals = 0
+        self.round_leader = -1
+        self.trick = 0
+        self.leader = -1
+        self.turn = -1
+        self.out = 0
+        self.need = 0
+        self.played = 0
+        self.table_cards = 0
+        self.table_players = 0
+        self.led = -1
+        self.best_rank = -1
+        self.worst_rank = NO_RANK
+        self.last_played = 0
+        self.last_table_cards = 0
+        self.last_table_players = 0
+        self.last_led = -1
+        self.fool_count = 0
+        self.fool_seats = 0
+        self.scored = 0
+        self.totals = []
+        self.plus = []
+        self.winners = ()
 
     def low(self, seat: int) -> i64:
         """The low half of ``seat``'s hand (cards below SPLIT)."""
@@ -551,10 +593,12 @@ class Fou(Rules[FouState]):
     def start(self, event: Event) -> FouState:
         names, bots = setup_of(event, self.kind, _seats)
         n = len(names)
-        return FouState(
-            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, names=names,
-            bots=bots, hand_size=hand_size(n), totals=[0] * n, plus=[0] * n,
-        )  # fmt: skip
+        state = FouState(event.game_id, self.kind, n, 1, event)
+        state.names, state.bots = names, bots
+        state.hand_size = hand_size(n)
+        state.totals = [0] * n
+        state.plus = [0] * n
+        return state
 
     # ----------------------------------------------------------------- what is due
     def due(self, state: FouState) -> Due:

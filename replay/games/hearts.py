@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
@@ -107,7 +107,7 @@ def _per_seat() -> list[int]:
     return [0, 0, 0, 0]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class HeartsState(SeatTrickState):
     """A Hearts game between events.
 
@@ -117,20 +117,39 @@ class HeartsState(SeatTrickState):
     nothing. The rest are immutable.
     """
 
-    names: tuple[str, ...] = ()
-    hand_no: int = 1
-    stage: int = DEAL
-    dealt: int = 0  # cards dealt this hand (bit set)
-    deals: int = 0  # deal events this hand
-    passes: tuple[int, ...] = (-1, -1, -1, -1)  # passed cards per seat, -1 = not yet
-    trick_no: int = 1
-    leader: int = 0
-    turn: int = 0
-    broken: bool = False
-    taken: list[int] = field(default_factory=_per_seat)  # points taken this hand
-    scored: int = 0  # round_scored events recorded this hand
-    totals: tuple[int, ...] = (0, 0, 0, 0)
-    winners: tuple[int, ...] = ()
+    names: tuple[str, ...]
+    hand_no: int
+    stage: int
+    dealt: int  # cards dealt this hand (bit set)
+    deals: int  # deal events this hand
+    passes: tuple[int, ...]  # passed cards per seat, -1 = not yet
+    trick_no: int
+    leader: int
+    turn: int
+    broken: bool
+    taken: list[int]  # points taken this hand
+    scored: int  # round_scored events recorded this hand
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def __init__(
+        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+    ) -> None:
+        SeatTrickState.__init__(self, game_id, kind, n, seq, last)
+        self.names = ()
+        self.hand_no = 1
+        self.stage = DEAL
+        self.dealt = 0
+        self.deals = 0
+        self.passes = (-1, -1, -1, -1)
+        self.trick_no = 1
+        self.leader = 0
+        self.turn = 0
+        self.broken = False
+        self.taken = _per_seat()
+        self.scored = 0
+        self.totals = (0, 0, 0, 0)
+        self.winners = ()
 
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
@@ -277,9 +296,9 @@ class Hearts(Rules[HeartsState]):
 
     def start(self, event: Event) -> HeartsState:
         names = setup_of(event, self.kind, _seat_names)
-        return HeartsState(
-            game_id=event.game_id, kind=self.kind, n=len(names), seq=1, last=event, names=names,
-        )  # fmt: skip
+        state = HeartsState(event.game_id, self.kind, len(names), 1, event)
+        state.names = names
+        return state
 
     # ----------------------------------------------------------------- what is due
     def due(self, state: HeartsState) -> Due:

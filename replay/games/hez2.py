@@ -116,7 +116,7 @@ def split_pot(stakes_by_rank: Sequence[int]) -> list[int]:
 Ruling = tuple[str, int, int, str]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Hez2State(SeatHandsState):
     """A Hez2 round between events.
 
@@ -125,26 +125,51 @@ class Hez2State(SeatHandsState):
     immutable values.
     """
 
-    names: tuple[str, ...] = ()
-    bots: tuple[bool, ...] = ()
-    stakes: tuple[int | None, ...] = ()
-    dealer: int = 0
-    stage: int = DEAL
-    dealt: int = 0  # deal events recorded
-    stock: int = DECK.full  # cards not yet seen (set of unknown order)
-    discard: int = 0  # the discard pile, its top card included
-    top: int = -1  # the exposed card
-    top_seat: int = -1  # who played it (-1: the start card)
-    suit: int = -1  # the suit to match (a 7's declared suit)
-    turn: int = 0
-    pending_skip: bool = False
-    pending_draw: int = 0
-    to_draw: int = 0  # cards still to draw by ``turn`` in the DRAW stage
-    turns: int = 0  # turns begun (a served skip is a turn)
-    places: tuple[int, ...] = ()  # seats in order of places, 1st first
-    payouts: tuple[int, ...] = ()  # payout per seat once paid (0 for unstaked seats)
-    forced: bool = False  # the current or last draw is a penalty (HEZ2-TWO), not a choice
-    queue: tuple[Ruling, ...] = ()  # rulings due, first first
+    names: tuple[str, ...]
+    bots: tuple[bool, ...]
+    stakes: tuple[int | None, ...]
+    dealer: int
+    stage: int
+    dealt: int  # deal events recorded
+    stock: int  # cards not yet seen (set of unknown order)
+    discard: int  # the discard pile, its top card included
+    top: int  # the exposed card
+    top_seat: int  # who played it (-1: the start card)
+    suit: int  # the suit to match (a 7's declared suit)
+    turn: int
+    pending_skip: bool
+    pending_draw: int
+    to_draw: int  # cards still to draw by ``turn`` in the DRAW stage
+    turns: int  # turns begun (a served skip is a turn)
+    places: tuple[int, ...]  # seats in order of places, 1st first
+    payouts: tuple[int, ...]  # payout per seat once paid (0 for unstaked seats)
+    forced: bool  # the current or last draw is a penalty (HEZ2-TWO), not a choice
+    queue: tuple[Ruling, ...]  # rulings due, first first
+
+    def __init__(
+        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+    ) -> None:
+        SeatHandsState.__init__(self, game_id, kind, n, seq, last)
+        self.names = ()
+        self.bots = ()
+        self.stakes = ()
+        self.dealer = 0
+        self.stage = DEAL
+        self.dealt = 0
+        self.stock = DECK.full
+        self.discard = 0
+        self.top = -1
+        self.top_seat = -1
+        self.suit = -1
+        self.turn = 0
+        self.pending_skip = False
+        self.pending_draw = 0
+        self.to_draw = 0
+        self.turns = 0
+        self.places = ()
+        self.payouts = ()
+        self.forced = False
+        self.queue = ()
 
 
 def next_holder(state: SeatHandsState, seat: int) -> int:
@@ -248,10 +273,11 @@ class Hez2(Rules[Hez2State]):
     def start(self, event: Event) -> Hez2State:
         names, bots, stakes, dealer = setup_of(event, self.kind, _seats)
         n = len(names)
-        return Hez2State(
-            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event,
-            names=names, bots=bots, stakes=stakes, dealer=dealer, payouts=(0,) * n,
-        )  # fmt: skip
+        state = Hez2State(event.game_id, self.kind, n, 1, event)
+        state.names, state.bots, state.stakes = names, bots, stakes
+        state.dealer = dealer
+        state.payouts = (0,) * n
+        return state
 
     # ----------------------------------------------------------------- what is due
     def due(self, state: Hez2State) -> Due:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar, Final
 
@@ -146,7 +146,7 @@ class Setup:
 NO_SETUP: Final = Setup((), (), 0, 0, 0, "", (), Deck([], "empty deck"))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class HiifuuState(SeatTrickState):
     """A Hiifuu game between events.
 
@@ -156,25 +156,49 @@ class HiifuuState(SeatTrickState):
     list them): compiled, a play allocates nothing. The other fields are immutable.
     """
 
-    setup: Setup = NO_SETUP  # the game's fixed setup
-    stage: int = FIRST_LEADER
-    round: int = 0
-    first_leader: int = -1
-    layout: tuple[int, ...] = ()  # this round's token values in layout order
-    next_token: int = 0  # index in ``layout`` of the first token still in the centre
-    dealt: int = 0  # cards dealt this round (bit set)
-    deals: int = 0  # deal events this round
-    discards: list[int] = field(default_factory=list)  # discarded cards per seat, -1 = not yet
-    trick_no: int = 1
-    leader: int = 0
-    turn: int = 0
-    tricks: list[int] = field(default_factory=list)  # tricks won this round per seat
-    token_of: tuple[int, ...] = ()  # layout index of each seat's token, UNTAKEN if none
-    covered: tuple[bool, ...] = ()
-    token_due: int = NO_TOKEN
-    scored: int = 0  # round_scored events recorded this round
-    totals: list[int] = field(default_factory=list)
-    winners: tuple[int, ...] = ()
+    setup: Setup  # the game's fixed setup
+    stage: int
+    round: int
+    first_leader: int
+    layout: tuple[int, ...]  # this round's token values in layout order
+    next_token: int  # index in ``layout`` of the first token still in the centre
+    dealt: int  # cards dealt this round (bit set)
+    deals: int  # deal events this round
+    discards: list[int]  # discarded cards per seat, -1 = not yet
+    trick_no: int
+    leader: int
+    turn: int
+    tricks: list[int]  # tricks won this round per seat
+    token_of: tuple[int, ...]  # layout index of each seat's token, UNTAKEN if none
+    covered: tuple[bool, ...]
+    token_due: int
+    scored: int  # round_scored events recorded this round
+    totals: list[int]
+    winners: tuple[int, ...]
+
+    def __init__(
+        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+    ) -> None:
+        SeatTrickState.__init__(self, game_id, kind, n, seq, last)
+        self.setup = NO_SETUP
+        self.stage = FIRST_LEADER
+        self.round = 0
+        self.first_leader = -1
+        self.layout = ()
+        self.next_token = 0
+        self.dealt = 0
+        self.deals = 0
+        self.discards = []
+        self.trick_no = 1
+        self.leader = 0
+        self.turn = 0
+        self.tricks = []
+        self.token_of = ()
+        self.covered = ()
+        self.token_due = NO_TOKEN
+        self.scored = 0
+        self.totals = []
+        self.winners = ()
 
     def hands_dealt(self) -> bool:
         """No hands before the first round."""
@@ -314,10 +338,10 @@ class Hiifuu(Rules[HiifuuState]):
     def start(self, event: Event) -> HiifuuState:
         fixed = setup_of(event, self.kind, _fixed_setup)
         n = len(fixed.names)
-        return HiifuuState(
-            game_id=event.game_id, kind=self.kind, n=n, seq=1, last=event, setup=fixed,
-            totals=[0] * n,
-        )  # fmt: skip
+        state = HiifuuState(event.game_id, self.kind, n, 1, event)
+        state.setup = fixed
+        state.totals = [0] * n
+        return state
 
     # ----------------------------------------------------------------- what is due
     def due(self, state: HiifuuState) -> Due:
