@@ -309,12 +309,12 @@ def audit_table(table: Any, starts: list[int] | None = None) -> list[GameAudit]:
 
 def _audit_decoded(table: Any, columns: list[Column], starts: list[int] | None) -> list[GameAudit]:
     """:func:`audit_table` on the table's decoded columns."""
-    changes = row_changes(columns, table.num_rows)
     if starts is None:
         starts, distinct = _game_runs(table)
         if distinct < len(starts):  # a game in pieces
             games = group_games(events_from_columns(columns, 0, table.num_rows))
             return [audit_game(game) for game in games]
+    changes = row_changes(columns, table.num_rows)  # for the game runs' clean paths only
     bounds = [*starts, table.num_rows]
     return [audit_rows(columns, bounds[i], bounds[i + 1], changes) for i in range(len(bounds) - 1)]
 

@@ -188,6 +188,8 @@ class SeatHandsState(GameState):
         self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
     ) -> None:
         GameState.__init__(self, game_id, kind, n, seq, last)
+        # clear_hands, written out: mypyc counts a field as always set only when __init__
+        # assigns it itself (then its reads skip the check).
         self.hand0 = self.hand1 = self.hand2 = self.hand3 = self.hand4 = self.hand5 = 0
 
     def hand(self, seat: int) -> int:
@@ -273,8 +275,7 @@ class SeatTrickState(SeatHandsState):
         self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
     ) -> None:
         SeatHandsState.__init__(self, game_id, kind, n, seq, last)
-        self.played = 0
-        self.table_cards = 0
+        self.played = self.table_cards = 0  # clear_table, written out (as in SeatHandsState)
 
     @property
     def table(self) -> list[int]:
