@@ -39,14 +39,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# pytest-xdist: one test process per core (TEST_JOBS=0: all in one process, e.g. to debug).
+TEST_JOBS ?= auto
+
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_JOBS)
 
 # The whole suite again against the compiled build (same sources, checked semantics).
 # importlib mode: pytest must not put the repository (and its pure package) first on sys.path.
 unit-native: $(NATIVE_STAMP)
 	PYTHONPATH=$(abspath $(NATIVE)):$(CURDIR) REPLAY_EXPECT_NATIVE=1 \
-		$(BIN)/pytest -p no:cacheprovider --import-mode=importlib
+		$(BIN)/pytest -n $(TEST_JOBS) -p no:cacheprovider --import-mode=importlib
 
 test: lint typecheck unit unit-native
 
