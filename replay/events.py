@@ -149,7 +149,10 @@ class Event:
         """The parsed ``data`` JSON of a ``game_start`` event (empty when absent)."""
         if not self.data:
             return {}
-        parsed = json.loads(self.data)
+        try:
+            parsed = json.loads(self.data)
+        except RecursionError:
+            raise ValueError("game_start data nests too deeply to parse") from None
         if not isinstance(parsed, dict):
             raise ValueError("game_start data must be a JSON object")
         return parsed

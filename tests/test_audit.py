@@ -560,3 +560,12 @@ def test_freed_memory_is_reused_without_page_faults() -> None:
 
     assert faults("default") > 5_000  # 40 MB returned to the kernel, then faulted back in
     assert faults("retain") < 500
+
+
+@pytest.mark.parametrize("data", ["not json {", "[1]", "[" * 100_000 + "]" * 100_000])
+def test_game_start_data_that_is_no_json_object_stops_the_game_with_log_setup(data: str) -> None:
+    for kind_events in (game("hearts", 13), game("fou", 13)):
+        audit = audit_game(changed(kind_events, 0, data=data))
+        assert [(f.rule, f.seq) for f in audit.findings] == [("LOG-SETUP", 0)]
+        assert audit.stopped_at == 0
+        assert explain_step(changed(kind_events, 0, data=data), 0).rule == "LOG-SETUP"

@@ -39,6 +39,13 @@ def _bad_cases() -> dict[str, tuple[list[Event], str, int | None]]:
             1,
         ),
         "unknown kind": ([replace(e, kind="poker") for e in g], "LOG-SETUP", 0),
+        "data not JSON": ([replace(g[0], data="not json {"), *g[1:]], "STORE-SCHEMA", 0),
+        "data a JSON list": ([replace(g[0], data="[1]"), *g[1:]], "STORE-SCHEMA", 0),
+        "data nested too deep": (
+            [replace(g[0], data="[" * 100_000 + "]" * 100_000), *g[1:]],
+            "STORE-SCHEMA",
+            0,
+        ),
         "no game_start": (_renumber(g[1:]), "LOG-SETUP", 0),
         "two kinds": ([*g[:7], replace(g[7], kind="hez2"), *g[8:]], "LOG-SETUP", 7),
     }
@@ -118,6 +125,9 @@ _LINE_CASES = {
     "ts date only": (',"ts":"2024-05-01"', True),
     "ts in microseconds": (',"ts":"2024-05-01T12:00:00.123456Z"', True),
     "ts as number": (',"ts":5', True),
+    "ts in year 0": (',"ts":"0000-01-01T00:00:00Z"', True),
+    "ts in year 1": (',"ts":"0001-01-01T00:00:00Z"', False),
+    "ts in year 9999": (',"ts":"9999-12-31T23:59:59.999Z"', False),
     "float for int": (',"round":1.0', True),
     "exponent for int": (',"round":1e2', True),
     "bool for int": (',"player":true', True),
@@ -174,6 +184,44 @@ def test_harmless_file_forms_read_like_the_plain_file(tmp_path: Path, form: str)
     read = read_jsonl(path)
     assert read.rejected == []
     assert read.table.equals(read_jsonl_text(tmp_path, text).table)
+
+
+@pytest.mark.parametrize("form", ["object over lines", "two objects a line", "cr line ends"])
+def test_a_file_not_one_object_a_line_is_judged_line_by_line(tmp_path: Path, form: str) -> None:
+    """Arrow's reader alone would take these whole; the line-by-line reading rejects the lines
+    that are not one object each, with or without another bad line in the file."""
+    lines = _clean_lines()
+    pretty = json.dumps(json.loads(lines[3]), indent=1)
+    text = {
+        "object over lines": "\n".join([*lines[:3], pretty, *lines[4:]]) + "\n",
+        "two objects a line": "\n".join([*lines[:3], lines[3] + lines[4], *lines[5:]]) + "\n",
+        "cr line ends": "\r".join(lines) + "\r",
+    }[form]
+    for tail in ("", "{not json\n"):
+        path = tmp_path / "in.jsonl"
+        path.write_text(text + tail)
+        read = read_jsonl(path)
+        assert read.rejected, (form, tail)
+        assert read.table.num_rows < len(lines)
+        kept = {(row["game_id"], row["seq"]) for row in read.table.to_pylist()}
+        assert len(kept) == read.table.num_rows
+
+
+def test_a_ts_outside_years_1_to_9999_is_rejected_at_ingest(store: EventStore) -> None:
+    good, bad = hearts_games(2)
+    table = events_to_table(good + bad)
+    ms = table.column("ts").cast(pa.int64()).to_pylist()
+    ms[len(good) + 2] = -62_135_596_800_001  # one ms before year 1
+    table = table.set_column(
+        table.schema.get_field_index("ts"),
+        table.schema.field("ts"),
+        pa.array(ms, pa.int64()).cast(table.schema.field("ts").type),
+    )
+    report = store.ingest(table, source="b.parquet")
+    (rejection,) = report.rejected
+    assert (rejection.rule, rejection.game_id, rejection.seq) == ("STORE-SCHEMA", "h-001", 2)
+    assert "outside years 1 to 9999" in rejection.reason
+    assert [g.game_id for g in store.list_games()] == ["h-000"]
 
 
 def read_jsonl_text(tmp_path: Path, text: str) -> JsonlRead:

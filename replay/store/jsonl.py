@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pj
 
 from replay.events import COLUMNS, SCHEMA, Event
-from replay.store.validate import Rejection
+from replay.store.validate import TS_RANGE_MS, Rejection
 
 _LIST_FIELDS = ("cards", "values")
 
@@ -105,7 +105,8 @@ def _check_value(fld: pa.Field[Any], value: object) -> str | None:
         try:
             parse_ts(str(value)) if isinstance(value, str) else parse_ts("")
         except ValueError:
-            return f"{fld.name} must be an ISO 8601 time with a zone, to the ms, not {value!r}"
+            when = "an ISO 8601 time with a zone, to the ms, in years 1-9999"
+            return f"{fld.name} must be {when}, not {value!r}"
         return None
     if not isinstance(value, list):
         return f"{fld.name} must be a list"
@@ -172,11 +173,14 @@ def _timestamps(texts: pa.ChunkedArray[Any]) -> pa.ChunkedArray[Any] | pa.Array[
     (ValueError for a bad one)."""
     try:
         converted: pa.ChunkedArray[Any] = texts.cast(_TS.type)
-        return converted
     except pa.ArrowInvalid:
         values = [None if t is None else parse_ts(t) for t in texts.to_pylist()]
         parsed: pa.Array[Any] = pa.array(values, _TS.type)
         return parsed
+    low, high = pc.min_max(converted.cast(pa.int64())).values()
+    if low.is_valid and not TS_RANGE_MS[0] <= low.as_py() <= high.as_py() <= TS_RANGE_MS[1]:
+        raise ValueError("a ts outside years 1 to 9999")  # Arrow's cast takes year 0
+    return converted
 
 
 def _parse(data: bytes, block_size: int = _BLOCK) -> pa.Table:
@@ -194,17 +198,23 @@ def _parse(data: bytes, block_size: int = _BLOCK) -> pa.Table:
 
 def read_jsonl(path: str | Path) -> JsonlRead:
     """Read a JSON Lines file with Arrow's C++ parser; when some lines are malformed, report
-    them by line number and parse the others. A UTF-8 byte order mark, CRLF line ends and
-    blank lines are accepted."""
+    them by line number and parse the others. One object per line: a UTF-8 byte order mark,
+    CRLF line ends and blank lines are accepted; an object over several lines, or two on one
+    line, is not."""
     data = Path(path).read_bytes()
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     data = data.removeprefix(_BOM)
     if not data or data.isspace():
         return JsonlRead(SCHEMA.empty_table(), 0)
     try:
-        return JsonlRead(_parse(data), lines)
+        table = _parse(data)
     except (ValueError, pa.ArrowNotImplementedError):
-        pass
+        table = None
+    if table is not None and table.num_rows == data.strip().count(b"\n") + 1:
+        return JsonlRead(table, lines)
+    # Some line is bad, or Arrow read another number of objects than there are lines (an
+    # object over several lines, two on one line, CR-only line ends, or just a blank line):
+    # judge the file line by line, as the slow path does any file with a bad line.
     good, rejected = _split_lines(data, str(path))
     return JsonlRead(_parse_good(good, str(path), rejected), lines, rejected)
 

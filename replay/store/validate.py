@@ -17,6 +17,7 @@ when the game module exposes ``deck``), nothing after ``game_end`` (LOG-AFTER-EN
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -284,8 +285,47 @@ def _type_and_card_faults(b: _Batch, kind: str, of_kind: np.ndarray) -> Iterable
     yield _Fault("LOG-CARD", np.flatnonzero(of_kind & bad), describe)
 
 
+#: The times a Python ``datetime`` can hold (years 1 to 9999), in the ``ts`` column's unit (ms).
+TS_RANGE_MS: tuple[int, int] = (-62_135_596_800_000, 253_402_300_799_999)
+
+
+def _value_faults(b: _Batch) -> Iterable[_Fault]:
+    """Values that fit their column's type but not what the column means: a time outside
+    years 1 to 9999, a ``data`` text that is not a JSON object."""
+    ms = b.table.column("ts").cast(pa.int64()).to_numpy(zero_copy_only=False)
+    with np.errstate(invalid="ignore"):  # nulls are NaN: neither below nor above
+        outside = (ms < TS_RANGE_MS[0]) | (ms > TS_RANGE_MS[1])
+    yield _Fault(
+        "STORE-SCHEMA",
+        np.flatnonzero(outside),
+        lambda r: (int(b.seq[r]), f"ts {int(ms[r])} ms from 1970 is outside years 1 to 9999"),
+    )
+    data = b.table.column("data")
+    given = np.flatnonzero(data.is_valid().to_numpy(zero_copy_only=False))
+    texts = [str(text) for text in data.drop_null().to_pylist()]
+    bad = [row for row, text in zip(given.tolist(), texts, strict=True) if not is_json_object(text)]
+    yield _Fault(
+        "STORE-SCHEMA",
+        np.array(bad, dtype=np.int64),
+        lambda r: (int(b.seq[r]), "data is not the text of a JSON object"),
+    )
+
+
+def is_json_object(text: str) -> bool:
+    """Whether ``text`` is a JSON object (False too when it nests deeper than Python parses).
+
+    >>> is_json_object('{"names": ["Ann"]}'), is_json_object("[1]"), is_json_object("{")
+    (True, False, False)
+    """
+    try:
+        return isinstance(json.loads(text), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
 CHECKS = (
     _null_faults,
+    _value_faults,
     _sequence_faults,
     _setup_faults,
     _after_end_faults,
