@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -13,6 +15,20 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile("replay")
+
+
+@pytest.fixture(scope="session")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of three Hearts games, one data file each: copy it (``copy``), never change it."""
+    from tests.store_helpers import three_game_store
+
+    return three_game_store(tmp_path_factory.mktemp("pristine") / "store")
+
+
+@pytest.fixture
+def copy(pristine: Path, tmp_path: Path) -> Path:
+    """A fresh copy of :func:`pristine`, for a test to damage."""
+    return Path(shutil.copytree(pristine, tmp_path / "store"))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
+from typer.testing import CliRunner, Result
+
+from replay.cli import app
 from replay.events import Event
 from replay.games import get_rules
 from replay.simulate import simulate_game
+from replay.store import EventStore
 
 
 @cache
@@ -17,3 +22,19 @@ def hearts_game(game_id: str, seed: int = 1) -> tuple[Event, ...]:
 
 def hearts_games(count: int, prefix: str = "h") -> list[list[Event]]:
     return [list(hearts_game(f"{prefix}-{i:03d}", seed=i)) for i in range(count)]
+
+
+def three_game_store(path: Path) -> Path:
+    """A store of three Hearts games, one data file (and one commit) per game."""
+    store = EventStore.open(path, create=True)
+    for game in hearts_games(3):
+        store.ingest([game])
+    return path
+
+
+def run_cli(*args: str) -> Result:
+    """Run the CLI in-process; it must end by an exit code, never a traceback."""
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output and "error: unexpected" not in result.output
+    return result

@@ -4,21 +4,16 @@ file (and game, seq where they apply), a non-zero exit code, no traceback, the o
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
-from replay.cli import app
 from replay.events import Event
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
-from tests.store_helpers import hearts_games
-
-runner = CliRunner()
+from tests.store_helpers import hearts_games, run_cli
 
 
 def _victim(store: Path) -> Path:
@@ -69,27 +64,6 @@ CORRUPTIONS: dict[str, Callable[[Path], str]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("pristine") / "store"
-    store = EventStore.open(path, create=True)
-    for game in hearts_games(3):
-        store.ingest([game])  # one data file per game
-    return path
-
-
-@pytest.fixture
-def copy(pristine: Path, tmp_path: Path) -> Path:
-    return Path(shutil.copytree(pristine, tmp_path / "store"))
-
-
-def _run(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert "Traceback" not in result.output and "error: unexpected" not in result.output
-    return result
-
-
 def _jsonl(path: Path, events: list[Event]) -> Path:
     path.write_text("".join(event_to_line(e) + "\n" for e in events))
     return path
@@ -102,23 +76,25 @@ def test_a_bad_data_file_is_named_and_the_other_games_served(
     bad = CORRUPTIONS[case](copy)
     store = str(copy)
     for args in (["info", store], ["games", store]):
-        result = _run(*args)
+        result = run_cli(*args)
         assert result.exit_code == 1 and f"error: {bad}: " in result.output, args
-    assert "h-000" in _run("games", store).output and "h-001" not in _run("games", store).output
+    assert (
+        "h-000" in run_cli("games", store).output and "h-001" not in run_cli("games", store).output
+    )
 
     out = tmp_path / "out.jsonl"
-    result = _run("export", store, "--out", str(out))
+    result = run_cli("export", store, "--out", str(out))
     assert result.exit_code == 1 and bad in result.output
     assert {line.split('"')[3] for line in out.read_text().splitlines()} == {"h-000", "h-002"}
 
-    result = _run("show", store, "--game", "h-001")
+    result = run_cli("show", store, "--game", "h-001")
     assert result.exit_code == 2 and bad in result.output
-    assert _run("show", store, "--game", "h-000", "--json").exit_code == 0
+    assert run_cli("show", store, "--game", "h-000", "--json").exit_code == 0
 
-    result = _run("audit", store, "--jobs", "1")
+    result = run_cli("audit", store, "--jobs", "1")
     assert result.exit_code == 2 and bad in result.output and "2 games" in result.output
 
-    result = _run("compact", store)
+    result = run_cli("compact", store)
     assert result.exit_code == 1 and "not compacted" in result.output
     assert len(EventStore.open(copy).files()) == 3  # the table is left as it was
 
@@ -131,11 +107,11 @@ def test_import_of_a_game_a_bad_file_may_hold_is_refused(
     bad = CORRUPTIONS[case](copy)
     games = hearts_games(4)
     source = _jsonl(tmp_path / "in.jsonl", [*games[1], *games[3]])
-    result = _run("import", str(source), "--into", str(copy))
+    result = run_cli("import", str(source), "--into", str(copy))
     assert result.exit_code == 1
     assert f"{source}: game h-001: not stored: {bad} may hold this game" in result.output
     assert "1 games (841 events) ingested" in result.output
-    assert "h-003" in _run("games", str(copy)).output
+    assert "h-003" in run_cli("games", str(copy)).output
 
 
 def test_a_corrupt_delta_log_is_one_clean_error_everywhere(copy: Path, tmp_path: Path) -> None:
@@ -151,7 +127,7 @@ def test_a_corrupt_delta_log_is_one_clean_error_everywhere(copy: Path, tmp_path:
         (["audit", store], 2),
         (["show", store, "--game", "h-000"], 2),
     ):
-        result = _run(*args)
+        result = run_cli(*args)
         assert result.exit_code == code, args
         assert f"error: {store}: Delta Lake error: " in result.output, args
         assert len(result.output.strip().splitlines()) == 1, result.output
@@ -167,7 +143,7 @@ def test_an_empty_directory_is_no_store(tmp_path: Path) -> None:
         (["audit", str(empty)], 2),
         (["show", str(empty), "--game", "x"], 2),
     ):
-        result = _run(*args)
+        result = run_cli(*args)
         assert result.exit_code == code and f"{empty}: no event store here" in result.output
 
 
@@ -181,22 +157,22 @@ def _altered(event: Event) -> Event:
 def test_a_reused_game_id_names_the_first_differing_seq(copy: Path, tmp_path: Path) -> None:
     game = hearts_games(3)[1]
     reused = _jsonl(tmp_path / "reused.jsonl", [*game[:40], _altered(game[40]), *game[41:]])
-    result = _run("import", str(reused), "--into", str(copy))
+    result = run_cli("import", str(reused), "--into", str(copy))
     assert result.exit_code == 1
     expected = f"{reused}: game h-001 seq 40: game id already stored with different content"
     assert expected in result.output
     short = _jsonl(tmp_path / "short.jsonl", game[:100])
-    result = _run("import", str(short), "--into", str(copy))
+    result = run_cli("import", str(short), "--into", str(copy))
     assert result.exit_code == 1 and "game h-001 seq 100: " in result.output
     out = tmp_path / "out.jsonl"
-    assert _run("export", str(copy), "--out", str(out), "--game", "h-001").exit_code == 0
+    assert run_cli("export", str(copy), "--out", str(out), "--game", "h-001").exit_code == 0
     assert out.read_text() == "".join(event_to_line(e) + "\n" for e in game)  # untouched
 
 
 def test_a_stray_parquet_file_the_log_does_not_list_is_ignored(copy: Path) -> None:
     stray = copy / "kind=hearts" / "stray.parquet"
     stray.write_bytes(os.urandom(3000))
-    result = _run("games", str(copy))
+    result = run_cli("games", str(copy))
     assert result.exit_code == 0 and result.output.count("hearts") == 3
-    assert _run("compact", str(copy)).exit_code == 0
-    assert _run("games", str(copy)).output.count("hearts") == 3
+    assert run_cli("compact", str(copy)).exit_code == 0
+    assert run_cli("games", str(copy)).output.count("hearts") == 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,8 +33,26 @@ from replay.store.validate import Rejection, check_games, conform
 
 LIVE_DIR = "_live"
 LOCK_FILE = "_store.lock"
+LOG_DIR = "_delta_log"
 ROW_GROUP_ROWS = 1 << 20
 COMPACT_FILE_BYTES = 256 << 20
+
+
+def _as_written(type_: pa.DataType) -> pa.DataType:
+    """The Arrow type a Delta write gives a column of ``type_`` (timestamps in microseconds)."""
+    return pa.timestamp("us", tz=type_.tz) if pa.types.is_timestamp(type_) else type_
+
+
+#: The columns of a data file and their Arrow types, as Delta writes :data:`SCHEMA` (``kind`` is
+#: the partition, not in the file). Every file must have exactly these: Arrow batches of other
+#: types do not concatenate, and compaction would rewrite such a file into the schema.
+FILE_TYPES: dict[str, pa.DataType] = {
+    f.name: _as_written(f.type) for f in SCHEMA if f.name != "kind"
+}
+#: The file columns that may hold no null.
+NOT_NULL: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable and f.name != "kind")
+#: A verdict on a data file: None (usable) or the rule and reason it is left out.
+Fault = tuple[str, str] | None
 
 
 def writer_properties(level: int) -> WriterProperties:
@@ -156,12 +175,13 @@ WITH g AS (
   FROM read_parquet($files, hive_partitioning = true)
   GROUP BY game_id
 ), n AS (
-  SELECT *, coalesce(TRY_CAST(json_extract(setup, '$.names') AS VARCHAR[]), []) AS players
+  SELECT *, coalesce(CASE WHEN json_valid(setup)
+                     THEN TRY_CAST(json_extract(setup, '$.names') AS VARCHAR[]) END, []) AS players
   FROM g
 )
 SELECT game_id, kind, players, events, rounds, started, result,
-       coalesce(list_transform(result, lambda s: coalesce(players[s + 1], 'seat ' || s)), [])
-         AS winners
+       coalesce(list_transform(result, lambda s: coalesce(
+         CASE WHEN s >= 0 THEN players[s::BIGINT + 1] END, 'seat ' || s)), []) AS winners
 FROM n WHERE $player IS NULL OR list_contains(players, $player)
 ORDER BY started NULLS LAST, game_id
 """
@@ -175,6 +195,7 @@ class EventStore:
         self.journal = Journal(self.path / LIVE_DIR)
         #: Problems met while reading (corrupt files...), for the caller to report.
         self.problems: list[Rejection] = []
+        self._verdicts: dict[tuple[str, int, int], Fault] = {}
         if self.path.exists() and not self.path.is_dir():
             raise StoreNotFound(f"{self.path}: not a directory, so not an event store")
         with self._delta_errors():
@@ -186,6 +207,7 @@ class EventStore:
                     if not DeltaTable.is_deltatable(str(self.path)):
                         DeltaTable.create(str(self.path), schema=SCHEMA, partition_by=["kind"])
         self.table()  # a corrupt Delta log fails here, cleanly
+        self.problems.extend(self._log_faults())
         self.recover()
 
     @classmethod
@@ -201,13 +223,44 @@ class EventStore:
 
     @contextlib.contextmanager
     def _delta_errors(self) -> Iterator[None]:
-        """Turn deltalake's errors (a corrupt log, a data file missing when rewriting...) into
-        a one-line STORE-CORRUPT error naming the store."""
+        """Turn deltalake's errors (a corrupt log, an unreadable log file, a data file missing
+        when rewriting...) into a one-line STORE-CORRUPT error naming the store (and the file)."""
         try:
             yield
-        except DeltaError as exc:
-            reason = f"Delta Lake error: {str(exc).splitlines()[0]}"
+        except (DeltaError, OSError) as exc:
+            if isinstance(exc, OSError) and exc.errno is not None:
+                raise  # Python's own I/O error (the lock file...), not deltalake's
+            reason = f"Delta Lake error: {_delta_reason(exc)}"
             raise InvalidGame("STORE-CORRUPT", reason, source=str(self.path)) from None
+
+    def _log_faults(self) -> list[Rejection]:
+        """The empty (0-byte) commit files since the last checkpoint: deltalake reads one as a
+        commit without actions, so the files it added would drop out of the table unsaid."""
+        commits: dict[int, os.DirEntry[str]] = {}
+        checkpoint = -1
+        with contextlib.suppress(OSError), os.scandir(self.path / LOG_DIR) as entries:
+            for entry in entries:
+                version, _, rest = entry.name.partition(".")
+                if version.isdigit() and rest == "json":
+                    commits[int(version)] = entry
+                elif version.isdigit() and rest.startswith("checkpoint."):
+                    checkpoint = max(checkpoint, int(version))
+        reason = (
+            "empty Delta commit file (0 bytes): the data files it added are still on disk but "
+            "left out of the table; ingest and compact are refused until it is restored"
+        )
+        return [
+            Rejection("STORE-CORRUPT", reason, source=commits[v].path)
+            for v in sorted(commits)
+            if v > checkpoint and _size(commits[v]) == 0
+        ]
+
+    def _write_blocker(self) -> str | None:
+        """Why the table must not be written (an empty commit file), or None."""
+        faults = self._log_faults()
+        for fault in faults:
+            self._problem(str(fault.source), fault.reason)
+        return f"{faults[0].source} is an empty Delta commit file" if faults else None
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
@@ -246,28 +299,37 @@ class EventStore:
         return [f.path for f in self.files(kind)]
 
     def _readable(self, files: Sequence[DataFile]) -> list[DataFile]:
-        """The files whose footer reads and whose size matches the log; others are reported."""
+        """The files whose size matches the log and whose footer reads and fits the schema;
+        the others are reported."""
         good = []
         for f in files:
-            try:
-                if os.path.getsize(f.path) != f.size:
-                    raise OSError(f"size {os.path.getsize(f.path)} bytes, the log says {f.size}")
-                pq.read_metadata(f.path)
-            except FileNotFoundError:
-                self._problem(f.path, "missing data file (the Delta log still lists it)")
-                continue
-            except (OSError, pa.ArrowException) as exc:
-                self._problem(f.path, f"corrupt or truncated Parquet file: {exc}")
-                continue
-            good.append(f)
+            fault = self._fault(f)
+            if fault is None:
+                good.append(f)
+            else:
+                self._problem(f.path, fault[1], fault[0])
         return good
 
-    def _problem(self, path: str, reason: str) -> None:
+    def _fault(self, f: DataFile) -> Fault:
+        """Why a data file cannot be read (None: it can); its footer is checked once per
+        version of the file (path, size, modification time)."""
+        try:
+            stat = os.stat(f.path)
+        except FileNotFoundError:
+            return "STORE-CORRUPT", "missing data file (the Delta log still lists it)"
+        except OSError as exc:
+            return "STORE-CORRUPT", f"corrupt or truncated Parquet file: {exc}"
+        key = (f.path, stat.st_size, stat.st_mtime_ns)
+        if key not in self._verdicts:
+            self._verdicts[key] = _file_fault(f, stat.st_size)
+        return self._verdicts[key]
+
+    def _problem(self, path: str, reason: str, rule: str = "STORE-CORRUPT") -> None:
         """Report an unreadable data file once (first line of the reason)."""
         if any(p.source == path for p in self.problems):
             return
         reason = reason.splitlines()[0]
-        self.problems.append(Rejection("STORE-CORRUPT", reason, source=path))
+        self.problems.append(Rejection(rule, reason, source=path))
 
     def _query(self, sql: str, files: Sequence[DataFile], **params: Any) -> pa.Table:
         """Run ``sql`` with ``$files`` bound to readable files; a failing file is reported and
@@ -386,6 +448,14 @@ class EventStore:
             return report
         report.rejected.extend(checked.rejected)
         with self._locked():
+            blocker = self._write_blocker()
+            if blocker is not None:
+                reason = f"not stored: {blocker}"
+                ids = _strings(checked.table.column("game_id"))
+                report.rejected.extend(
+                    Rejection("STORE-CORRUPT", reason, g, None, source) for g in ids
+                )
+                return report
             fresh = self._drop_stored(checked.table, report, source)
             if fresh.num_rows:
                 with self._delta_errors():
@@ -569,8 +639,15 @@ class EventStore:
         longer referenced. Returns deltalake's metrics plus ``vacuumed`` (files deleted).
 
         Refused (STORE-CORRUPT, the files in :attr:`problems`) while a data file cannot be
-        read: the table is left as it is."""
+        read or has a wrong schema (compaction would rewrite it into the schema), or while the
+        log has an empty commit file (its data files would be vacuumed): the table is left as
+        it is."""
         with self._locked(), self._delta_errors():
+            blocker = self._write_blocker()
+            if blocker is not None:
+                raise InvalidGame(
+                    "STORE-CORRUPT", f"not compacted: {blocker}", source=str(self.path)
+                )
             metrics = self._optimize(self.files())
             deleted: list[str] = []
             if vacuum:
@@ -593,7 +670,7 @@ class EventStore:
                 unreadable = sum(not self._reads_fully(f) for f in files)
                 if not unreadable:
                     raise
-        reason = f"not compacted: {unreadable} data file(s) cannot be read"
+        reason = f"not compacted: {unreadable} data file(s) cannot be read or have a wrong schema"
         raise InvalidGame("STORE-CORRUPT", reason, source=str(self.path))
 
     def _reads_fully(self, f: DataFile) -> bool:
@@ -604,6 +681,84 @@ class EventStore:
             self._problem(f.path, f"corrupt Parquet file: {exc}")
             return False
         return True
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_UNREADABLE = re.compile(r"(?:Unable to open file|IO error for operation on) (.+)")
+
+
+def _delta_reason(exc: Exception) -> str:
+    """deltalake's message on one line: its first line and chain of causes ("↳" lines; not a
+    backtrace) joined, or, for a log file that cannot be opened, ``cannot read FILE: cause``."""
+    first, *rest = [*_ANSI.sub("", str(exc)).splitlines(), ""]
+    causes = [line.strip() for line in rest if line.strip().startswith("↳")]
+    parts = [first.strip(), *(cause.lstrip("↳").strip() for cause in causes)]
+    for part in parts:
+        unreadable = _UNREADABLE.fullmatch(part)
+        if unreadable:
+            return f"cannot read {unreadable.group(1)}: {parts[-1]}"
+    return ": ".join(parts)
+
+
+def _size(entry: os.DirEntry[str]) -> int | None:
+    """The size of a directory entry (None when it cannot be read)."""
+    try:
+        return entry.stat().st_size
+    except OSError:
+        return None
+
+
+def _file_fault(f: DataFile, size: int) -> Fault:
+    """Why a data file of ``size`` bytes cannot be read (None: it can), from its footer."""
+    if size != f.size:
+        return (
+            "STORE-CORRUPT",
+            f"corrupt or truncated Parquet file: size {size} bytes, the log says {f.size}",
+        )
+    try:
+        metadata = pq.read_metadata(f.path)
+        faults = _schema_faults(metadata.schema.to_arrow_schema())
+        faults = faults or _null_faults(metadata, f.path)
+    except PermissionError:
+        return "STORE-CORRUPT", "cannot read the file: permission denied"
+    except (OSError, pa.ArrowException) as exc:
+        return "STORE-CORRUPT", f"corrupt or truncated Parquet file: {exc}"
+    if not faults:
+        return None
+    more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
+    return "STORE-SCHEMA", "wrong schema, file not read: " + ", ".join(faults[:3]) + more
+
+
+def _schema_faults(schema: pa.Schema) -> list[str]:
+    """How a data file's columns differ from :data:`FILE_TYPES` (in any order)."""
+    found = {f.name: f.type for f in schema}
+    faults = [f"no column {name!r}" for name in FILE_TYPES if name not in found]
+    for name, type_ in found.items():
+        expected = FILE_TYPES.get(name)
+        if expected is None:
+            faults.append(f"unknown column {name!r}")
+        elif type_ != expected:
+            faults.append(f"column {name!r} is {type_}, expected {expected}")
+    return faults
+
+
+def _null_faults(metadata: pq.FileMetaData, path: str) -> list[str]:
+    """The :data:`NOT_NULL` columns that hold nulls, e.g. ``3 null(s) in column 'seq'``."""
+    leaves = {metadata.schema.column(i).path: i for i in range(metadata.num_columns)}
+    counts = {name: _null_count(metadata, path, name, leaves[name]) for name in NOT_NULL}
+    return [f"{n} null(s) in column {name!r}" for name, n in counts.items() if n]
+
+
+def _null_count(metadata: pq.FileMetaData, path: str, name: str, leaf: int) -> int:
+    """Nulls of a flat column: none when Parquet declares it required, else by the row groups'
+    statistics, or (a row group without them) by reading the column."""
+    if metadata.schema.column(leaf).max_definition_level == 0:
+        return 0
+    groups = (metadata.row_group(r).column(leaf) for r in range(metadata.num_row_groups))
+    counts = [g.statistics.null_count if g.statistics is not None else None for g in groups]
+    if None not in counts:
+        return sum(c or 0 for c in counts)
+    return int(pq.read_table(path, columns=[name]).column(name).null_count)
 
 
 def _with_kind(
