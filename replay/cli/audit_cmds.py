@@ -20,7 +20,17 @@ from replay.audit import (
     sort_report,
 )
 from replay.cli import app
-from replay.cli.common import fail, open_store, pick_game, progress_bar, read_events_file
+from replay.cli.common import (
+    KindOpt,
+    fail,
+    load_stored_game,
+    open_store,
+    pick_game,
+    print_problems,
+    progress_bar,
+    read_events_file,
+    store_problems,
+)
 from replay.explain import explain_step
 from replay.report import format_report
 
@@ -37,7 +47,7 @@ class Format(StrEnum):
 def audit(
     store_path: Annotated[Path, typer.Argument(metavar="STORE", help="The event store.")],
     game: Annotated[str | None, typer.Option("--game", help="One game (id or prefix).")] = None,
-    kind: Annotated[str | None, typer.Option("--kind", help="Only this game kind.")] = None,
+    kind: KindOpt = None,
     fmt: Annotated[Format, typer.Option("--format")] = Format.table,
     jobs: Annotated[
         int, typer.Option("--jobs", min=1, help="Worker processes (default: all cores).")
@@ -51,13 +61,13 @@ def audit(
         report = _audit_file(store_path, game, kind)
         typer.echo(format_report(sort_report(report), fmt.value))
         raise typer.Exit(report.exit_code)
-    store = open_store(store_path)
     if game is not None:
-        game_id = _resolve(store, game)
-        report = AuditReport(games=[audit_game(store.load_game(game_id))])
+        store, events = load_stored_game(store_path, game)
+        report = AuditReport(games=[audit_game(events)])
     else:
+        store = open_store(store_path)
         report = _audit_all(store, kind, jobs)
-    report.problems.extend(str(p) for p in getattr(store, "problems", []))
+    report.problems.extend(str(p) for p in store_problems(store))
     typer.echo(format_report(sort_report(report), fmt.value))
     raise typer.Exit(report.exit_code)
 
@@ -71,17 +81,6 @@ def _audit_file(path: Path, game: str | None, kind: str | None) -> AuditReport:
         games = [pick_game(path, games, game)]
     games = [g for g in games if kind is None or g[0].kind == kind]
     return AuditReport(games=[audit_game(g) for g in games], problems=problems)
-
-
-def _resolve(store: Any, prefix: str) -> str:
-    from replay.store import StoreError
-
-    try:
-        return str(store.resolve_game_id(prefix))
-    except StoreError as exc:
-        for problem in store.problems:  # e.g. the game's file is corrupt
-            typer.echo(f"error: {problem}", err=True)
-        fail(str(exc))
 
 
 def _audit_all(store: Any, kind: str | None, jobs: int) -> AuditReport:
@@ -111,8 +110,8 @@ def explain(
             typer.echo(f"unreadable: {problem}", err=True)
         events = pick_game(store_path, group_games(events), game)
     else:
-        store = open_store(store_path)
-        events = store.load_game(_resolve(store, game))
+        store, events = load_stored_game(store_path, game)
+        print_problems(store)
     try:
         verdict = explain_step(events, step)
     except (IndexError, ValueError) as exc:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import Progress
 
 from replay.events import Event, events_from_table
+from replay.games import UnknownGame, available_kinds, get_rules
+from replay.games.base import Rules, RuleViolation
+
+if TYPE_CHECKING:
+    from replay.store import EventStore, Rejection
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -19,14 +24,70 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def open_store(path: Path) -> Any:
-    """Open an existing store, or exit with a clear error."""
+def game_rules(kind: str) -> Rules[Any]:
+    """The rules of a game kind, or exit 2 naming the known kinds (kinds are case-sensitive)."""
+    try:
+        return get_rules(kind)
+    except UnknownGame:
+        fail(f"unknown game kind {kind!r}; known kinds: {', '.join(available_kinds())}")
+
+
+def known_kind(kind: str | None) -> str | None:
+    """The callback of every ``--kind`` option: the kind, checked by :func:`game_rules`."""
+    if kind is not None:
+        game_rules(kind)
+    return kind
+
+
+KindOpt = Annotated[
+    str | None, typer.Option("--kind", callback=known_kind, help="Only games of this kind.")
+]
+
+
+def open_store(path: Path, *, create: bool = False) -> EventStore:
+    """Open a store (``create``: make it when missing), or exit 2 with a clear error."""
     from replay.store import EventStore, StoreError
 
     try:
-        return EventStore.open(path)
+        return EventStore.open(path, create=create)
     except StoreError as exc:
         fail(str(exc))
+    except OSError as exc:
+        fail(os_error(exc, path))
+
+
+def os_error(exc: OSError, path: Path) -> str:
+    """``file: reason`` of an I/O error (the file it names, else ``path``)."""
+    return f"{exc.filename or path}: {exc.strerror or exc}"
+
+
+def store_problems(store: EventStore) -> list[Rejection]:
+    """What the store met while reading: unreadable data files, journals kept (STORE-JOURNAL)."""
+    return [*store.problems, *store.journal.problems]
+
+
+def print_problems(store: EventStore, label: str = "warning") -> None:
+    """The store's problems on stderr, one ``label: problem`` line each."""
+    for problem in store_problems(store):
+        typer.echo(f"{label}: {problem}", err=True)
+
+
+def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:
+    """Open a store and load one game (id or unique prefix), or exit 2 with one line naming
+    the file and game, after the store's problems (e.g. the corrupt file that holds the game)."""
+    from replay.store import StoreError
+
+    store = open_store(path)
+    try:
+        return store, store.load_game(store.resolve_game_id(game))
+    except (StoreError, RuleViolation) as exc:
+        message = str(exc)
+    except OSError as exc:
+        message = f"{os_error(exc, path)} (game {game})"
+    except Exception as exc:  # an unreadable store must not end in a traceback
+        message = f"{path}: cannot read the event store: {type(exc).__name__}: {exc}"
+    print_problems(store, "error")
+    fail(message)
 
 
 def read_events_file(path: Path) -> tuple[list[Event], list[str]]:

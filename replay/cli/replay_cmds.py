@@ -30,13 +30,12 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from replay.cli import app
-from replay.cli.common import fail
+from replay.cli.common import fail, load_stored_game, print_problems
 from replay.cursor import Cursor, StepOutOfRange
 from replay.events import Event
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
 from replay.render import state_panel
-from replay.store import EventStore, StoreError
 
 StoreArg = Annotated[Path, typer.Argument(help="The event store (a directory).")]
 GameOpt = Annotated[str, typer.Option("--game", help="Game id, in full or a unique prefix.")]
@@ -53,22 +52,10 @@ HELP_LINE = "n/→ next  p/← prev  g jump  t next trick  r next round  s seat 
 
 # --------------------------------------------------------------------- loading
 def load_events(store: Path, game: str) -> list[Event]:
-    """The events of one game of a store, the id given in full or by a unique prefix.
-
-    The only place the commands touch the store; every failure is a clean CLI error.
-    """
-    opened: EventStore | None = None
-    try:
-        opened = EventStore.open(store)
-        events = opened.load_game(opened.resolve_game_id(game))
-    except (StoreError, RuleViolation) as exc:
-        for problem in opened.problems if opened is not None else []:
-            typer.echo(f"error: {problem}", err=True)  # e.g. the game's file is corrupt
-        fail(str(exc))
-    except Exception as exc:  # an unreadable store must not end in a traceback
-        fail(f"{store}: cannot read the event store: {type(exc).__name__}: {exc}")
-    for problem in opened.problems:
-        typer.echo(f"warning: {problem}", err=True)
+    """The events of one game of a store, the id given in full or by a unique prefix (every
+    failure a clean CLI error; the store's problems are printed as warnings)."""
+    opened, events = load_stored_game(store, game)
+    print_problems(opened)
     return events
 
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from replay.cli import app
-from replay.cli.common import fail, progress_bar
+from replay.cli.common import fail, game_rules, open_store, os_error, progress_bar
 from replay.events import Event
-from replay.games import UnknownGame, available_kinds, get_rules
+from replay.games.base import Rules
 from replay.simulate import simulate_corpus
-from replay.store import EventStore
+from replay.store import EventStore, StoreError
 
 BATCH = 200
 
@@ -34,6 +35,30 @@ def parse_options(variant: str | None, options: list[str]) -> dict[str, Any]:
     return out
 
 
+def check_options(rules: Rules[Any], seats: int, options: dict[str, Any]) -> None:
+    """Fail unless the game takes every option as given: a trial game_start must record each
+    one with its value (the log says how a game was set up), and the game must accept it."""
+    try:
+        event = rules.setup_event("options-check", seats, random.Random(0), options)
+        recorded = json.loads(event.data or "{}")
+    except Exception as exc:  # options are any JSON the user typed, handed to the game's code
+        fail(f"{rules.kind}: cannot set up a game with {_shown(options)}: {exc}")
+    for key, value in options.items():
+        if key not in recorded or recorded[key] != value:
+            fail(
+                f"{rules.kind} does not take {_shown({key: value})}; its game_start records "
+                f"{', '.join(recorded)}"
+            )
+    try:
+        rules.start(event)
+    except Exception as exc:  # a RuleViolation naming the setup rule, or the game's own error
+        fail(f"{rules.kind}: {_shown(options)} refused: {exc}")
+
+
+def _shown(options: dict[str, Any]) -> str:
+    return " ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
+
+
 @app.command()
 def simulate(
     kind: Annotated[str, typer.Argument(help="Game kind: hearts, hez2, hiifuu or fou.")],
@@ -46,22 +71,20 @@ def simulate(
     option: Annotated[list[str] | None, typer.Option("--option", help="key=value")] = None,
 ) -> None:
     """Simulate complete games with bots and write them into a store (same seed, same games)."""
-    try:
-        rules = get_rules(kind)
-    except UnknownGame:
-        fail(f"unknown game kind {kind!r}; available: {', '.join(available_kinds())}")
-    seats = players or rules.min_players
+    rules = game_rules(kind)
+    seats = players if players is not None else rules.min_players
     if not rules.min_players <= seats <= rules.max_players:
         fail(f"{kind} takes {rules.min_players} to {rules.max_players} players, not {seats}")
     names = bots.split(",")
     unknown = [b for b in names if b not in rules.bots()]
     if unknown:
         fail(f"unknown bot {unknown[0]!r}; {kind} has {', '.join(rules.bots())}")
-    store = EventStore.open(out, create=True)
+    options = parse_options(variant, option or [])
+    check_options(rules, seats, options)
+    store = open_store(out, create=True)
     corpus = simulate_corpus(
-        rules, games=games, seed=seed, players=seats, bots=names,
-        options=parse_options(variant, option or []),
-    )  # fmt: skip
+        rules, games=games, seed=seed, players=seats, bots=names, options=options
+    )
     written = events = 0
     batch: list[list[Event]] = []
     with progress_bar() as progress:
@@ -79,7 +102,12 @@ def simulate(
 
 
 def _ingest(store: EventStore, batch: list[list[Event]]) -> int:
-    report = store.ingest(batch)
+    try:
+        report = store.ingest(batch)
+    except StoreError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write into the store: {os_error(exc, store.path)}")
     for rejection in report.rejected:
         typer.echo(f"error: {rejection}", err=True)
     return len(report.ingested)

@@ -5,11 +5,16 @@ expected sequence number is the stream's next one (optimistic concurrency), writ
 one ``write`` and ``fsync``\\ s before returning, so an acknowledged event survives a crash of the
 writer. A last line without its newline was never acknowledged: readers ignore it and the next
 append cuts it off.
+
+A journal is deleted only when the table holds exactly its events (a seal, or a seal that
+crashed after its commit) or it holds no complete event; otherwise it is kept and reported in
+:attr:`Journal.problems` (STORE-JOURNAL, with the file, the game and the first differing seq).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -17,12 +22,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from replay.events import Event
+import pyarrow.compute as pc
+from deltalake import DeltaTable
+
+from replay.events import Event, events_from_table
 from replay.store.errors import ConcurrencyConflict, InvalidGame
 from replay.store.jsonl import event_to_line, line_to_event
-from replay.store.validate import check_appended
+from replay.store.validate import Rejection, check_appended, conform
 
 SUFFIX = ".jsonl"
+#: The errors of a file or file system this process may read but not write.
+READ_ONLY = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 
 
 def _fsync_dir(path: Path) -> None:
@@ -31,6 +41,22 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _open_journal(path: Path, create: bool) -> int | None:
+    """A descriptor of a journal for appending (None: no such journal); read-only when the
+    file may not be written and ``create`` is not asked."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0), 0o644)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if create or exc.errno not in READ_ONLY:
+            raise
+    try:
+        return os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
 
 
 class Tail:
@@ -76,6 +102,8 @@ class Journal:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        #: Journals kept although their game is stored (STORE-JOURNAL), for the caller to report.
+        self.problems: list[Rejection] = []
 
     def path(self, game_id: str) -> Path:
         """The journal file of a game (its id, percent-encoded)."""
@@ -89,35 +117,49 @@ class Journal:
         return [unquote(name.removesuffix(SUFFIX)) for name in names]
 
     def read(self, game_id: str) -> list[Event]:
-        """The acknowledged events of a live game (a partial last line is ignored)."""
+        """The acknowledged events of a live game (a partial last line is ignored); ``[]`` when
+        it has no journal. A journal that cannot be read, has a corrupt line or holds no
+        complete line is a STORE-JOURNAL error naming the file and the game."""
+        events = self._events(game_id)
+        if events is None:
+            return []
+        if not events:
+            raise self._error(game_id, "no complete event (an empty journal)")
+        return events
+
+    def _events(self, game_id: str) -> list[Event] | None:
+        """The journal's complete events (None: no journal)."""
         try:
             data = self.path(game_id).read_bytes()
         except FileNotFoundError:
-            return []
+            return None
+        except OSError as exc:
+            raise self._error(game_id, f"cannot read the journal: {exc.strerror or exc}") from None
         lines = data.split(b"\n")[:-1]
         events = []
         for number, line in enumerate(lines, start=1):
             try:
                 events.append(line_to_event(line.decode("utf-8")))
             except (ValueError, UnicodeDecodeError) as exc:
-                raise InvalidGame(
-                    "STORE-JOURNAL",
-                    f"corrupt line {number}: {exc}",
-                    game_id=game_id,
-                    source=str(self.path(game_id)),
-                ) from None
+                raise self._error(game_id, f"corrupt line {number}: {exc}") from None
         return events
+
+    def _error(self, game_id: str, reason: str) -> InvalidGame:
+        return InvalidGame("STORE-JOURNAL", reason, game_id=game_id, source=str(self.path(game_id)))
 
     @contextlib.contextmanager
     def locked(self, game_id: str, create: bool = False) -> Iterator[int | None]:
-        """Hold the game's journal locked; yields its descriptor (None when it has none)."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        """Hold the game's journal locked; yields its descriptor (None when it has none).
+
+        Without ``create``, a journal this process may not write (a read-only store) is locked
+        through a read-only descriptor: reading it needs no write access.
+        """
+        if create:
+            self.directory.mkdir(parents=True, exist_ok=True)
         path = self.path(game_id)
-        flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
         while True:
-            try:
-                fd = os.open(path, flags, 0o644)
-            except FileNotFoundError:
+            fd = _open_journal(path, create)
+            if fd is None:
                 yield None
                 return
             try:
@@ -180,8 +222,63 @@ class Journal:
             raise ConcurrencyConflict(game_id, expected_seq, actual)
         check_appended(game_id, events, expected_seq, tail.kind, tail.ended)
 
-    def remove(self, game_id: str) -> None:
-        """Delete a game's journal (the caller holds its lock)."""
-        with contextlib.suppress(FileNotFoundError):
+    def remove(self, game_id: str) -> bool:
+        """Delete a game's journal (the caller holds its lock) if the table holds exactly its
+        events; otherwise keep it, record a STORE-JOURNAL problem and return False. A copy that
+        this process may not delete (a read-only store) is kept quietly: it loses nothing."""
+        problem = self._unsettled(game_id)
+        if problem is not None:
+            if problem not in self.problems:
+                self.problems.append(problem)
+            return False
+        try:
             os.unlink(self.path(game_id))
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            if exc.errno in READ_ONLY:
+                return False
+            raise
         _fsync_dir(self.directory)
+        return True
+
+    def _unsettled(self, game_id: str) -> Rejection | None:
+        """Why the journal may not be deleted (None: the table holds every event of it)."""
+        try:
+            held = self._events(game_id) or []
+            stored = self._stored(game_id)
+        except InvalidGame as exc:
+            return self._kept(game_id, exc.message)
+        except Exception as exc:  # whatever stops the comparison keeps the file
+            return self._kept(game_id, f"cannot compare it with the stored game: {exc}")
+        seq = first_difference(held, stored)
+        if seq is None:
+            return None
+        reason = f"the stored game differs from seq {seq} on (reads use the stored one)"
+        return self._kept(game_id, reason, seq)
+
+    def _kept(self, game_id: str, reason: str, seq: int | None = None) -> Rejection:
+        reason = "journal kept: " + reason.splitlines()[0]
+        return Rejection("STORE-JOURNAL", reason, game_id, seq, str(self.path(game_id)))
+
+    def _stored(self, game_id: str) -> list[Event]:
+        """The game's events in the store's Delta table (the parent directory of ``_live/``)."""
+        dataset = DeltaTable(str(self.directory.parent)).to_pyarrow_dataset()
+        table = dataset.to_table(filter=pc.field("game_id") == game_id)
+        return events_from_table(conform(table).sort_by("seq"))
+
+
+def first_difference(held: list[Event], stored: list[Event]) -> int | None:
+    """The first seq at which a journal's events differ from the stored game's (or where one
+    of them ends); None when they are equal or the journal holds no event (nothing to lose).
+
+    >>> e = Event(game_id="g", seq=0, kind="hearts", type="game_start")
+    >>> first_difference([e], [e]), first_difference([], [e]), first_difference([e], [])
+    (None, None, 0)
+    """
+    if not held:
+        return None
+    for seq, (mine, theirs) in enumerate(zip(held, stored, strict=False)):
+        if mine != theirs:
+            return seq
+    return None if len(held) == len(stored) else min(len(held), len(stored))
