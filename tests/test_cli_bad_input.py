@@ -77,7 +77,7 @@ def test_a_journal_holding_part_of_the_stored_game_is_kept_naming_where_it_ends(
     path = journal(store, "h-000", lines(hearts_game("h-000")[:7]))
     reopened = EventStore.open(store)
     assert path.exists() and reopened.live_games() == ["h-000"]
-    (problem,) = reopened.journal.problems
+    (problem,) = reopened.problems
     assert (problem.rule, problem.game_id, problem.seq) == ("STORE-JOURNAL", "h-000", 7)
     assert problem.source == str(path)
 
@@ -87,6 +87,16 @@ def test_a_journal_identical_to_the_stored_game_is_still_recovered(store: Path) 
     result = run("info", store)
     assert result.exit_code == 0, result.stderr
     assert not path.exists()
+
+
+def test_a_journal_that_cannot_be_opened_is_kept_and_the_store_still_opens(store: Path) -> None:
+    path = store / "_live" / "h-000.jsonl"
+    path.mkdir(parents=True)  # not a file: no descriptor can lock it
+    reopened = EventStore.open(store)
+    (problem,) = reopened.problems
+    assert (problem.rule, problem.game_id, problem.source) == ("STORE-JOURNAL", "h-000", str(path))
+    assert "cannot open it" in problem.reason and path.is_dir()
+    assert [g.game_id for g in reopened.list_games()] == ["h-000"]
 
 
 def test_recovery_needs_no_write_access(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,7 +29,6 @@ from replay.cli.common import (
     print_problems,
     progress_bar,
     read_events_file,
-    store_problems,
 )
 from replay.explain import explain_step
 from replay.report import format_report
@@ -67,7 +66,7 @@ def audit(
     else:
         store = open_store(store_path)
         report = _audit_all(store, kind, jobs)
-    report.problems.extend(str(p) for p in store_problems(store))
+    report.problems.extend(str(p) for p in store.problems)
     typer.echo(format_report(sort_report(report), fmt.value))
     raise typer.Exit(report.exit_code)
 

@@ -15,7 +15,7 @@ from replay.games import UnknownGame, available_kinds, get_rules
 from replay.games.base import Rules, RuleViolation
 
 if TYPE_CHECKING:
-    from replay.store import EventStore, Rejection
+    from replay.store import EventStore
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -61,14 +61,10 @@ def os_error(exc: OSError, path: Path) -> str:
     return f"{exc.filename or path}: {exc.strerror or exc}"
 
 
-def store_problems(store: EventStore) -> list[Rejection]:
-    """What the store met while reading: unreadable data files, journals kept (STORE-JOURNAL)."""
-    return [*store.problems, *store.journal.problems]
-
-
 def print_problems(store: EventStore, label: str = "warning") -> None:
-    """The store's problems on stderr, one ``label: problem`` line each."""
-    for problem in store_problems(store):
+    """The store's problems (unreadable data files, journals kept...) on stderr, one
+    ``label: problem`` line each."""
+    for problem in store.problems:
         typer.echo(f"{label}: {problem}", err=True)
 
 

@@ -18,7 +18,7 @@ import pyarrow as pa
 import typer
 
 from replay.cli import app
-from replay.cli.common import KindOpt, fail, store_problems
+from replay.cli.common import KindOpt, fail
 from replay.games.base import RuleViolation
 from replay.store import EventStore, Rejection, StoreError
 from replay.store.jsonl import read_jsonl, row_to_line
@@ -61,7 +61,7 @@ def import_cmd(
     store = EventStore.open(into, create=True)
     report = store.ingest(read.table, source=str(file))
     typer.echo(f"{file}: {read.lines} lines; {report.summary()}")
-    if not _report(read.rejected + report.rejected + store_problems(store)):
+    if not _report(read.rejected + report.rejected + store.problems):
         raise typer.Exit(1)
 
 
@@ -97,7 +97,7 @@ def export_cmd(
         if sink is not sys.stdout:
             sink.close()
     typer.echo(f"{count} events written to {out}", err=str(out) == "-")
-    if not _report(store_problems(store)):
+    if not _report(store.problems):
         raise typer.Exit(1)
 
 
@@ -119,7 +119,7 @@ def info_cmd(store_path: StorePath) -> None:
         f"{info.data_bytes:12} bytes  {info.bytes_per_event:6.2f} B/event  "
         f"({info.disk_bytes} bytes on disk)"
     )
-    if not _report(store_problems(store)):
+    if not _report(store.problems):
         raise typer.Exit(1)
 
 
@@ -136,7 +136,7 @@ def compact_cmd(store_path: StorePath) -> None:
     try:
         metrics = store.compact()
     except StoreError:
-        _report(store_problems(store))
+        _report(store.problems)
         raise
     after = len(store.files())
     typer.echo(f"{before} files -> {after} files ({metrics['vacuumed']} old files deleted)")
@@ -169,5 +169,5 @@ def games_cmd(
             f"{row['rounds']:3} rounds  players {','.join(row['players'])}  "
             f"winners {','.join(row['winners']) or '-'}"
         )
-    if not _report(store_problems(store)):
+    if not _report(store.problems):
         raise typer.Exit(1)

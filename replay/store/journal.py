@@ -7,8 +7,8 @@ writer. A last line without its newline was never acknowledged: readers ignore i
 append cuts it off.
 
 A journal is deleted only when the table holds exactly its events (a seal, or a seal that
-crashed after its commit) or it holds no complete event; otherwise it is kept and reported in
-:attr:`Journal.problems` (STORE-JOURNAL, with the file, the game and the first differing seq).
+crashed after its commit) or it holds no complete event; otherwise the store keeps it and reports
+it (:meth:`Journal.unsettled`: STORE-JOURNAL, with the file, the game and the first differing seq).
 """
 
 from __future__ import annotations
@@ -22,13 +22,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-import pyarrow.compute as pc
-from deltalake import DeltaTable
-
-from replay.events import Event, events_from_table
+from replay.events import Event
 from replay.store.errors import ConcurrencyConflict, InvalidGame
 from replay.store.jsonl import event_to_line, line_to_event
-from replay.store.validate import Rejection, check_appended, conform
+from replay.store.validate import Rejection, check_appended
 
 SUFFIX = ".jsonl"
 #: The errors of a file or file system this process may read but not write.
@@ -102,8 +99,6 @@ class Journal:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        #: Journals kept although their game is stored (STORE-JOURNAL), for the caller to report.
-        self.problems: list[Rejection] = []
 
     def path(self, game_id: str) -> Path:
         """The journal file of a game (its id, percent-encoded)."""
@@ -223,14 +218,9 @@ class Journal:
         check_appended(game_id, events, expected_seq, tail.kind, tail.ended)
 
     def remove(self, game_id: str) -> bool:
-        """Delete a game's journal (the caller holds its lock) if the table holds exactly its
-        events; otherwise keep it, record a STORE-JOURNAL problem and return False. A copy that
-        this process may not delete (a read-only store) is kept quietly: it loses nothing."""
-        problem = self._unsettled(game_id)
-        if problem is not None:
-            if problem not in self.problems:
-                self.problems.append(problem)
-            return False
+        """Delete a game's journal (the caller holds its lock, and has made sure the table holds
+        its events: :meth:`unsettled`). A copy this process may not delete (a read-only store)
+        is kept quietly, and False returned: it loses nothing."""
         try:
             os.unlink(self.path(game_id))
         except FileNotFoundError:
@@ -242,15 +232,14 @@ class Journal:
         _fsync_dir(self.directory)
         return True
 
-    def _unsettled(self, game_id: str) -> Rejection | None:
-        """Why the journal may not be deleted (None: the table holds every event of it)."""
+    def unsettled(self, game_id: str, stored: list[Event]) -> Rejection | None:
+        """Why the journal of a game the table holds as ``stored`` may not be deleted: a
+        STORE-JOURNAL problem naming the file, the game and the first differing seq, or the
+        reason it cannot be read. None: the table holds every event of it (or it holds none)."""
         try:
             held = self._events(game_id) or []
-            stored = self._stored(game_id)
         except InvalidGame as exc:
             return self._kept(game_id, exc.message)
-        except Exception as exc:  # whatever stops the comparison keeps the file
-            return self._kept(game_id, f"cannot compare it with the stored game: {exc}")
         seq = first_difference(held, stored)
         if seq is None:
             return None
@@ -260,12 +249,6 @@ class Journal:
     def _kept(self, game_id: str, reason: str, seq: int | None = None) -> Rejection:
         reason = "journal kept: " + reason.splitlines()[0]
         return Rejection("STORE-JOURNAL", reason, game_id, seq, str(self.path(game_id)))
-
-    def _stored(self, game_id: str) -> list[Event]:
-        """The game's events in the store's Delta table (the parent directory of ``_live/``)."""
-        dataset = DeltaTable(str(self.directory.parent)).to_pyarrow_dataset()
-        table = dataset.to_table(filter=pc.field("game_id") == game_id)
-        return events_from_table(conform(table).sort_by("seq"))
 
 
 def first_difference(held: list[Event], stored: list[Event]) -> int | None:

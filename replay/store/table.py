@@ -402,19 +402,39 @@ class EventStore:
         return len(events)
 
     def recover(self) -> list[str]:
-        """Drop journals of games already in the table (a seal interrupted after its commit)."""
+        """Drop journals of games already in the table (a seal interrupted after its commit),
+        when the table holds exactly their events; others are kept and reported."""
         live = self.live_games()
         if not live:
             return []
         stored = set(self._stored_counts(live))
         dropped = []
         for game_id in live:
-            if game_id in stored:
-                with self.journal.locked(game_id) as fd:
-                    if fd is not None:
-                        self.journal.remove(game_id)
-                        dropped.append(game_id)
+            if game_id in stored and self._settle_locked(game_id):
+                dropped.append(game_id)
         return dropped
+
+    def _settle_locked(self, game_id: str) -> bool:
+        """:meth:`_settle` under the journal's lock; a journal that cannot be opened (a
+        directory, no permission) is kept and reported, and the store still opens."""
+        try:
+            with self.journal.locked(game_id) as fd:
+                return fd is not None and self._settle(game_id)
+        except OSError as exc:
+            reason = f"journal kept: cannot open it: {exc.strerror or exc}"
+            path = str(self.journal.path(game_id))
+            self.problems.append(Rejection("STORE-JOURNAL", reason, game_id, None, path))
+            return False
+
+    def _settle(self, game_id: str) -> bool:
+        """Delete the journal of a stored game if the table holds exactly its events; else
+        keep it and report it (STORE-JOURNAL). Whether it was deleted."""
+        problem = self.journal.unsettled(game_id, events_from_table(self.load_game_table(game_id)))
+        if problem is not None:
+            if problem not in self.problems:
+                self.problems.append(problem)
+            return False
+        return self.journal.remove(game_id)
 
     def _stored_counts(self, game_ids: Sequence[str]) -> dict[str, int]:
         sql = (
