@@ -250,3 +250,39 @@ def test_invalid_utf8_is_rejected_by_line_number(tmp_path: Path) -> None:
     assert [(r.line, r.rule) for r in read.rejected] == [(4, "STORE-JSON")]
     assert "utf-8" in read.rejected[0].reason
     assert read.table.num_rows == len(lines) - 1
+
+
+def test_a_game_stored_without_its_end_is_continued_by_a_later_ingest(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """A truncated file stores the start of a game; the whole file then appends the rest
+    (seq >= what is stored), and the game reads, lists and audits as one."""
+    from replay.audit import audit_many
+
+    game = hearts_games(1)[0]
+    store.ingest([game[:30]], source="truncated.jsonl")
+    report = store.ingest([game], source="whole.jsonl")
+    assert (report.ingested, report.continued, report.events) == (
+        ["h-000"],
+        ["h-000"],
+        len(game) - 30,
+    )
+    assert "1 games (1 continued)" in report.summary()
+    assert store.load_game("h-000") == game
+    assert len(store.files()) == 2  # the first 30 rows were not written again
+    (summary,) = store.list_games()
+    assert summary.events == len(game)
+    table = pa.Table.from_batches(list(store.scan()))
+    assert audit_many(table).exit_code == 0
+    assert store.ingest([game]).skipped == ["h-000"]  # and now it is stored as it is
+
+
+def test_a_longer_game_whose_start_differs_from_the_stored_one_is_still_rejected(
+    store: EventStore,
+) -> None:
+    game = hearts_games(1)[0]
+    store.ingest([game[:30]])
+    other = [*game[:10], replace(game[10], ts=None, player=(game[10].player or 0) + 1), *game[11:]]
+    (rejection,) = store.ingest([other]).rejected
+    assert (rejection.rule, rejection.seq) == ("STORE-GAME-ID", 10)
+    assert store.load_game("h-000") == game[:30]

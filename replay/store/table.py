@@ -90,6 +90,8 @@ class IngestReport:
     events: int = 0
     skipped: list[str] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
+    #: Games stored before without their end, whose later events this ingest appended.
+    continued: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -97,8 +99,9 @@ class IngestReport:
         return not self.rejected
 
     def summary(self) -> str:
+        continued = f" ({len(self.continued)} continued)" if self.continued else ""
         return (
-            f"{len(self.ingested)} games ({self.events} events) ingested, "
+            f"{len(self.ingested)} games{continued} ({self.events} events) ingested, "
             f"{len(self.skipped)} already stored, {len(self.rejected)} rejected"
         )
 
@@ -498,10 +501,17 @@ class EventStore:
         stored = self._stored_counts(ids)
         old = self._load_tables(list(stored)) if stored else SCHEMA.empty_table()
         drop = self._unverifiable(ids, report, source)
+        keep = pa.array(np.ones(table.num_rows, dtype=bool))
         for game_id in sorted(set(stored) - set(drop)):
             key = pa.scalar(game_id, pa.string())
-            new_rows = table.filter(pc.equal(table.column("game_id"), key))
+            of_game = pc.equal(table.column("game_id"), key)
+            new_rows = table.filter(of_game)
             old_rows = old.filter(pc.equal(old.column("game_id"), key))
+            if _continues(new_rows, old_rows):  # append the rest: seq >= what is stored
+                report.continued.append(game_id)
+                stored_seq = pc.less(table.column("seq"), pa.scalar(old_rows.num_rows))
+                keep = pc.and_not(keep, pc.and_(of_game, stored_seq))
+                continue
             if new_rows.equals(old_rows):
                 report.skipped.append(game_id)
             else:
@@ -509,9 +519,9 @@ class EventStore:
                 reason = f"game id already stored with different content from seq {seq} on"
                 report.rejected.append(Rejection("STORE-GAME-ID", reason, game_id, seq, source))
             drop.append(game_id)
-        if not drop:
-            return table
-        return table.filter(pc.invert(pc.is_in(table.column("game_id"), pa.array(drop))))
+        if drop:
+            keep = pc.and_not(keep, pc.is_in(table.column("game_id"), pa.array(drop)))
+        return table.filter(keep) if pc.any(pc.invert(keep)).as_py() else table
 
     def _unverifiable(self, ids: list[str], report: IngestReport, source: str | None) -> list[str]:
         """The ids that an unreadable data file may hold (by its game id range in the log):
@@ -805,6 +815,12 @@ def _string_leaves(schema: pq.ParquetSchema, names: list[str]) -> list[str]:
         if leaf.physical_type == "BYTE_ARRAY" and leaf.path.split(".")[0] in names
         and leaf.path != "data"
     ]  # fmt: skip
+
+
+def _continues(new: pa.Table, old: pa.Table) -> bool:
+    """Whether a stored game (``old``, sorted) is the start of ``new`` (sorted, and longer): it
+    was stored without its end (``new`` passed the checks, so nothing follows a game_end)."""
+    return new.num_rows > old.num_rows and bool(new.slice(0, old.num_rows).equals(old))
 
 
 def _first_difference(new: pa.Table, old: pa.Table) -> int:
