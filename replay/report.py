@@ -32,14 +32,30 @@ def summary_line(report: AuditReport) -> str:
     return line
 
 
+#: The most characters of one recorded value a text report shows (a 100 kB card code or a deal
+#: of millions of cards is cut; the JSON report keeps everything).
+MAX_SHOWN = 400
+
+
+def clip(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text``, cut to ``limit`` characters with a note of how much was left out.
+
+    >>> clip("x" * 10, 4)
+    'xxxx... (6 more characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
 def _finding_block(f: Finding) -> str:
-    lines = [f"{f.game_id}  seq {f.seq}  {f.rule}", f"  finding:  {f.message}"]
+    lines = [f"{clip(f.game_id)}  seq {f.seq}  {f.rule}", f"  finding:  {clip(f.message)}"]
     if f.event:
-        lines.append(f"  event:    {f.event}")
+        lines.append(f"  event:    {clip(f.event)}")
     if f.expected:
-        lines.append(f"  expected: {f.expected}")
+        lines.append(f"  expected: {clip(f.expected)}")
     if f.state:
-        lines.append(f"  state:    {f.state}")
+        lines.append(f"  state:    {clip(f.state)}")
     lines.append(f"  rule:     {f.rule_text}")
     return "\n".join(lines)
 
@@ -48,14 +64,15 @@ def _table(report: AuditReport) -> str:
     parts = [_finding_block(f) for f in report.findings]
     for g in report.games:
         if g.stopped_at is not None:
-            parts.append(f"{g.game_id}: audit stopped at seq {g.stopped_at}: {g.stop_reason}")
-    parts.extend(f"unreadable: {p}" for p in report.problems)
+            stop = f"{g.game_id}: audit stopped at seq {g.stopped_at}: {g.stop_reason}"
+            parts.append(clip(stop))
+    parts.extend(f"unreadable: {clip(p)}" for p in report.problems)
     parts.append(summary_line(report))
     return "\n\n".join(parts)
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return clip(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _markdown(report: AuditReport) -> str:
@@ -72,7 +89,7 @@ def _markdown(report: AuditReport) -> str:
     if stopped:
         lines.append("\n## Games audited only in part\n")
         lines.extend(
-            f"- {g.game_id}: stopped at seq {g.stopped_at}: {g.stop_reason}" for g in stopped
+            _cell(f"- {g.game_id}: stopped at seq {g.stopped_at}: {g.stop_reason}") for g in stopped
         )
     if report.problems:
         lines.append("\n## Unreadable input\n")

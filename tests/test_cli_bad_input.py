@@ -228,3 +228,22 @@ def test_simulate_takes_the_options_a_game_records(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     result = run("simulate", "hiifuu", "--games", "1", "--out", out, "--variant", "normal")
     assert result.exit_code == 0, result.output
+
+
+def test_a_huge_recorded_value_is_cut_in_text_reports_and_kept_in_json(tmp_path: Path) -> None:
+    game = list(hearts_game("h-000"))
+    play = next(i for i, e in enumerate(game) if e.type == "play")
+    huge = "Q" * 100_000
+    game[play] = replace(game[play], card=huge)
+    log = tmp_path / "huge.jsonl"
+    log.write_bytes(lines(game))
+    for args in (
+        ("audit", log),
+        ("audit", log, "--format", "markdown"),
+        ("import", log, "--into", tmp_path / "s"),
+    ):
+        result = run(*args)
+        assert result.exit_code in (1, 2), result.output
+        assert "more characters)" in result.output, args
+        assert max(len(line) for line in result.output.splitlines()) < 1_000, args
+    assert huge in run("audit", log, "--format", "json").stdout

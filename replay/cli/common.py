@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -62,10 +62,16 @@ def os_error(exc: OSError, path: Path) -> str:
 
 
 def print_problems(store: EventStore, label: str = "warning") -> None:
-    """The store's problems (unreadable data files, journals kept...) on stderr, one
-    ``label: problem`` line each."""
-    for problem in store.problems:
-        typer.echo(f"{label}: {problem}", err=True)
+    """The store's problems (unreadable data files, journals kept...) on stderr."""
+    echo_problems(store.problems, label)
+
+
+def echo_problems(problems: Iterable[object], label: str) -> None:
+    """One ``label: problem`` line each on stderr, a long one cut (:func:`replay.report.clip`)."""
+    from replay.report import clip
+
+    for problem in problems:
+        typer.echo(f"{label}: {clip(str(problem))}", err=True)
 
 
 def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:

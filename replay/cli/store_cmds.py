@@ -18,7 +18,7 @@ import pyarrow as pa
 import typer
 
 from replay.cli import app
-from replay.cli.common import KindOpt, fail
+from replay.cli.common import KindOpt, echo_problems, fail
 from replay.games.base import RuleViolation
 from replay.store import EventStore, Rejection, StoreError
 from replay.store.jsonl import read_jsonl, row_to_line
@@ -41,8 +41,7 @@ def _clean_errors(func: F) -> F:
 
 def _report(problems: list[Rejection]) -> bool:
     """Print problems on stderr; True when there were none."""
-    for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
+    echo_problems(problems, "error")
     return not problems
 
 
