@@ -260,3 +260,35 @@ def test_bad_setup_json_or_a_huge_result_does_not_hide_the_file(tmp_path: Path) 
     assert games["h-002"].winners == ("seat 2147483647", "seat -2")
     assert _exported(path, tmp_path / "out.jsonl") == (0, GAMES)
     assert pc.sum(store.list_games_table().column("events")).as_py() == table.num_rows
+
+
+# ---------------------------------------------------------------- another file in a file's place
+def test_a_valid_file_put_in_another_ones_place_is_named_and_left_out(copy: Path) -> None:
+    store = EventStore.open(copy)
+    first, second = sorted(store.files(), key=lambda f: f.min_game or "")[:2]
+    assert first.rows != second.rows
+    shutil.copy(second.path, first.path)
+    for commit in _commits(copy):  # the log's size of the file, made to match
+        text = commit.read_text()
+        name = Path(first.path).name
+        if name in text:
+            size = Path(first.path).stat().st_size
+            commit.write_text(text.replace(f'"size":{first.size}', f'"size":{size}'))
+    reopened = EventStore.open(copy)
+    assert [g.game_id for g in reopened.list_games()] == sorted(GAMES - {"h-000"})
+    (problem,) = reopened.problems
+    assert (problem.rule, problem.source) == ("STORE-CORRUPT", first.path)
+    assert "not the file the Delta log added" in problem.reason
+
+
+def test_game_ids_outside_the_logs_bounds_are_a_mismatch(copy: Path) -> None:
+    from replay.store.table import DataFile, _log_mismatch
+
+    (f, *_) = EventStore.open(copy).files()
+    metadata = pq.read_metadata(f.path)
+    assert _log_mismatch(f, metadata) is None
+    game = str(f.min_game)  # one game a file here
+    assert _log_mismatch(DataFile(f.path, f.kind, f.size, f.rows, "a", "z"), metadata) is None
+    for bounds in ((game + "0", "z"), ("a", game[:-1]), ("a", "b")):
+        moved = DataFile(f.path, f.kind, f.size, f.rows, *bounds)
+        assert f"game ids {game}..{game}" in str(_log_mismatch(moved, metadata)), bounds

@@ -77,7 +77,7 @@ class DataFile:
     path: str
     kind: str
     size: int
-    rows: int
+    rows: int | None  # None: the log has no statistics
     min_game: str | None
     max_game: str | None
 
@@ -289,7 +289,7 @@ class EventStore:
                     str(self.path / r["path"]),
                     r["partition.kind"],
                     r["size_bytes"],
-                    r["num_records"] or 0,
+                    r["num_records"],
                     r["min.game_id"],
                     r["max.game_id"],
                 )
@@ -749,14 +749,33 @@ def _file_fault(f: DataFile, size: int) -> Fault:
         metadata = pq.read_metadata(f.path)
         faults = _schema_faults(metadata.schema.to_arrow_schema())
         faults = faults or _null_faults(metadata, f.path)
+        elsewhere = None if faults else _log_mismatch(f, metadata)
     except PermissionError:
         return "STORE-CORRUPT", "cannot read the file: permission denied"
     except (OSError, pa.ArrowException) as exc:
         return "STORE-CORRUPT", f"corrupt or truncated Parquet file: {exc}"
+    if elsewhere is not None:
+        return "STORE-CORRUPT", f"not the file the Delta log added: {elsewhere}"
     if not faults:
         return None
     more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
     return "STORE-SCHEMA", "wrong schema, file not read: " + ", ".join(faults[:3]) + more
+
+
+def _log_mismatch(f: DataFile, metadata: pq.FileMetaData) -> str | None:
+    """How a readable file's footer contradicts what the log recorded of it (another file put
+    in its place): its row count, or game ids outside the log's bounds (None: it agrees)."""
+    if f.rows is not None and metadata.num_rows != f.rows:
+        return f"{metadata.num_rows} rows, the log says {f.rows}"
+    leaf = metadata.schema.names.index("game_id")
+    for r in range(metadata.num_row_groups):
+        stats = metadata.row_group(r).column(leaf).statistics
+        if stats is None or not stats.has_min_max:
+            continue
+        low, high = str(stats.min), str(stats.max)
+        if low < (f.min_game or low) or high > (f.max_game or high):
+            return f"game ids {low}..{high}, the log says {f.min_game}..{f.max_game}"
+    return None
 
 
 def _schema_faults(schema: pa.Schema) -> list[str]:
