@@ -58,14 +58,16 @@ DAMAGES: dict[str, Callable[[pa.Table], pa.Table]] = {
 }
 
 
-def _add_file(store: Path, table: pa.Table, *, statistics: bool = True) -> Path:
-    """Write ``table`` as a Parquet file of the hearts partition and commit it by hand, as
-    another tool could (deltalake itself would not write a file of another schema)."""
-    path = store / "kind=hearts" / "foreign.parquet"
+def _add_file(
+    store: Path, table: pa.Table, *, statistics: bool = True, name: str = "foreign.parquet"
+) -> Path:
+    """Write ``table`` as a Parquet file ``name`` of the hearts partition and commit it by hand,
+    as another tool could (deltalake itself would not write a file of another schema)."""
+    path = store / "kind=hearts" / name
     pq.write_table(table, path, write_statistics=statistics)
     stats = {"numRecords": table.num_rows, "minValues": {"game_id": "x"}}
     add = {
-        "path": "kind=hearts/foreign.parquet",
+        "path": f"kind=hearts/{name}",
         "partitionValues": {"kind": "hearts"},
         "size": path.stat().st_size,
         "modificationTime": 1767225600000,
@@ -292,3 +294,12 @@ def test_game_ids_outside_the_logs_bounds_are_a_mismatch(copy: Path) -> None:
     for bounds in ((game + "0", "z"), ("a", game[:-1]), ("a", "b")):
         moved = DataFile(f.path, f.kind, f.size, f.rows, *bounds)
         assert f"game ids {game}..{game}" in str(_log_mismatch(moved, metadata)), bounds
+
+
+def test_a_log_entry_naming_a_file_outside_the_store_is_not_read(copy: Path) -> None:
+    outside = _add_file(copy, _foreign_game(), name="../../outside.parquet")
+    assert outside.resolve().parent == copy.parent.resolve()
+    store = EventStore.open(copy)
+    assert {g.game_id for g in store.list_games()} == GAMES  # not x-001
+    (problem,) = store.problems
+    assert problem.rule == "STORE-CORRUPT" and "outside the store" in problem.reason

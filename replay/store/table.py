@@ -316,6 +316,8 @@ class EventStore:
     def _fault(self, f: DataFile) -> Fault:
         """Why a data file cannot be read (None: it can); its footer is checked once per
         version of the file (path, size, modification time)."""
+        if not _within(f.path, self.path):  # a log entry with "../": no file of this store
+            return "STORE-CORRUPT", "the Delta log lists a data file outside the store"
         try:
             stat = os.stat(f.path)
         except FileNotFoundError:
@@ -760,6 +762,17 @@ def _file_fault(f: DataFile, size: int) -> Fault:
         return None
     more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
     return "STORE-SCHEMA", "wrong schema, file not read: " + ", ".join(faults[:3]) + more
+
+
+def _within(path: str, root: Path) -> bool:
+    """Whether ``path`` names a file under ``root`` once its ``..`` are resolved (lexically:
+    a symbolic link inside the store may lead elsewhere).
+
+    >>> _within("/s/kind=hearts/a.parquet", Path("/s")), _within("/s/../etc/x", Path("/s"))
+    (True, False)
+    """
+    root_text = os.path.normpath(root.absolute())
+    return os.path.normpath(os.path.join(root_text, path)).startswith(root_text + os.sep)
 
 
 def _log_mismatch(f: DataFile, metadata: pq.FileMetaData) -> str | None:
