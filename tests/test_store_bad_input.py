@@ -142,6 +142,7 @@ _LINE_CASES = {
     "duplicate field": (',"round":1,"round":2', True),
     "unknown field": (',"colour":"red"', True),
     "explicit null": (',"card":null', False),
+    "lone surrogate": (',"card":"\\ud800"', True),
 }
 
 
@@ -156,6 +157,13 @@ def test_fast_and_slow_paths_judge_a_line_alike(tmp_path: Path, case: str) -> No
         read = read_jsonl(path)
         assert any(r.line == 2 for r in read.rejected) is bad, (first, read.rejected)
         assert read.table.num_rows == (first != "{not json") + (not bad)
+
+
+def test_a_line_only_arrow_refuses_is_named_by_game_and_seq(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(_LINE % ',"card":"\\ud800"' + "\n")  # valid JSON, not valid UTF-8 text
+    (rejection,) = read_jsonl(path).rejected
+    assert str(rejection).startswith(f"{path}:1: game g seq 1: JSON parse error: The surrogate")
 
 
 def test_ts_offset_is_converted_to_utc(tmp_path: Path) -> None:

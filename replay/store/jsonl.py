@@ -269,8 +269,8 @@ def _parse_good(good: list[tuple[int, bytes]], source: str, rejected: list[Rejec
         try:
             tables.append(_parse(raw, len(raw) + 1))
         except (ValueError, pa.ArrowNotImplementedError) as exc:
-            reason = str(exc).splitlines()[0]
-            rejected.append(Rejection("STORE-JSON", reason, None, None, source, number))
+            reason = str(exc).splitlines()[0].removesuffix(" in row 0")
+            rejected.append(_rejection(load_line(raw), reason, source, number))
     return pa.concat_tables(tables) if tables else SCHEMA.empty_table()
 
 
