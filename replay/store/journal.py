@@ -25,7 +25,7 @@ from urllib.parse import quote, unquote
 from replay.events import Event
 from replay.store.errors import ConcurrencyConflict, InvalidGame
 from replay.store.jsonl import event_to_line, line_to_event
-from replay.store.validate import Rejection, check_appended
+from replay.store.validate import Rejection, check_appended, first_difference
 
 SUFFIX = ".jsonl"
 #: The errors of a file or file system this process may read but not write.
@@ -240,7 +240,7 @@ class Journal:
             held = self._events(game_id) or []
         except InvalidGame as exc:
             return self._kept(game_id, exc.message)
-        seq = first_difference(held, stored)
+        seq = first_difference(held, stored) if held else None  # none held: nothing to lose
         if seq is None:
             return None
         reason = f"the stored game differs from seq {seq} on (reads use the stored one)"
@@ -249,19 +249,3 @@ class Journal:
     def _kept(self, game_id: str, reason: str, seq: int | None = None) -> Rejection:
         reason = "journal kept: " + reason.splitlines()[0]
         return Rejection("STORE-JOURNAL", reason, game_id, seq, str(self.path(game_id)))
-
-
-def first_difference(held: list[Event], stored: list[Event]) -> int | None:
-    """The first seq at which a journal's events differ from the stored game's (or where one
-    of them ends); None when they are equal or the journal holds no event (nothing to lose).
-
-    >>> e = Event(game_id="g", seq=0, kind="hearts", type="game_start")
-    >>> first_difference([e], [e]), first_difference([], [e]), first_difference([e], [])
-    (None, None, 0)
-    """
-    if not held:
-        return None
-    for seq, (mine, theirs) in enumerate(zip(held, stored, strict=False)):
-        if mine != theirs:
-            return seq
-    return None if len(held) == len(stored) else min(len(held), len(stored))

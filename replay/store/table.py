@@ -29,7 +29,7 @@ from deltalake.exceptions import DeltaError
 from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
 from replay.store.errors import AmbiguousGameId, GameNotFound, InvalidGame, StoreNotFound
 from replay.store.journal import Journal
-from replay.store.validate import Rejection, check_games, conform
+from replay.store.validate import Rejection, check_games, conform, first_difference
 
 LIVE_DIR = "_live"
 LOCK_FILE = "_store.lock"
@@ -517,8 +517,9 @@ class EventStore:
             if new_rows.equals(old_rows):
                 report.skipped.append(game_id)
             else:
-                seq = _first_difference(new_rows, old_rows)
-                reason = f"game id already stored with different content from seq {seq} on"
+                seq = first_difference(new_rows.to_pylist(), old_rows.to_pylist())
+                where = "" if seq is None else f" from seq {seq} on"  # None: only Arrow types
+                reason = f"game id already stored with different content{where}"
                 report.rejected.append(Rejection("STORE-GAME-ID", reason, game_id, seq, source))
             drop.append(game_id)
         if drop:
@@ -853,16 +854,6 @@ def _continues(new: pa.Table, old: pa.Table) -> bool:
     """Whether a stored game (``old``, sorted) is the start of ``new`` (sorted, and longer): it
     was stored without its end (``new`` passed the checks, so nothing follows a game_end)."""
     return new.num_rows > old.num_rows and bool(new.slice(0, old.num_rows).equals(old))
-
-
-def _first_difference(new: pa.Table, old: pa.Table) -> int:
-    """The first seq at which two sorted versions of a game differ (or where one ends)."""
-    new_rows, old_rows = new.to_pylist(), old.to_pylist()
-    for new_row, old_row in zip(new_rows, old_rows, strict=False):
-        if new_row != old_row:
-            return int(new_row["seq"])
-    shorter = new_rows if len(new_rows) < len(old_rows) else old_rows
-    return int(shorter[-1]["seq"]) + 1 if shorter else 0
 
 
 def _strings(column: pa.ChunkedArray[Any] | pa.Array[Any]) -> list[str]:

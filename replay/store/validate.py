@@ -18,7 +18,7 @@ when the game module exposes ``deck``), nothing after ``game_end`` (LOG-AFTER-EN
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -283,6 +283,19 @@ def _type_and_card_faults(b: _Batch, kind: str, of_kind: np.ndarray) -> Iterable
         return int(b.seq[r]), f"unknown card code {code!r} for {kind}"
 
     yield _Fault("LOG-CARD", np.flatnonzero(of_kind & bad), describe)
+
+
+def first_difference(new: Sequence[object], old: Sequence[object]) -> int | None:
+    """The first seq at which two versions of one game (events or rows, in seq order from 0)
+    differ, or where the shorter ends; None when they are equal.
+
+    >>> first_difference("abc", "abc"), first_difference("abx", "abc"), first_difference("a", "ab")
+    (None, 2, 1)
+    """
+    for seq, (mine, theirs) in enumerate(zip(new, old, strict=False)):
+        if mine != theirs:
+            return seq
+    return None if len(new) == len(old) else min(len(new), len(old))
 
 
 #: The times a Python ``datetime`` can hold (years 1 to 9999), in the ``ts`` column's unit (ms).
