@@ -210,7 +210,8 @@ class EventStore:
                     if not DeltaTable.is_deltatable(str(self.path)):
                         DeltaTable.create(str(self.path), schema=SCHEMA, partition_by=["kind"])
         self.table()  # a corrupt Delta log fails here, cleanly
-        self.problems.extend(self._log_faults())
+        for fault in self._log_faults():
+            self._report(fault)
         self.recover()
 
     @classmethod
@@ -262,7 +263,7 @@ class EventStore:
         """Why the table must not be written (an empty commit file), or None."""
         faults = self._log_faults()
         for fault in faults:
-            self._problem(str(fault.source), fault.reason)
+            self._report(fault)
         return f"{faults[0].source} is an empty Delta commit file" if faults else None
 
     @contextlib.contextmanager
@@ -331,10 +332,12 @@ class EventStore:
 
     def _problem(self, path: str, reason: str, rule: str = "STORE-CORRUPT") -> None:
         """Report an unreadable data file once (first line of the reason)."""
-        if any(p.source == path for p in self.problems):
-            return
-        reason = reason.splitlines()[0]
-        self.problems.append(Rejection(rule, reason, source=path))
+        self._report(Rejection(rule, reason.splitlines()[0], source=path))
+
+    def _report(self, problem: Rejection) -> None:
+        """Add a problem to :attr:`problems`, once per file it names."""
+        if all(p.source != problem.source for p in self.problems):
+            self.problems.append(problem)
 
     def _query(self, sql: str, files: Sequence[DataFile], **params: Any) -> pa.Table:
         """Run ``sql`` with ``$files`` bound to readable files; a failing file is reported and
@@ -428,7 +431,7 @@ class EventStore:
         except OSError as exc:
             reason = f"journal kept: cannot open it: {exc.strerror or exc}"
             path = str(self.journal.path(game_id))
-            self.problems.append(Rejection("STORE-JOURNAL", reason, game_id, None, path))
+            self._report(Rejection("STORE-JOURNAL", reason, game_id, None, path))
             return False
 
     def _settle(self, game_id: str) -> bool:
@@ -436,8 +439,7 @@ class EventStore:
         keep it and report it (STORE-JOURNAL). Whether it was deleted."""
         problem = self.journal.unsettled(game_id, events_from_table(self.load_game_table(game_id)))
         if problem is not None:
-            if problem not in self.problems:
-                self.problems.append(problem)
+            self._report(problem)
             return False
         return self.journal.remove(game_id)
 
