@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pj
 
 from replay.events import COLUMNS, SCHEMA, Event
-from replay.store.validate import TS_RANGE_MS, Rejection
+from replay.store.validate import Rejection, ts_outside_years
 
 _LIST_FIELDS = ("cards", "values")
 
@@ -177,9 +177,8 @@ def _timestamps(texts: pa.ChunkedArray[Any]) -> pa.ChunkedArray[Any] | pa.Array[
         values = [None if t is None else parse_ts(t) for t in texts.to_pylist()]
         parsed: pa.Array[Any] = pa.array(values, _TS.type)
         return parsed
-    low, high = pc.min_max(converted.cast(pa.int64())).values()
-    if low.is_valid and not TS_RANGE_MS[0] <= low.as_py() <= high.as_py() <= TS_RANGE_MS[1]:
-        raise ValueError("a ts outside years 1 to 9999")  # Arrow's cast takes year 0
+    if ts_outside_years(converted).any():  # Arrow's cast takes year 0
+        raise ValueError("a ts outside years 1 to 9999")
     return converted
 
 

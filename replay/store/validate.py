@@ -305,13 +305,11 @@ TS_RANGE_MS: tuple[int, int] = (-62_135_596_800_000, 253_402_300_799_999)
 def _value_faults(b: _Batch) -> Iterable[_Fault]:
     """Values that fit their column's type but not what the column means: a time outside
     years 1 to 9999, a ``data`` text that is not a JSON object."""
-    ms = b.table.column("ts").cast(pa.int64()).to_numpy(zero_copy_only=False)
-    with np.errstate(invalid="ignore"):  # nulls are NaN: neither below nor above
-        outside = (ms < TS_RANGE_MS[0]) | (ms > TS_RANGE_MS[1])
+    ts = b.table.column("ts")
     yield _Fault(
         "STORE-SCHEMA",
-        np.flatnonzero(outside),
-        lambda r: (int(b.seq[r]), f"ts {int(ms[r])} ms from 1970 is outside years 1 to 9999"),
+        np.flatnonzero(ts_outside_years(ts)),
+        lambda r: (int(b.seq[r]), f"ts {ts[r].value} ms from 1970 is outside years 1 to 9999"),
     )
     data = b.table.column("data")
     given = np.flatnonzero(data.is_valid().to_numpy(zero_copy_only=False))
@@ -322,6 +320,14 @@ def _value_faults(b: _Batch) -> Iterable[_Fault]:
         np.array(bad, dtype=np.int64),
         lambda r: (int(b.seq[r]), "data is not the text of a JSON object"),
     )
+
+
+def ts_outside_years(ts: pa.ChunkedArray[Any] | pa.Array[Any]) -> np.ndarray:
+    """Per row of a ``ts`` column, whether it lies outside years 1 to 9999 (Arrow holds such a
+    time, Python's ``datetime`` cannot); a null is not."""
+    ms = ts.cast(pa.int64()).to_numpy(zero_copy_only=False)
+    with np.errstate(invalid="ignore"):  # nulls are NaN: neither below nor above
+        return np.asarray((ms < TS_RANGE_MS[0]) | (ms > TS_RANGE_MS[1]), dtype=bool)
 
 
 def is_json_object(text: str) -> bool:
