@@ -22,11 +22,11 @@ from replay.audit import (
 from replay.cli import app
 from replay.cli.common import (
     KindOpt,
+    echo_problems,
     fail,
     load_stored_game,
     open_store,
     pick_game,
-    print_problems,
     progress_bar,
     read_events_file,
 )
@@ -105,12 +105,11 @@ def explain(
     """The disputed-ruling view: the state before the event, the event, and the verdict."""
     if store_path.is_file():
         events, problems = read_events_file(store_path)
-        for problem in problems:  # a lost line may be why a step cannot be judged
-            typer.echo(f"unreadable: {problem}", err=True)
+        echo_problems(problems, "unreadable")  # a lost line may be why a step cannot be judged
         events = pick_game(store_path, group_games(events), game)
     else:
         store, events = load_stored_game(store_path, game)
-        print_problems(store)
+        echo_problems(store.problems)
     try:
         verdict = explain_step(events, step)
     except (IndexError, ValueError) as exc:

@@ -61,13 +61,9 @@ def os_error(exc: OSError, path: Path) -> str:
     return f"{exc.filename or path}: {exc.strerror or exc}"
 
 
-def print_problems(store: EventStore, label: str = "warning") -> None:
-    """The store's problems (unreadable data files, journals kept...) on stderr."""
-    echo_problems(store.problems, label)
-
-
-def echo_problems(problems: Iterable[object], label: str) -> None:
-    """One ``label: problem`` line each on stderr, a long one cut (:func:`replay.report.clip`)."""
+def echo_problems(problems: Iterable[object], label: str = "warning") -> None:
+    """One ``label: problem`` line each on stderr (e.g. a store's problems: unreadable data
+    files, journals kept...), a long one cut (:func:`replay.report.clip`)."""
     from replay.report import clip
 
     for problem in problems:
@@ -88,7 +84,7 @@ def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:
         message = f"{os_error(exc, path)} (game {game})"
     except Exception as exc:  # an unreadable store must not end in a traceback
         message = f"{path}: cannot read the event store: {type(exc).__name__}: {exc}"
-    print_problems(store, "error")
+    echo_problems(store.problems, "error")
     fail(message)
 
 

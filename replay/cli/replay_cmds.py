@@ -30,7 +30,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from replay.cli import app
-from replay.cli.common import fail, load_stored_game, print_problems
+from replay.cli.common import echo_problems, fail, load_stored_game
 from replay.cursor import Cursor, StepOutOfRange
 from replay.events import Event
 from replay.games import UnknownGame, get_rules
@@ -55,7 +55,7 @@ def load_events(store: Path, game: str) -> list[Event]:
     """The events of one game of a store, the id given in full or by a unique prefix (every
     failure a clean CLI error; the store's problems are printed as warnings)."""
     opened, events = load_stored_game(store, game)
-    print_problems(opened)
+    echo_problems(opened.problems)
     return events
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from replay.cli import app
-from replay.cli.common import fail, game_rules, open_store, os_error, progress_bar
+from replay.cli.common import echo_problems, fail, game_rules, open_store, os_error, progress_bar
 from replay.events import Event
 from replay.games.base import Rules
 from replay.simulate import simulate_corpus
@@ -108,6 +108,5 @@ def _ingest(store: EventStore, batch: list[list[Event]]) -> int:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write into the store: {os_error(exc, store.path)}")
-    for rejection in report.rejected:
-        typer.echo(f"error: {rejection}", err=True)
+    echo_problems(report.rejected, "error")
     return len(report.ingested)
