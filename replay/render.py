@@ -1,8 +1,8 @@
 """Terminal rendering shared by the CLI: coloured cards and a panel for a state view.
 
-Everything here reads the common keys of a game's view (see ``docs/state.md``); the only thing
-known per game is how to find a card's suit (or colour) in its code, and which terminal colour
-each suit gets. Game-specific data (``view["game"]``) is shown as ``key: value`` lines.
+Everything here reads the common keys of a game's view (see ``docs/state.md``); what a card
+code shows (its suit and terminal colour) comes from :mod:`replay.faces`. Game-specific data
+(``view["game"]``) is shown as ``key: value`` lines.
 
 >>> card_style("hearts", "QH"), card_style("fou", "G12"), card_style("fou", "1a")
 ('bold red', 'bold green', 'bold magenta')
@@ -12,8 +12,7 @@ each suit gets. Game-specific data (``view["game"]``) is shown as ``key: value``
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -21,86 +20,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.games import GAME_MODULES
-
-#: The style of a card whose suit is unknown (an unknown game, a malformed code).
-PLAIN = "bold"
-JOKER = "joker"
-
-
-def _suit_letters(kind: str) -> str:
-    """The suit (or colour) letters a game module declares (``SUITS`` or ``COLOURS``)."""
-    module = importlib.import_module(GAME_MODULES[kind])
-    letters = getattr(module, "SUITS", None) or getattr(module, "COLOURS", "")
-    return str(letters)
-
-
-def _suit_last(kind: str) -> Callable[[str], str | None]:
-    """Suit reader for codes that end with the suit letter (``QS``, ``7O``, ``12R``)."""
-
-    def suit(code: str) -> str | None:
-        letter = code[-1:]
-        return letter if letter and letter in _suit_letters(kind) else None
-
-    return suit
-
-
-def _colour_first(kind: str) -> Callable[[str], str | None]:
-    """Suit reader for codes that start with the colour letter, ``1x`` being a joker (Fou!)."""
-
-    def suit(code: str) -> str | None:
-        if code[:1] == "1":
-            return JOKER
-        letter = code[:1]
-        return letter if letter and letter in _suit_letters(kind) else None
-
-    return suit
-
-
-#: Per game: how to read a card's suit from its code, and the terminal style of each suit.
-PALETTES: dict[str, tuple[Callable[[str], str | None], Mapping[str, str]]] = {
-    "hearts": (
-        _suit_last("hearts"),
-        {"H": "bold red", "D": "bold red", "S": "bold bright_white", "C": "bold bright_white"},
-    ),
-    "hez2": (  # the Spanish deck's own colours: gold cups, red cups, blue swords, green clubs
-        _suit_last("hez2"),
-        {"O": "bold yellow", "C": "bold red", "E": "bold blue", "B": "bold green"},
-    ),
-    "hiifuu": (
-        _suit_last("hiifuu"),
-        {"R": "bold red", "G": "bold green", "B": "bold blue", "Y": "bold yellow"},
-    ),
-    "fou": (
-        _colour_first("fou"),
-        {
-            "G": "bold green",
-            "R": "bold red",
-            "Y": "bold yellow",
-            "B": "bold blue",
-            JOKER: "bold magenta",
-        },
-    ),
-}
-
-
-def suit_of(kind: str, code: str) -> str | None:
-    """The suit letter of a card code (``joker`` for a Fou! 1), or ``None`` if unknown.
-
-    >>> suit_of("hearts", "TC"), suit_of("hiifuu", "14Y"), suit_of("hearts", "XX")
-    ('C', 'Y', None)
-    """
-    palette = PALETTES.get(kind)
-    return palette[0](code) if palette else None
+from replay.faces import PLAIN as PLAIN
+from replay.faces import card_face, suit_of
 
 
 def card_style(kind: str, code: str) -> str:
-    """The rich style of a card code in a game (its suit's colour)."""
-    palette = PALETTES.get(kind)
-    if palette is None:
-        return PLAIN
-    suit = palette[0](code)
-    return palette[1].get(suit, PLAIN) if suit else PLAIN
+    """The rich style of a card code in a game (its suit's colour, :mod:`replay.faces`)."""
+    return card_face(kind, code).style
 
 
 def card_text(kind: str, code: str) -> Text:

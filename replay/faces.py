@@ -1,0 +1,199 @@
+"""What a card code shows, per game: rank label, suit (or colour), mark, name and colours.
+
+One table of suits serves every screen: the terminal (:mod:`replay.render`, a rich style per
+suit), the SVG cards of :mod:`replay.svg` (a CSS colour and a drawn mark) and the HTML reports.
+A game's codes put the suit letter last (Hearts ``QS``, Hez2 ``7O``, Hiifuu ``12R``) or the
+colour letter first (Fou! ``G12``, and its six 1s ``1a``..``1f``, jokers without a colour).
+A code a game does not know (a damaged log, an unknown game) still gets a face: its code as
+the label, no suit, the plain style.
+
+>>> face = card_face("hearts", "TH")
+>>> face.label, face.rank, face.suit.mark, face.name, face.css
+('10♥', '10', '♥', 'ten of hearts', '#c62828')
+>>> card_face("hez2", "CE").name, card_face("hez2", "CE").ascii
+('caballo de espadas', 'CE')
+>>> card_face("fou", "1c").name, card_face("fou", "1c").style
+('joker 1c', 'bold magenta')
+>>> card_face("hearts", "<b>").known, card_face("hearts", "<b>").style
+(False, 'bold')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final, Literal
+
+#: The rich style of a card whose suit is unknown (an unknown game, a malformed code).
+PLAIN: Final = "bold"
+#: The CSS colour of such a card.
+PLAIN_CSS: Final = "#37474f"
+#: The suit key of Fou!'s 1s (jokers: no colour).
+JOKER: Final = "joker"
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    """One suit (or colour) of a game's deck."""
+
+    letter: str  # as in the card codes (``H``, ``O``, ``G``), or ``joker``
+    name: str  # ``hearts``, ``espadas``, ``green``
+    mark: str  # one character: ``♥``; the Spanish suits and the colours get a symbol too
+    style: str  # the rich (terminal) style
+    css: str  # the CSS colour of its cards
+    shape: str  # how :mod:`replay.svg` draws the mark: ``heart``, ``coin``, ``disc``...
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What one card code shows."""
+
+    kind: str
+    code: str
+    rank: str  # the rank label (``10``, ``Q``, ``S``, ``12``; a Fou! joker: ``1a``)
+    suit: Suit | None  # None: a code the game does not know
+    name: str  # ``queen of spades``, ``sota de copas``, ``green 12``, ``joker 1a``
+
+    @property
+    def known(self) -> bool:
+        return self.suit is not None
+
+    @property
+    def label(self) -> str:
+        """Rank and mark, e.g. ``Q♠`` (the code itself when unknown)."""
+        return f"{self.rank}{self.suit.mark}" if self.suit else self.code
+
+    @property
+    def ascii(self) -> str:
+        """The ASCII fallback: the code as the logs write it."""
+        return self.code
+
+    @property
+    def style(self) -> str:
+        return self.suit.style if self.suit else PLAIN
+
+    @property
+    def css(self) -> str:
+        return self.suit.css if self.suit else PLAIN_CSS
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """How one game writes its cards: where the suit letter is, the suits, the rank labels."""
+
+    suit_at: Literal["first", "last"]
+    suits: Mapping[str, Suit]
+    ranks: Mapping[str, tuple[str, str]]  # rank part of the code -> (label, name); others: as is
+    name: str  # how a card's name is built: {rank} and {suit}, e.g. "{rank} of {suit}"
+
+
+def _suits(*suits: Suit) -> dict[str, Suit]:
+    return {s.letter: s for s in suits}
+
+
+_RED, _BLACK, _GREEN, _BLUE, _GOLD = "#c62828", "#212121", "#2e7d32", "#1565c0", "#b8860b"
+_YELLOW, _MAGENTA = "#f9a825", "#8e24aa"
+
+_FRENCH_RANKS = {
+    "T": ("10", "ten"), "J": ("J", "jack"), "Q": ("Q", "queen"), "K": ("K", "king"),
+    "A": ("A", "ace"), "2": ("2", "two"), "3": ("3", "three"), "4": ("4", "four"),
+    "5": ("5", "five"), "6": ("6", "six"), "7": ("7", "seven"), "8": ("8", "eight"),
+    "9": ("9", "nine"),
+}  # fmt: skip
+_SPANISH_RANKS = {
+    "1": ("1", "as"), "2": ("2", "dos"), "3": ("3", "tres"), "4": ("4", "cuatro"),
+    "5": ("5", "cinco"), "6": ("6", "seis"), "7": ("7", "siete"), "S": ("S", "sota"),
+    "C": ("C", "caballo"), "R": ("R", "rey"),
+}  # fmt: skip
+
+
+def _colours(shape: str) -> dict[str, Suit]:
+    """The four colours of Hiifuu and Fou! (the same letters and colours, another mark)."""
+    mark = "●" if shape == "disc" else "◆"
+    return _suits(
+        Suit("R", "red", mark, "bold red", _RED, shape),
+        Suit("G", "green", mark, "bold green", _GREEN, shape),
+        Suit("B", "blue", mark, "bold blue", _BLUE, shape),
+        Suit("Y", "yellow", mark, "bold yellow", _YELLOW, shape),
+    )
+
+
+#: Per game kind: its deck's faces. A fifth game adds one entry (a game without one still
+#: shows its codes, plain).
+DECKS: dict[str, Deck] = {
+    "hearts": Deck(
+        "last",
+        _suits(
+            Suit("C", "clubs", "♣", "bold bright_white", _BLACK, "club"),
+            Suit("D", "diamonds", "♦", "bold red", _RED, "diamond"),
+            Suit("S", "spades", "♠", "bold bright_white", _BLACK, "spade"),
+            Suit("H", "hearts", "♥", "bold red", _RED, "heart"),
+        ),
+        _FRENCH_RANKS,
+        "{rank} of {suit}",
+    ),
+    "hez2": Deck(  # the Spanish deck's own colours: gold coins, red cups, blue swords, green clubs
+        "last",
+        _suits(
+            Suit("O", "oros", "◉", "bold yellow", _GOLD, "coin"),
+            Suit("C", "copas", "⚱", "bold red", _RED, "cup"),
+            Suit("E", "espadas", "⚔", "bold blue", _BLUE, "sword"),
+            Suit("B", "bastos", "⚚", "bold green", _GREEN, "baton"),
+        ),
+        _SPANISH_RANKS,
+        "{rank} de {suit}",
+    ),
+    "hiifuu": Deck("last", _colours("diamond"), {}, "{suit} {rank}"),
+    "fou": Deck(
+        "first",
+        {
+            **_colours("disc"),
+            JOKER: Suit(JOKER, "joker", "★", "bold magenta", _MAGENTA, "star"),
+        },
+        {},
+        "{suit} {rank}",
+    ),
+}
+
+
+def _split(deck: Deck, code: str) -> tuple[str, Suit] | None:
+    """(rank part, suit) of a code, or None when the deck has no such card."""
+    if deck.suit_at == "first":
+        if code[:1] == "1" and len(code) == 2 and code[1:].isalpha() and JOKER in deck.suits:
+            return code, deck.suits[JOKER]
+        letter, rank = code[:1], code[1:]
+    else:
+        rank, letter = code[:-1], code[-1:]
+    suit = deck.suits.get(letter) if letter != JOKER else None
+    if suit is None or not rank:
+        return None
+    if deck.ranks and rank not in deck.ranks:
+        return None
+    if not deck.ranks and not (rank.isdigit() and rank.isascii()):
+        return None
+    return rank, suit
+
+
+@lru_cache(maxsize=8192)  # bounded: a damaged log may hold any number of odd codes
+def card_face(kind: str, code: str) -> Face:
+    """The face of one card code in a game (an unknown code or game: the code, plain)."""
+    deck = DECKS.get(kind)
+    split = _split(deck, code) if deck else None
+    if deck is None or split is None:
+        return Face(kind, code, code, None, code)
+    rank, suit = split
+    if suit.letter == JOKER:
+        return Face(kind, code, code, suit, f"joker {code}")
+    label, word = deck.ranks.get(rank, (rank, rank))
+    return Face(kind, code, label, suit, deck.name.format(rank=word, suit=suit.name))
+
+
+def suit_of(kind: str, code: str) -> str | None:
+    """The suit letter of a card code (``joker`` for a Fou! 1), or ``None`` if unknown.
+
+    >>> suit_of("hearts", "TC"), suit_of("hiifuu", "14Y"), suit_of("hearts", "XX")
+    ('C', 'Y', None)
+    """
+    suit = card_face(kind, code).suit
+    return suit.letter if suit else None
