@@ -17,13 +17,19 @@ replaced by the one the rules give); :attr:`Cursor.stopped` tells where and why.
 'pass'
 >>> cursor.prev().step
 5
+>>> cursor.jump("next_trick").step, cursor.jump("next_trick").step  # the trick complete
+(12, 17)
+>>> cursor.jump("next_round").event.type, cursor.jump("first").step
+('round_scored', 0)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, Final, Literal
 
 from replay.events import Category, Event
 from replay.games.base import Rules, RuleViolation
@@ -31,6 +37,59 @@ from replay.games.base import Rules, RuleViolation
 
 class StepOutOfRange(IndexError):
     """A step that the game does not have."""
+
+
+#: The names of :meth:`Cursor.jump`, shared by the terminal stepper and the dashboard.
+Jump = Literal[
+    "first", "last", "next", "prev", "next_trick", "prev_trick", "next_round", "prev_round",
+    "next_finding", "prev_finding",
+]  # fmt: skip
+JUMPS: Final[tuple[Jump, ...]] = (
+    "first", "prev_round", "prev_trick", "prev_finding", "prev",
+    "next", "next_finding", "next_trick", "next_round", "last",
+)  # fmt: skip
+
+
+def trick_ends(events: Sequence[Event], categories: dict[str, Category]) -> list[int]:
+    """The step at which each trick is complete on the table, in order.
+
+    A trick is the run of events with one (``round``, ``trick``); its complete step is its last
+    decision (the last card played: the ruling that follows clears the table), or its last
+    event when it has no decision. No game-specific event type is named.
+    """
+    ends: dict[tuple[int | None, int], int] = {}
+    decided: set[tuple[int | None, int]] = set()
+    for step, event in enumerate(events):
+        if event.trick is None:
+            continue
+        key = (event.round, event.trick)
+        is_decision = categories.get(event.type) is Category.DECISION
+        if is_decision or key not in decided:
+            ends[key] = step
+        if is_decision:
+            decided.add(key)
+    return sorted(ends.values())
+
+
+def round_ends(events: Sequence[Event]) -> list[int]:
+    """The last step of each round (after all of its scoring events), in order."""
+    ends: dict[int, int] = {}
+    for step, event in enumerate(events):
+        if event.round is not None:
+            ends[event.round] = step
+    return sorted(ends.values())
+
+
+def after(stops: Sequence[int], step: int) -> int | None:
+    """The first stop after ``step`` (``stops`` sorted), or None."""
+    i = bisect_right(stops, step)
+    return stops[i] if i < len(stops) else None
+
+
+def before(stops: Sequence[int], step: int) -> int | None:
+    """The last stop before ``step`` (``stops`` sorted), or None."""
+    i = bisect_left(stops, step)
+    return stops[i - 1] if i else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +167,57 @@ class Cursor:
             if self.events[s].type == type_:
                 return self.seek(s)
         return self
+
+    # ------------------------------------------------------------------ jumps
+    @cached_property
+    def trick_stops(self) -> list[int]:
+        """The steps at which a trick is complete on the table (:func:`trick_ends`)."""
+        events = self.events[: len(self._applied)]
+        return trick_ends(events, dict(self.rules.event_types))
+
+    @cached_property
+    def round_stops(self) -> list[int]:
+        """The last step of each round (:func:`round_ends`)."""
+        return round_ends(self.events[: len(self._applied)])
+
+    def finding_stops(self, seqs: Iterable[int]) -> list[int]:
+        """The steps of findings at these seqs (one beyond the replay: its last step)."""
+        return sorted({min(s, self.last_step) for s in seqs if s >= 0})
+
+    def jump(self, where: Jump, findings: Iterable[int] = ()) -> Cursor:
+        """Move by one of :data:`JUMPS` (stay when there is nowhere to go that way).
+
+        ``next_trick``/``prev_trick``: the next (previous) complete trick on the table;
+        ``next_round``/``prev_round``: the end of this round, or of the next (previous) one;
+        ``next_finding``/``prev_finding``: the next (previous) step in ``findings``, the seqs
+        of a game's findings (one past the replay's end goes to its last step).
+        """
+        target = self._target(where, findings)
+        return self if target is None else self.seek(target)
+
+    def can_jump(self, where: Jump, findings: Iterable[int] = ()) -> bool:
+        """Whether :meth:`jump` would move (a button to enable)."""
+        return self._target(where, findings) not in (None, self.step)
+
+    def _target(self, where: Jump, findings: Iterable[int]) -> int | None:
+        ends = {"first": 0, "last": self.last_step}
+        if where in ends:
+            return ends[where]
+        direction, _, what = where.partition("_")
+        stops: Sequence[int]
+        if what == "":
+            stops = range(len(self._applied))
+        elif what == "trick":
+            stops = self.trick_stops
+        elif what == "round":
+            stops = self.round_stops
+        elif what == "finding":
+            stops = self.finding_stops(findings)
+        else:
+            raise ValueError(f"unknown jump {where!r}; known: {', '.join(JUMPS)}")
+        if direction not in ("next", "prev"):
+            raise ValueError(f"unknown jump {where!r}; known: {', '.join(JUMPS)}")
+        return (after if direction == "next" else before)(stops, self.step)
 
     # ------------------------------------------------------------------ what is at the cursor
     @property
