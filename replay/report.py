@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from replay.audit import AuditReport, Finding
+from replay.text import escaped, shown
 
 
 def format_report(report: AuditReport, fmt: str = "table") -> str:
@@ -49,30 +50,35 @@ def clip(text: str, limit: int = MAX_SHOWN) -> str:
 
 
 def _finding_block(f: Finding) -> str:
-    lines = [f"{clip(f.game_id)}  seq {f.seq}  {f.rule}", f"  finding:  {clip(f.message)}"]
+    lines = [f"{clip(shown(f.game_id))}  seq {f.seq}  {f.rule}", f"  finding:  {_text(f.message)}"]
     if f.event:
-        lines.append(f"  event:    {clip(f.event)}")
+        lines.append(f"  event:    {_text(f.event)}")
     if f.expected:
-        lines.append(f"  expected: {clip(f.expected)}")
+        lines.append(f"  expected: {_text(f.expected)}")
     if f.state:
-        lines.append(f"  state:    {clip(f.state)}")
+        lines.append(f"  state:    {_text(f.state)}")
     lines.append(f"  rule:     {f.rule_text}")
     return "\n".join(lines)
+
+
+def _text(text: str) -> str:
+    """A text from a log (or quoting one) as a text report shows it: escaped, then clipped."""
+    return clip(escaped(text))
 
 
 def _table(report: AuditReport) -> str:
     parts = [_finding_block(f) for f in report.findings]
     for g in report.games:
         if g.stopped_at is not None:
-            stop = f"{g.game_id}: audit stopped at seq {g.stopped_at}: {g.stop_reason}"
-            parts.append(clip(stop))
-    parts.extend(f"unreadable: {clip(p)}" for p in report.problems)
+            stop = f"{shown(g.game_id)}: audit stopped at seq {g.stopped_at}: {g.stop_reason}"
+            parts.append(_text(stop))
+    parts.extend(f"unreadable: {_text(p)}" for p in report.problems)
     parts.append(summary_line(report))
     return "\n\n".join(parts)
 
 
 def _cell(text: str) -> str:
-    return clip(text).replace("|", "\\|").replace("\n", " ")
+    return _text(text).replace("|", "\\|")
 
 
 def _markdown(report: AuditReport) -> str:
@@ -82,14 +88,15 @@ def _markdown(report: AuditReport) -> str:
         lines.append("|---|---|---|---|---|")
         for f in report.findings:
             lines.append(
-                f"| {_cell(f.game_id)} | {f.seq} | {f.rule} | {_cell(f.message)} "
+                f"| {_cell(shown(f.game_id))} | {f.seq} | {f.rule} | {_cell(f.message)} "
                 f"| {_cell(f.expected)} |"
             )
     stopped = [g for g in report.games if g.stopped_at is not None]
     if stopped:
         lines.append("\n## Games audited only in part\n")
         lines.extend(
-            _cell(f"- {g.game_id}: stopped at seq {g.stopped_at}: {g.stop_reason}") for g in stopped
+            _cell(f"- {shown(g.game_id)}: stopped at seq {g.stopped_at}: {g.stop_reason}")
+            for g in stopped
         )
     if report.problems:
         lines.append("\n## Unreadable input\n")

@@ -13,14 +13,16 @@ from rich.progress import Progress
 from replay.events import Event, events_from_table
 from replay.games import UnknownGame, available_kinds, get_rules
 from replay.games.base import Rules, RuleViolation
+from replay.text import escaped
 
 if TYPE_CHECKING:
     from replay.store import EventStore
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with ``code`` (2: input could not be used)."""
-    typer.echo(f"error: {message}", err=True)
+    """Print ``error: message`` on stderr (control characters escaped: :mod:`replay.text`) and
+    exit with ``code`` (2: input could not be used)."""
+    typer.echo(f"error: {escaped(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -67,7 +69,7 @@ def echo_problems(problems: Iterable[object], label: str = "warning") -> None:
     from replay.report import clip
 
     for problem in problems:
-        typer.echo(f"{label}: {clip(str(problem))}", err=True)
+        typer.echo(f"{label}: {clip(escaped(str(problem)))}", err=True)
 
 
 def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:

@@ -12,6 +12,7 @@ file, the game and the sequence number when they are known.
 from __future__ import annotations
 
 from replay.games.base import RuleViolation
+from replay.text import escaped, shown
 
 
 class StoreError(Exception):
@@ -19,12 +20,17 @@ class StoreError(Exception):
 
 
 def locate(source: str | None, game_id: str | None, seq: int | None) -> str:
-    """``file: game G seq N: `` (only the known parts), the prefix of every message."""
+    """``file: game G seq N: `` (only the known parts), the prefix of every message; the file
+    and the id printable whatever they hold (:mod:`replay.text`).
+
+    >>> locate("a.jsonl", "", 3), locate(None, "g\\x1b[2J", None)
+    ('a.jsonl: game "" seq 3: ', 'game g\\\\x1b[2J: ')
+    """
     parts = []
     if source:
-        parts.append(source)
+        parts.append(escaped(source))
     if game_id is not None:
-        parts.append(f"game {game_id}" + (f" seq {seq}" if seq is not None else ""))
+        parts.append(f"game {shown(game_id)}" + (f" seq {seq}" if seq is not None else ""))
     return ": ".join(parts) + ": " if parts else ""
 
 
@@ -44,7 +50,7 @@ class InvalidGame(RuleViolation, StoreError):
         self.game_id = game_id
         self.seq = seq
         self.source = source
-        self.args = (f"{locate(source, game_id, seq)}{message} ({rule})",)
+        self.args = (f"{locate(source, game_id, seq)}{escaped(message)} ({rule})",)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -54,8 +60,9 @@ class ConcurrencyConflict(StoreError):
     """An append named a sequence number that is not the stream's next one."""
 
     def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        where = f"game {shown(game_id)}"
         super().__init__(
-            f"game {game_id}: append expected next seq {expected}, but the stream is at {actual}"
+            f"{where}: append expected next seq {expected}, but the stream is at {actual}"
         )
         self.game_id = game_id
         self.expected = expected

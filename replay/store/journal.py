@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -30,6 +31,42 @@ from replay.store.validate import Rejection, check_appended, first_difference
 SUFFIX = ".jsonl"
 #: The errors of a file or file system this process may read but not write.
 READ_ONLY = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+#: The longest percent-encoded id kept as a file name (file systems allow 255 bytes).
+MAX_QUOTED = 200
+#: The first character of a hashed file name (percent-encoding writes ``#`` as ``%23``, so a
+#: hashed name is never the encoding of an id).
+HASHED = "#"
+
+
+def file_name(game_id: str) -> str:
+    """The journal file name of a game: its id percent-encoded (``/``, ``..``, controls and
+    non-ASCII characters cannot lead out of ``_live/``), or, when that is longer than
+    :data:`MAX_QUOTED`, ``#`` and the id's SHA-256.
+
+    >>> file_name("g/../1"), file_name("x" * 300)[:12]
+    ('g%2F..%2F1.jsonl', '#0d4e2ca9e9c')
+    """
+    quoted = quote(game_id, safe="", errors="surrogatepass")
+    if len(quoted) <= MAX_QUOTED:
+        return quoted + SUFFIX
+    return HASHED + hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest() + SUFFIX
+
+
+def _unquoted(name: str) -> str:
+    return unquote(name.removesuffix(SUFFIX), errors="surrogatepass")
+
+
+def _hashed_id(path: Path) -> str | None:
+    """The game id of a journal under a hashed name, from its first complete line."""
+    try:
+        with path.open("rb") as file:
+            line = file.readline()
+        game_id = json.loads(line)["game_id"] if line.endswith(b"\n") else None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return game_id if isinstance(game_id, str) and file_name(game_id) == path.name else None
 
 
 def _fsync_dir(path: Path) -> None:
@@ -88,7 +125,7 @@ def read_tail(fd: int, game_id: str) -> Tail:
         return Tail(
             int(last["seq"]) + 1, str(last["kind"]), last["type"] == "game_end", start + end + 1
         )
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise InvalidGame(
             "STORE-JOURNAL", f"corrupt journal line: {exc}", game_id=game_id
         ) from None
@@ -101,15 +138,19 @@ class Journal:
         self.directory = directory
 
     def path(self, game_id: str) -> Path:
-        """The journal file of a game (its id, percent-encoded)."""
-        return self.directory / (quote(game_id, safe="") + SUFFIX)
+        """The journal file of a game: :func:`file_name`."""
+        return self.directory / file_name(game_id)
 
     def games(self) -> list[str]:
-        """The ids of the games with a journal."""
+        """The ids of the games with a journal (a hashed name's id is read from its first
+        line; one without a complete line holds no acknowledged event and is left out)."""
         if not self.directory.exists():
             return []
         names = sorted(p.name for p in self.directory.iterdir() if p.name.endswith(SUFFIX))
-        return [unquote(name.removesuffix(SUFFIX)) for name in names]
+        ids = (
+            _hashed_id(self.directory / n) if n.startswith(HASHED) else _unquoted(n) for n in names
+        )
+        return [game_id for game_id in ids if game_id is not None]
 
     def read(self, game_id: str) -> list[Event]:
         """The acknowledged events of a live game (a partial last line is ignored); ``[]`` when

@@ -30,6 +30,7 @@ from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_t
 from replay.store.errors import AmbiguousGameId, GameNotFound, InvalidGame, StoreNotFound
 from replay.store.journal import Journal
 from replay.store.validate import Rejection, check_games, conform, first_difference
+from replay.text import shown
 
 LIVE_DIR = "_live"
 LOCK_FILE = "_store.lock"
@@ -398,7 +399,7 @@ class EventStore:
         """
         with self.journal.locked(game_id) as fd:
             if fd is None:
-                raise GameNotFound(f"game {game_id}: no live game with this id")
+                raise GameNotFound(f"game {shown(game_id)}: no live game with this id")
             events = self.journal.read(game_id)
             if require_end and (not events or events[-1].type != "game_end"):
                 last = events[-1].seq if events else None
@@ -580,7 +581,7 @@ class EventStore:
         if not events:
             events = self.journal.read(game_id)
         if not events:
-            raise GameNotFound(f"game {game_id}: no such game")
+            raise GameNotFound(f"game {shown(game_id)}: no such game")
         return events
 
     def resolve_game_id(self, prefix: str) -> str:
@@ -594,10 +595,10 @@ class EventStore:
         if prefix in found:
             return prefix
         if not found:
-            raise GameNotFound(f"game {prefix}: no game id starts with {prefix!r}")
+            raise GameNotFound(f"game {shown(prefix)}: no game id starts with {prefix!r}")
         if len(found) > 1:
-            shown = ", ".join(found[:10])
-            raise AmbiguousGameId(f"game id prefix {prefix!r} matches several games: {shown}")
+            listed = ", ".join(shown(g) for g in found[:10])
+            raise AmbiguousGameId(f"game id prefix {prefix!r} matches several games: {listed}")
         return str(found[0])
 
     def list_games_table(self, kind: str | None = None, player: str | None = None) -> pa.Table:

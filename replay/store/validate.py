@@ -31,6 +31,7 @@ from replay.cards import Deck
 from replay.events import SCHEMA
 from replay.games import GAME_MODULES, UnknownGame, get_rules
 from replay.store.errors import InvalidGame, locate
+from replay.text import escaped
 
 REQUIRED: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable)
 
@@ -49,8 +50,9 @@ class Rejection:
     def __str__(self) -> str:
         where = locate(self.source, self.game_id, self.seq)
         if self.line is not None:
-            where = f"{self.source or ''}:{self.line}: " + where.removeprefix(f"{self.source}: ")
-        return f"{where}{self.reason} ({self.rule})"
+            source = escaped(self.source or "")
+            where = f"{source}:{self.line}: " + where.removeprefix(f"{source}: ")
+        return f"{where}{escaped(self.reason)} ({self.rule})"
 
     def error(self) -> InvalidGame:
         """The rejection as an exception."""

@@ -1,0 +1,141 @@
+"""Hostile input: deep nesting, control characters in ids, ids no file name can hold."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.store import EventStore
+from replay.store.journal import MAX_QUOTED, file_name
+from replay.store.jsonl import event_to_line, read_jsonl
+from replay.text import escaped, shown
+from tests.store_helpers import hearts_game, run_cli
+
+#: Ids a hostile platform may send: long, path-like, control characters, bidi, unicode.
+HOSTILE_IDS = [
+    "x" * 10_000,
+    "a/b",
+    "..",
+    "../../etc/passwd",
+    ".",
+    "",
+    "g\x1b]0;pwned\x07",
+    "tab\there\nnewline\r",
+    "right\u202eto-left",
+    "\u00e9\u4e2d\U0001f0a1",
+    "%2F",
+    "#hash",
+    "\x7f\x85\u2028",
+]
+
+
+def _file(tmp_path: Path, *lines: str | bytes) -> Path:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join((x.encode() if isinstance(x, str) else x) + b"\n" for x in lines))
+    return path
+
+
+def _game_lines(game_id: str = "h-1") -> list[str]:
+    return [event_to_line(dataclasses.replace(e, game_id=game_id)) for e in hearts_game("h")]
+
+
+DEEP = {
+    "bare": lambda d: "[" * d + "]" * d,
+    "values": lambda d: '{"game_id":"d","seq":0,"values":' + "[" * d + "]" * d + "}",
+    "unknown key": lambda d: '{"game_id":"d","seq":0,"zz":' + '{"a":' * d + "1" + "}" * d + "}",
+}
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+@pytest.mark.parametrize("shape", sorted(DEEP))
+def test_a_deeply_nested_line_is_one_error_and_the_rest_is_read(
+    tmp_path: Path, depth: int, shape: str
+) -> None:
+    good = _game_lines()
+    path = _file(tmp_path, *good[:5], DEEP[shape](depth), *good[5:])
+    read = read_jsonl(path)
+    assert read.table.num_rows == len(good)
+    assert [(r.line, r.rule) for r in read.rejected] == [(6, "STORE-JSON")]
+    for command in (["audit", str(path)], ["import", str(path), "--into", str(tmp_path / "s")]):
+        result = run_cli(*command)
+        assert result.exit_code in (1, 2), result.output
+        assert f"{path}:6:" in result.output
+    result = run_cli("audit", str(tmp_path / "s"))
+    assert result.exit_code == 0, result.output
+    assert "1 games" in result.output
+
+
+def test_a_line_of_brackets_inside_a_string_is_still_an_event(tmp_path: Path) -> None:
+    good = _game_lines()
+    start = hearts_game("h")[0]
+    names = '{"names": ["' + "[{" * 200 + '"]}'
+    good[0] = event_to_line(dataclasses.replace(start, game_id="h-1", data=names))
+    read = read_jsonl(_file(tmp_path, *good))
+    assert read.rejected == [] and read.table.num_rows == len(good)
+
+
+def test_shown_escapes_controls_and_bidi_and_names_the_empty_id() -> None:
+    assert shown("g\x1b]0;pwned\x07") == "g\\x1b]0;pwned\\x07"
+    assert shown("") == '""'
+    assert shown("a\u202eb\u2066") == "a\\u202eb\\u2066"
+    assert shown("a\\x1b") == "a\\\\x1b"  # the id that spells an escape differs from ESC
+    assert shown("\u00e9\u4e2d\U0001f0a1") == "\u00e9\u4e2d\U0001f0a1"
+    assert escaped("line\nbreak\x9b") == "line\\x0abreak\\x9b"
+    for game_id in HOSTILE_IDS:
+        assert shown(game_id).isprintable()
+
+
+@pytest.mark.parametrize("game_id", ["g\x1b]0;pwned\x07", "x\u202eevil", ""])
+def test_a_hostile_id_is_printed_escaped_in_reports_and_errors(
+    tmp_path: Path, game_id: str
+) -> None:
+    lines = _game_lines(game_id)
+    lines[9] = lines[9].replace('"seq":9', '"seq":90')  # a gap: a finding and a rejection
+    path = _file(tmp_path, *lines)
+    audit = run_cli("audit", str(path))
+    imported = run_cli("import", str(path), "--into", str(tmp_path / "s"))
+    markdown = run_cli("audit", str(path), "--format", "markdown")
+    for result in (audit, imported, markdown):
+        assert result.exit_code == 1, result.output
+        assert "\x1b" not in result.output and "\u202e" not in result.output
+        assert "\x07" not in result.output
+        assert f"{shown(game_id)}" in result.output
+    assert "game  seq" not in imported.output
+    json_report = run_cli("audit", str(path), "--format", "json")
+    assert {f["game_id"] for f in json.loads(json_report.output)["findings"]} == {game_id}
+
+
+@pytest.mark.parametrize("game_id", HOSTILE_IDS, ids=lambda g: repr(g)[:20])
+def test_journal_of_a_hostile_id_stays_in_live_and_round_trips(
+    tmp_path: Path, game_id: str
+) -> None:
+    store = EventStore.open(tmp_path / "s", create=True)
+    events = [dataclasses.replace(e, game_id=game_id) for e in hearts_game("h")]
+    assert store.append(game_id, events[:10], expected_seq=0) == 10
+    name = file_name(game_id)
+    assert "/" not in name and len(name.encode()) <= MAX_QUOTED + 70
+    assert [p.parent for p in (tmp_path / "s").rglob("*.jsonl")] == [tmp_path / "s" / "_live"]
+    assert store.live_games() == [game_id]
+    assert store.append(game_id, events[10:], expected_seq=10) == len(events)
+    assert EventStore.open(tmp_path / "s").load_game(game_id) == events
+    assert store.seal(game_id) == len(events)
+    assert store.live_games() == [] and store.load_game(game_id) == events
+
+
+def test_a_hashed_journal_without_a_complete_line_is_no_live_game(tmp_path: Path) -> None:
+    store = EventStore.open(tmp_path / "s", create=True)
+    (tmp_path / "s" / "_live").mkdir()
+    (tmp_path / "s" / "_live" / file_name("x" * 500)).write_bytes(b'{"game_id": "xx')
+    assert store.live_games() == []
+
+
+def test_an_event_of_a_hostile_id_round_trips_through_import_and_export(tmp_path: Path) -> None:
+    lines = [line for game_id in HOSTILE_IDS for line in _game_lines(game_id)]
+    path = _file(tmp_path, *lines)
+    assert run_cli("import", str(path), "--into", str(tmp_path / "s")).exit_code == 0
+    out = tmp_path / "out.jsonl"
+    assert run_cli("export", str(tmp_path / "s"), "--out", str(out)).exit_code == 0
+    assert sorted(out.read_text("utf-8").split("\n")[:-1]) == sorted(lines)
