@@ -1,0 +1,282 @@
+"""The statistics library: views over the events, statistics, rates and ratings.
+
+>>> from replay.games import get_rules
+>>> from replay.simulate import simulate_game
+>>> from replay.events import events_to_table
+>>> table = events_to_table(simulate_game(get_rules("hearts"), "g1", players=4, seed=1))
+>>> stats = Analytics.open(table)
+>>> stats.overview(Filters()).column("games").to_pylist()
+[1]
+"""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from replay.analytics import catalog, engine
+from replay.analytics.rates import MIN_SAMPLE, with_rates
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from replay.store import EventStore
+    from replay.store.validate import Rejection
+
+#: The columns a seat row can be grouped by in :meth:`Analytics.insight`.
+DIMENSIONS: tuple[str, ...] = ("player", "seat", "players", "bot", "from_dealer", "kind")
+#: Dimensions that exist only for kinds with a ``round_dealers.sql``.
+_DEALER_DIMENSIONS = ("from_dealer",)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which games the statistics count; every field is bound as a query parameter."""
+
+    kind: str | None = None
+    player: str | None = None  # a player name from game_start (a player id across games)
+    players: int | None = None  # seat count
+    since: datetime.date | None = None
+    until: datetime.date | None = None
+
+    def params(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "player": self.player,
+            "players": self.players,
+            "since": self.since,
+            "until": self.until,
+        }
+
+
+@dataclass(frozen=True)
+class StatResult:
+    """One statistic computed over the chosen games."""
+
+    name: str
+    title: str
+    description: str
+    kind: str | None  # None: common to all games
+    table: pa.Table
+    games: int  # how many games it rests on
+    chart: str | None  # a hint for the dashboard: "bar", "histogram", "heatmap", "rate"...
+    source: str = ""  # its SQL file
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A rate for the metric x dimension view: hits / opportunities per seat row."""
+
+    name: str
+    title: str
+    description: str
+    kind: str | None
+    unit: str  # what one opportunity is: "seat in a game", "seat in a round"...
+
+
+class UnknownStatistic(KeyError):
+    """A statistic, metric or dimension name that does not exist."""
+
+
+@dataclass
+class Analytics:
+    """Views over one source of events, and the statistics over them.
+
+    Thread-safe: one query at a time runs on the connection.
+    """
+
+    con: duckdb.DuckDBPyConnection
+    #: Unreadable files etc. met while opening (shown, never raised).
+    problems: list[Rejection] = field(default_factory=list)
+    #: Whether the layer views read derived Parquet tables (``replay reindex``).
+    derived: bool = False
+    min_sample: int = MIN_SAMPLE
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _chosen: Filters | None = field(default=None, repr=False)
+
+    # ----------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, source: EventStore | pa.Table, *, use_derived: bool = True) -> Analytics:
+        """Views over a store's current snapshot (its derived tables when fresh) or a table."""
+        if isinstance(source, pa.Table):
+            con = engine.connect(source)
+            engine.seal(con, [])
+            return cls(con)
+        from replay.analytics import derived
+
+        paths = derived.readable_files(source)
+        tables = derived.fresh_tables(source, paths) if use_derived else {}
+        con = engine.connect(paths, tables)
+        engine.seal(con, [*paths, *tables.values()])
+        return cls(con, list(source.problems), derived=bool(tables))
+
+    # ----------------------------------------------------------------- queries
+    def sql(self, query: str, params: dict[str, object] | None = None) -> pa.Table:
+        """A read-only query over the views (``$name`` parameters); QueryRefused otherwise."""
+        engine.check_read_only(query)
+        with self._lock:
+            return engine.tidy(self.con.sql(query, params=params or None).to_arrow_table())
+
+    def _run(self, file: catalog.SqlFile | str, f: Filters) -> pa.Table:
+        sql = file if isinstance(file, str) else file.sql
+        with self._lock:
+            self._choose(f)
+            return engine.run(self.con, sql, f.params())
+
+    def _choose(self, f: Filters) -> None:
+        """Build the filter tables ``chosen`` and ``chosen_seats`` for ``f`` (once per change)."""
+        if self._chosen == f:
+            return
+        for file in catalog.filter_files():
+            sql = catalog.duckdb_sql(file.sql)
+            used = {k: v for k, v in f.params().items() if k in catalog.parameters_of(file.sql)}
+            self.con.execute(f'CREATE OR REPLACE TEMP TABLE "{file.name}" AS {sql}', used)
+        self._chosen = f
+
+    def overview(self, f: Filters) -> pa.Table:
+        """Per kind: games, events, distinct players, rounds, first and last date."""
+        return self._run(_OVERVIEW, f)
+
+    def players(self, f: Filters) -> list[str]:
+        """The players of the chosen games, alphabetically."""
+        table = self._run(_PLAYERS, f)
+        return [p for p in table.column("player").to_pylist() if p is not None]
+
+    def _games_by_kind(self, f: Filters) -> dict[str | None, int]:
+        rows = self._run(_GAMES_BY_KIND, f).to_pylist()
+        counts: dict[str | None, int] = {r["kind"]: r["games"] for r in rows}
+        counts[None] = sum(counts.values())
+        return counts
+
+    def statistic_files(self, f: Filters) -> list[catalog.SqlFile]:
+        """The statistics that apply to ``f`` (the common ones and those of its kind)."""
+        return [s for s in catalog.statistic_files() if s.kind is None or f.kind in (None, s.kind)]
+
+    def statistics(self, f: Filters) -> list[StatResult]:
+        """Every statistic that applies to the filters."""
+        games = self._games_by_kind(f)
+        return [self._result(s, f, games) for s in self.statistic_files(f)]
+
+    def statistic(self, name: str, f: Filters) -> StatResult:
+        """One statistic by name."""
+        for s in catalog.statistic_files():
+            if s.name == name:
+                return self._result(s, f, self._games_by_kind(f))
+        raise UnknownStatistic(name)
+
+    def _result(self, s: catalog.SqlFile, f: Filters, games: dict[str | None, int]) -> StatResult:
+        table = with_rates(self._run(s, f), self.min_sample)
+        return StatResult(
+            s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
+            s.relative,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- metric x dimension
+    def metrics(self, kind: str | None = None) -> list[Metric]:
+        """The rates of the metric picker: the common ones and those of ``kind`` (or all)."""
+        return [
+            Metric(m.name, m.title, m.description, m.kind, m.headers.get("unit", "seat"))
+            for m in catalog.metric_files()
+            if m.kind is None or kind in (None, m.kind)
+        ]
+
+    def dimensions(self, kind: str | None = None) -> list[str]:
+        """The columns a metric can be broken down by (``from_dealer``: kinds with a dealer)."""
+        dealt = [k for k in catalog.kinds() if (catalog.SQL_DIR / k / "round_dealers.sql").exists()]
+        has_dealer = kind in dealt if kind is not None else bool(dealt)
+        return [d for d in DIMENSIONS if has_dealer or d not in _DEALER_DIMENSIONS]
+
+    def insight(self, metric: str, dimension: str, f: Filters) -> pa.Table:
+        """A metric per value of a dimension: hits, opportunities, rate, low, high, flagged."""
+        files = {m.name: m for m in catalog.metric_files()}
+        if metric not in files:
+            raise UnknownStatistic(metric)
+        if dimension not in DIMENSIONS:  # an identifier from a fixed list, never user text
+            raise UnknownStatistic(dimension)
+        sql = _INSIGHT.format(metric=catalog._strip(files[metric].sql), dimension=dimension)
+        return with_rates(self._run(sql, f), self.min_sample)
+
+    # ----------------------------------------------------------------- ratings
+    def rating_results(self, f: Filters) -> pa.Table:
+        """(game_id, kind, started, player, place) of every seat of the chosen games."""
+        return self._run(_RESULTS, f)
+
+    def ratings(self, f: Filters) -> pa.Table:
+        """OpenSkill Plackett-Luce ratings per kind and player over the chosen games, in date
+        order (kind, player, mu, sigma, conservative = mu - 3 sigma, games); only ``f.player``'s
+        rows when a player is given (rated over all the chosen games)."""
+        from replay.analytics.ratings import rate
+
+        rated = rate(self.rating_results(f))
+        with self._lock:
+            self.con.register("rated_now", rated)
+            try:
+                table: pa.Table = self.con.sql(_RATED, params={"player": f.player}).to_arrow_table()
+            finally:
+                self.con.unregister("rated_now")
+        return table
+
+
+_OVERVIEW = """
+SELECT g.kind, count(*) AS games, sum(g.events) AS events,
+  (SELECT count(DISTINCT s.player) FROM chosen_seats s WHERE s.kind = g.kind) AS players,
+  sum(g.rounds) AS rounds, min(g.day) AS first, max(g.day) AS last
+FROM games g
+JOIN chosen c ON c.game_id = g.game_id
+GROUP BY g.kind
+ORDER BY g.kind
+"""
+
+_PLAYERS = """
+SELECT DISTINCT s.player FROM seats s JOIN chosen c ON c.game_id = s.game_id ORDER BY s.player
+"""
+
+_GAMES_BY_KIND = "SELECT kind, count(*) AS games FROM chosen GROUP BY kind"
+
+_INSIGHT = """
+SELECT d.{dimension} AS {dimension}, sum(m.hit) AS hits, count(*) AS opportunities
+FROM ({metric}) m
+JOIN chosen_seats d ON d.game_id = m.game_id AND d.seat = m.seat
+GROUP BY d.{dimension}
+ORDER BY d.{dimension}
+"""
+
+_RESULTS = """
+SELECT s.game_id, s.kind, s.started, s.player, s.place
+FROM seats s
+JOIN chosen c ON c.game_id = s.game_id
+WHERE s.place IS NOT NULL AND s.player IS NOT NULL
+ORDER BY s.started, s.game_id, s.seat
+"""
+
+_RATED = """
+WITH played AS (
+  SELECT s.kind, s.player, count(*) AS games
+  FROM seats s JOIN chosen c ON c.game_id = s.game_id
+  WHERE s.place IS NOT NULL
+  GROUP BY s.kind, s.player
+)
+SELECT r.kind, r.player, r.mu, r.sigma, r.conservative, p.games
+FROM rated_now r
+LEFT JOIN played p ON p.kind = r.kind AND p.player = r.player
+WHERE $player IS NULL OR r.player = $player
+ORDER BY r.kind, r.conservative DESC, r.player
+"""
+
+
+def describe(result: StatResult) -> dict[str, Any]:
+    """A statistic as plain data (JSON output)."""
+    return {
+        "name": result.name,
+        "title": result.title,
+        "description": result.description,
+        "kind": result.kind,
+        "games": result.games,
+        "chart": result.chart,
+        "source": result.source,
+        "rows": result.table.to_pylist(),
+    }

@@ -1,0 +1,85 @@
+"""Derived tables: the layer views materialised as Parquet files next to the event table.
+
+``replay reindex STORE`` writes each view whose file says ``derived: true`` to
+``STORE/_analytics/<view>.parquet`` and a manifest naming what they were built from (the
+snapshot's data files and the SQL text). :func:`fresh_tables` gives them to the runner only while
+the manifest still matches; otherwise the views read the raw events (slower, same rows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from replay.analytics import catalog, engine
+
+if TYPE_CHECKING:
+    from replay.store import EventStore
+
+DERIVED_DIR = "_analytics"
+MANIFEST = "manifest.json"
+
+
+def readable_files(store: EventStore) -> list[str]:
+    """The snapshot's data files that can be read (the store reports the others in its
+    ``problems``)."""
+    return [f.path for f in store._readable(store.files())]
+
+
+def fingerprint(paths: Sequence[str]) -> str:
+    """What derived tables depend on: the data files (path, size, mtime) and the SQL files."""
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        stat = os.stat(path)
+        digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    for file in sorted(catalog.SQL_DIR.rglob("*.sql")):
+        digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def _manifest(store: EventStore) -> Path:
+    return store.path / DERIVED_DIR / MANIFEST
+
+
+def fresh_tables(store: EventStore, paths: Sequence[str]) -> dict[str, str]:
+    """View name -> Parquet file of the derived tables, if built from exactly ``paths``."""
+    try:
+        manifest = json.loads(_manifest(store).read_text(encoding="utf-8"))
+        if manifest.get("fingerprint") != fingerprint(paths):
+            return {}
+        tables = {name: str(store.path / DERIVED_DIR / f) for name, f in manifest["tables"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    return tables if all(os.path.isfile(p) for p in tables.values()) else {}
+
+
+def rebuild(store: EventStore, *, threads: int | None = None) -> dict[str, int]:
+    """Write every derived table from the current snapshot; returns rows per table."""
+    paths = readable_files(store)
+    folder = store.path / DERIVED_DIR
+    folder.mkdir(exist_ok=True)
+    con = engine.connect(paths, threads=threads)
+    con.execute(f"SET temp_directory = {engine.quote(str(folder / '.tmp'))}")
+    rows: dict[str, int] = {}
+    files: dict[str, str] = {}
+    for name in catalog.derived_views():
+        target = folder / f"{name}.parquet"
+        partial = folder / f"{name}.parquet.partial"
+        con.execute(
+            f'COPY (SELECT * FROM "{name}") TO {engine.quote(str(partial))} '
+            "(FORMAT parquet, COMPRESSION zstd)"
+        )
+        os.replace(partial, target)
+        engine.create_view(con, name, "", str(target))  # later tables read this one
+        count = con.execute(f'SELECT count(*) FROM "{name}"').fetchone()
+        rows[name] = int(count[0]) if count else 0
+        files[name] = target.name
+    manifest = {"fingerprint": fingerprint(paths), "tables": files, "rows": rows}
+    temporary = _manifest(store).with_suffix(".partial")
+    temporary.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    os.replace(temporary, _manifest(store))
+    return rows

@@ -1,0 +1,140 @@
+"""The DuckDB runner: a connection with the ``events`` view and every view of the plan.
+
+Over a store, ``events`` reads the Parquet files of the current Delta snapshot with
+``read_parquet([...], hive_partitioning = true)`` (the ``kind`` column comes from the partition
+directory; no ``delta`` extension, which DuckDB would download). Over an Arrow table, it reads
+the registered table. Once the views exist the connection is *sealed*: file access is limited to
+the files the views read (``allowed_paths``), every other external access is off and the
+configuration is locked, so a query can read nothing but the views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from replay.analytics import catalog
+from replay.events import COLUMNS, SCHEMA
+
+
+class QueryRefused(ValueError):
+    """A query that is not a read-only SELECT (``replay sql``)."""
+
+
+#: Statement types a read-only query may have.
+_READ_ONLY = frozenset({duckdb.StatementType.SELECT})
+
+
+def quote(text: str) -> str:
+    """A SQL string literal (for file paths the runner writes into view definitions)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def parquet_events_sql(paths: Sequence[str]) -> str:
+    """The ``events`` view over Parquet files, columns in :data:`SCHEMA` order."""
+    files = ", ".join(quote(p) for p in paths)
+    return f"SELECT {_columns()} FROM read_parquet([{files}], hive_partitioning = true)"
+
+
+def _columns() -> str:
+    return ", ".join(f'"{c}"' for c in COLUMNS)
+
+
+def connect(
+    events: pa.Table | Sequence[str],
+    derived: Mapping[str, str] | None = None,
+    *,
+    threads: int | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """A connection with ``events`` (an Arrow table, or Parquet paths) and the plan's views.
+
+    ``derived`` maps a view name to a Parquet file that holds it (see :mod:`.derived`): the view
+    reads that file instead of its SQL. Not sealed: call :func:`seal` when done adding views.
+    """
+    con = duckdb.connect(config={"threads": threads} if threads else {})
+    run_script(con, catalog.PRELUDE_DUCKDB.read_text(encoding="utf-8"))
+    if isinstance(events, pa.Table):
+        con.register("events_table", conform_events(events))
+        con.execute(f"CREATE VIEW events AS SELECT {_columns()} FROM events_table")
+    elif events:
+        con.execute(f"CREATE VIEW events AS {parquet_events_sql(events)}")
+    else:
+        con.register("events_table", SCHEMA.empty_table())
+        con.execute(f"CREATE VIEW events AS SELECT {_columns()} FROM events_table")
+    for name, sql in catalog.view_plan():
+        create_view(con, name, sql, (derived or {}).get(name))
+    return con
+
+
+def create_view(
+    con: duckdb.DuckDBPyConnection, name: str, sql: str, parquet: str | None = None
+) -> None:
+    """``CREATE OR REPLACE VIEW name`` over its SQL, or over the Parquet file that holds it."""
+    body = f"SELECT * FROM read_parquet({quote(parquet)})" if parquet else catalog.duckdb_sql(sql)
+    con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {body}')
+
+
+def conform_events(table: pa.Table) -> pa.Table:
+    """An events table with every column of :data:`SCHEMA` (missing ones null)."""
+    columns: list[pa.Array[Any] | pa.ChunkedArray[Any]] = [
+        table.column(f.name).cast(f.type)
+        if f.name in table.column_names
+        else pa.nulls(table.num_rows, f.type)
+        for f in SCHEMA
+    ]
+    return pa.Table.from_arrays(columns, schema=SCHEMA)
+
+
+def run_script(con: duckdb.DuckDBPyConnection, script: str) -> None:
+    """Run every statement of a script (the prelude)."""
+    for statement in duckdb.extract_statements(script):
+        con.execute(statement)
+
+
+def seal(con: duckdb.DuckDBPyConnection, paths: Sequence[str]) -> None:
+    """Allow reading only ``paths``, turn every other external access off, lock the settings."""
+    listed = ", ".join(quote(p) for p in paths)
+    con.execute(f"SET allowed_paths = [{listed}]")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET lock_configuration = true")
+
+
+def check_read_only(query: str) -> str:
+    """The query if it is one read-only SELECT (WITH ... SELECT included); else QueryRefused."""
+    try:
+        statements = duckdb.extract_statements(query)
+    except duckdb.Error as exc:
+        raise QueryRefused(f"the query does not parse: {first_line(exc)}") from None
+    if len(statements) != 1:
+        raise QueryRefused(f"one statement expected, {len(statements)} given")
+    kind = statements[0].type
+    if kind not in _READ_ONLY:
+        raise QueryRefused(f"only a read-only SELECT may run here, not {kind.name}")
+    return query
+
+
+def run(
+    con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, object] | None = None
+) -> pa.Table:
+    """A file's query (``:name`` parameters) with the parameters it uses bound."""
+    used = catalog.parameters_of(sql)
+    bound: dict[str, Any] = {k: (params or {}).get(k) for k in used}
+    return tidy(con.sql(catalog.duckdb_sql(sql), params=bound).to_arrow_table())
+
+
+def tidy(table: pa.Table) -> pa.Table:
+    """Whole-number decimals (DuckDB's type for a sum of integers) as int64."""
+    for i, f in enumerate(table.schema):
+        if pa.types.is_decimal(f.type) and f.type.scale == 0:
+            table = table.set_column(i, f.name, table.column(i).cast(pa.int64()))
+    return table
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an error message."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0]

@@ -1,0 +1,9 @@
+-- title: Points per round
+-- chart: histogram
+-- Per game kind: how many seat-rounds ended with each round score (round_scored amount).
+SELECT r.kind, r.score, count(*) AS rounds
+FROM rounds r
+JOIN chosen_seats s ON s.game_id = r.game_id AND s.seat = r.seat
+WHERE r.score IS NOT NULL
+GROUP BY r.kind, r.score
+ORDER BY r.kind, r.score

@@ -1,0 +1,11 @@
+-- title: Tricks won by seat
+-- chart: bar
+-- For the kinds with tricks, per seat count and seat: rounds played, tricks won, and tricks won
+-- per round.
+SELECT r.kind, r.players, r.seat, count(*) AS rounds, sum(r.tricks_won) AS tricks,
+  avg(r.tricks_won) AS tricks_per_round
+FROM rounds r
+JOIN chosen_seats s ON s.game_id = r.game_id AND s.seat = r.seat
+WHERE r.kind IN (SELECT DISTINCT kind FROM tricks)
+GROUP BY r.kind, r.players, r.seat
+ORDER BY r.kind, r.players, r.seat

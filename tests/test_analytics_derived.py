@@ -1,0 +1,79 @@
+"""Derived tables (``replay reindex``) hold exactly the rows of the views over the raw events,
+are used only while they match the store's snapshot, and survive compaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay.analytics import Analytics, Filters, derived
+from replay.analytics.catalog import derived_views
+from replay.store import EventStore
+from tests.test_analytics import corpus, table_of
+
+
+def _store(path: Path) -> EventStore:
+    store = EventStore.open(path, create=True)
+    games = corpus()
+    store.ingest([list(g) for g in games[: len(games) // 2]])
+    store.ingest([list(g) for g in games[len(games) // 2 :]])
+    return store
+
+
+def _sorted(a: Analytics, view: str) -> list[tuple[Any, ...]]:
+    return sorted(
+        tuple(str(v) for v in r.values()) for r in a.sql(f'SELECT * FROM "{view}"').to_pylist()
+    )
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> EventStore:
+    return _store(tmp_path_factory.mktemp("derived") / "store")
+
+
+def test_derived_tables_equal_the_views(store: EventStore) -> None:
+    raw = Analytics.open(store, use_derived=False)
+    rows = derived.rebuild(store)
+    fast = Analytics.open(EventStore.open(store.path))
+    assert fast.derived and not raw.derived
+    assert set(rows) == set(derived_views()) >= {"games", "seats", "rounds", "tricks", "plays"}
+    for view in derived_views():
+        assert rows[view] > 0
+        assert _sorted(fast, view) == _sorted(raw, view), view
+        assert fast.sql(f'DESCRIBE "{view}"').equals(raw.sql(f'DESCRIBE "{view}"')), view
+    for f in (Filters(), Filters(kind="fou", player="ann")):
+        assert [s.table for s in fast.statistics(f)] == [s.table for s in raw.statistics(f)]
+
+
+def test_views_over_a_store_equal_the_views_over_the_table(store: EventStore) -> None:
+    from_store = Analytics.open(store, use_derived=False)
+    from_table = Analytics.open(table_of(corpus()))
+    for view in ("games", "seats", "rounds", "tricks", "plays"):
+        assert _sorted(from_store, view) == _sorted(from_table, view), view
+
+
+def test_stale_derived_tables_are_not_used(tmp_path: Path) -> None:
+    store = EventStore.open(tmp_path / "s", create=True)
+    store.ingest([list(corpus()[0])])
+    derived.rebuild(store)
+    assert Analytics.open(store).derived
+    store.ingest([list(corpus()[1])])
+    stale = Analytics.open(EventStore.open(store.path))
+    assert not stale.derived
+    assert stale.overview(Filters()).column("games").to_pylist() == [2]
+    store.compact()
+    derived.rebuild(store)
+    assert Analytics.open(EventStore.open(store.path)).derived
+    store.compact()  # vacuum keeps _analytics/
+    assert (store.path / derived.DERIVED_DIR / derived.MANIFEST).is_file()
+
+
+def test_damaged_manifest_falls_back_to_the_views(tmp_path: Path) -> None:
+    store = EventStore.open(tmp_path / "s", create=True)
+    store.ingest([list(corpus()[0])])
+    derived.rebuild(store)
+    (store.path / derived.DERIVED_DIR / derived.MANIFEST).write_text("{not json")
+    a = Analytics.open(store)
+    assert not a.derived and a.overview(Filters()).column("games").to_pylist() == [1]

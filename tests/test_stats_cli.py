@@ -1,0 +1,105 @@
+"""``replay stats``, ``replay sql`` and ``replay reindex``: formats, filters, refusals, errors
+as one line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.store import EventStore
+from replay.store.jsonl import event_to_line
+from tests.store_helpers import run_cli
+from tests.test_analytics import corpus
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "store"
+    EventStore.open(path, create=True).ingest([list(g) for g in corpus()])
+    return path
+
+
+@pytest.fixture(scope="module")
+def jsonl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "games.jsonl"
+    path.write_text("".join(event_to_line(e) + "\n" for g in corpus() for e in g))
+    return path
+
+
+def test_stats_json_over_a_store_and_a_file_agree(store: Path, jsonl: Path) -> None:
+    a = run_cli("stats", str(store), "--format", "json", "--kind", "hez2")
+    b = run_cli("stats", str(jsonl), "--format", "json", "--kind", "hez2")
+    assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
+    assert json.loads(a.stdout) == json.loads(b.stdout)
+    names = [s["name"] for s in json.loads(a.stdout)]
+    assert "games_played" in names and all(
+        s["kind"] in (None, "hez2") for s in json.loads(a.stdout)
+    )
+
+
+def test_stats_filters_and_csv(store: Path) -> None:
+    result = run_cli("stats", str(store), "--stat", "games_played", "--player", "O'Brien",
+                     "--since", "2026-01-01", "--format", "csv")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("# games_played:")
+    table = list(csv.DictReader(io.StringIO("\n".join(lines[1:]))))
+    assert table and {r["player"] for r in table} == {"O'Brien"}
+
+
+def test_stats_table_output(store: Path) -> None:
+    result = run_cli("stats", str(store), "--stat", "seat_advantage", "--players", "7")
+    assert result.exit_code == 0, result.output
+    assert "Wins by seat" in result.stdout and "flagged" in result.stdout
+    assert "fou" in result.stdout and "hearts" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--since", "yesterday"], "expected a date"),
+        (["--stat", "nope"], "unknown statistic"),
+        (["--kind", "chess"], "unknown game kind"),
+    ],
+)
+def test_stats_bad_options_are_one_line(store: Path, args: list[str], message: str) -> None:
+    result = run_cli("stats", str(store), *args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_stats_of_a_missing_store(tmp_path: Path) -> None:
+    result = run_cli("stats", str(tmp_path / "none"))
+    assert result.exit_code == 2 and "error:" in result.output
+
+
+def test_sql_formats(store: Path) -> None:
+    query = "SELECT kind, count(*) AS games FROM games GROUP BY kind ORDER BY kind"
+    result = run_cli("sql", str(store), query, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [r["kind"] for r in json.loads(result.stdout)] == ["fou", "hearts", "hez2", "hiifuu"]
+    text = run_cli("sql", str(store), query)
+    assert text.stdout.splitlines()[0].split() == ["kind", "games"]
+    assert run_cli("sql", str(store), query, "--format", "csv").stdout.startswith("kind,games\n")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["DROP VIEW games", "COPY games TO 'x.csv'", "ATTACH 'x.db'", "INSTALL httpfs", "LOAD httpfs",
+     "SELECT * FROM read_csv('/etc/passwd')", "SELECT nonsense FROM nowhere", "SELEC 1"],
+)  # fmt: skip
+def test_sql_refusals_and_errors_are_one_line(store: Path, query: str) -> None:
+    result = run_cli("sql", str(store), query)
+    assert result.exit_code == 2
+    assert result.output.startswith("error: query") and len(result.output.splitlines()) == 1
+
+
+def test_reindex(store: Path) -> None:
+    result = run_cli("reindex", str(store))
+    assert result.exit_code == 0, result.output
+    assert "derived tables rebuilt" in result.stdout
+    again = run_cli("sql", str(store), "SELECT count(*) AS n FROM tricks", "--format", "json")
+    assert json.loads(again.stdout)[0]["n"] > 100
