@@ -547,3 +547,34 @@ def test_sql_with_parameters_and_ctes() -> None:
     assert got.column("n")[0].as_py() == sum(
         1 for g in games() for s in g.seats if s.player == "O'Brien"
     )
+
+
+# --------------------------------------------------------------------- ratings
+@pytest.mark.parametrize("f", [Filters(), Filters(kind="hez2"), Filters(player="ann")], ids=repr)
+def test_ratings_match_openskill_run_directly(f: Filters) -> None:
+    from openskill.models import PlackettLuce
+
+    models: dict[str, PlackettLuce] = {}
+    ratings: dict[tuple[str, str], Any] = {}
+    played: Counter[tuple[str, str]] = Counter()
+    starts = {g[0].game_id: g[0].ts for g in corpus()}
+    for g in sorted(chosen(Filters(f.kind)), key=lambda g: (starts[g.game_id], g.game_id)):
+        model = models.setdefault(g.kind, PlackettLuce())
+        seated = [s for s in g.seats if s.place is not None]
+        teams = [[ratings.get((g.kind, s.player)) or model.rating(name=s.player)] for s in seated]
+        new = model.rate(teams, ranks=[float(s.place or 0) for s in seated])
+        for s, (rating,) in zip(seated, new, strict=True):
+            ratings[(g.kind, s.player)] = rating
+            played[(g.kind, s.player)] += 1
+    got = analytics().ratings(f).to_pylist()
+    want = {k: r for k, r in ratings.items() if f.player in (None, k[1])}
+    assert {(r["kind"], r["player"]) for r in got} == set(want)
+    for row in got:
+        expected = want[(row["kind"], row["player"])]
+        assert (row["mu"], row["sigma"]) == pytest.approx((expected.mu, expected.sigma))
+        assert row["conservative"] == pytest.approx(expected.mu - 3 * expected.sigma)
+        assert row["games"] == played[(row["kind"], row["player"])]
+
+
+def test_ratings_of_an_empty_source() -> None:
+    assert Analytics.open(table_of([])).ratings(Filters()).num_rows == 0

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import datetime
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from replay.analytics import catalog, engine
 from replay.analytics.rates import MIN_SAMPLE, with_rates
@@ -211,14 +212,10 @@ class Analytics:
         rows when a player is given (rated over all the chosen games)."""
         from replay.analytics.ratings import rate
 
-        rated = rate(self.rating_results(f))
-        with self._lock:
-            self.con.register("rated_now", rated)
-            try:
-                table: pa.Table = self.con.sql(_RATED, params={"player": f.player}).to_arrow_table()
-            finally:
-                self.con.unregister("rated_now")
-        return table
+        rated = rate(self.rating_results(replace(f, player=None)))
+        if f.player is None:
+            return rated
+        return rated.filter(pc.equal(rated.column("player"), pa.scalar(f.player)))
 
 
 _OVERVIEW = """
@@ -245,26 +242,13 @@ GROUP BY d.{dimension}
 ORDER BY d.{dimension}
 """
 
+
 _RESULTS = """
 SELECT s.game_id, s.kind, s.started, s.player, s.place
 FROM seats s
 JOIN chosen c ON c.game_id = s.game_id
 WHERE s.place IS NOT NULL AND s.player IS NOT NULL
 ORDER BY s.started, s.game_id, s.seat
-"""
-
-_RATED = """
-WITH played AS (
-  SELECT s.kind, s.player, count(*) AS games
-  FROM seats s JOIN chosen c ON c.game_id = s.game_id
-  WHERE s.place IS NOT NULL
-  GROUP BY s.kind, s.player
-)
-SELECT r.kind, r.player, r.mu, r.sigma, r.conservative, p.games
-FROM rated_now r
-LEFT JOIN played p ON p.kind = r.kind AND p.player = r.player
-WHERE $player IS NULL OR r.player = $player
-ORDER BY r.kind, r.conservative DESC, r.player
 """
 
 
