@@ -5,18 +5,28 @@ Each group of commands lives in its own module and registers itself on :data:`ap
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import sys
+from typing import Annotated
 
 import typer
+
+from replay.cli.output import COLOR, Color
 
 app = typer.Typer(
     name="replay",
     help="Replay, audit and analyse recorded card games (Hearts, Hez2, Hiifuu, Fou!).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+#: The exit status after output to a closed pipe (``replay games S | head -1``) where no
+#: SIGPIPE kills the process first: 128 + SIGPIPE, what a shell shows for git's.
+CLOSED_PIPE = 141
 
 
 def _print_version(value: bool) -> None:
@@ -38,8 +48,15 @@ def _root(
         is_eager=True,
         help="Print the version and which build of the rules engine runs.",
     ),
+    color: Annotated[
+        Color,
+        typer.Option(
+            "--color", help="Colour: auto (on a terminal, unless NO_COLOR is set), always, never."
+        ),
+    ] = Color.auto,
 ) -> None:
     """Replay, audit and analyse recorded card games (Hearts, Hez2, Hiifuu, Fou!)."""
+    COLOR["mode"] = color
 
 
 # Command modules register their commands on `app` when imported.
@@ -54,13 +71,36 @@ def main() -> None:
     """Entry point of the ``replay`` console script.
 
     Commands report bad input themselves; anything else that escapes is printed as one line
-    (set ``REPLAY_DEBUG=1`` for the traceback) with exit code 3.
+    (set ``REPLAY_DEBUG=1`` for the traceback) with exit code 3. Output to a closed pipe
+    ends the process quietly, as git's and ripgrep's: SIGPIPE keeps its default action (the
+    end of the process, status 141 in a shell), and where a write still fails with EPIPE the
+    command ends without a message with status 141.
     """
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         app()
+    except BrokenPipeError:
+        quiet_closed_pipe()
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            _unexpected(exc)
+        quiet_closed_pipe()
     except Exception as exc:
-        if os.environ.get("REPLAY_DEBUG"):
-            raise
-        print(f"error: unexpected {type(exc).__name__}: {exc} (REPLAY_DEBUG=1 shows where)",
-              file=sys.stderr)  # fmt: skip
-        sys.exit(3)
+        _unexpected(exc)
+
+
+def _unexpected(exc: Exception) -> None:
+    if os.environ.get("REPLAY_DEBUG"):
+        raise exc
+    print(f"error: unexpected {type(exc).__name__}: {exc} (REPLAY_DEBUG=1 shows where)",
+          file=sys.stderr)  # fmt: skip
+    sys.exit(3)
+
+
+def quiet_closed_pipe() -> None:
+    """End quietly after the reader of stdout went away: no message, no flush error at exit
+    (stdout now points to /dev/null), exit status :data:`CLOSED_PIPE`."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(CLOSED_PIPE)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import pyarrow as pa
@@ -16,73 +15,90 @@ from replay.audit import (
     audit_game,
     audit_many,
     count_games,
-    group_games,
     sort_report,
 )
 from replay.cli import app
 from replay.cli.common import (
+    GameOpt,
+    InputsArg,
     KindOpt,
-    echo_problems,
     fail,
-    load_stored_game,
-    open_store,
-    pick_game,
+    game_of,
+    load_one_game,
     progress_bar,
-    read_events_file,
+    read_inputs,
 )
+from replay.cli.output import JsonOpt, dump
 from replay.explain import explain_step
 from replay.report import format_report
+from replay.sources import FileInput, Sources, StoreInput
 
 DEFAULT_JOBS = os.cpu_count() or 1
 
 
-class Format(StrEnum):
+class AuditFormat(StrEnum):
     table = "table"
     json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
     markdown = "markdown"
+
+
+class ExplainFormat(StrEnum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
 
 
 @app.command()
 def audit(
-    store_path: Annotated[Path, typer.Argument(metavar="STORE", help="The event store.")],
-    game: Annotated[str | None, typer.Option("--game", help="One game (id or prefix).")] = None,
+    inputs: InputsArg,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="One game (id or unique prefix).")
+    ] = None,
     kind: KindOpt = None,
-    fmt: Annotated[Format, typer.Option("--format")] = Format.table,
+    fmt: Annotated[
+        AuditFormat,
+        typer.Option(
+            "--format", "-f", help="table, json, jsonl (one finding a line), csv, markdown."
+        ),
+    ] = AuditFormat.table,
     jobs: Annotated[
-        int, typer.Option("--jobs", min=1, help="Worker processes (default: all cores).")
+        int, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")
     ] = DEFAULT_JOBS,
 ) -> None:
-    """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable.
-
-    STORE may also be a JSON Lines file of events (as written by ``replay export``).
-    """
-    if store_path.is_file():
-        report = _audit_file(store_path, game, kind)
-        typer.echo(format_report(sort_report(report), fmt.value))
-        raise typer.Exit(report.exit_code)
+    """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable."""
+    sources = read_inputs(inputs)
     if game is not None:
-        store, events = load_stored_game(store_path, game)
+        _, events = game_of(sources, game)
         report = AuditReport(games=[audit_game(events)])
     else:
-        store = open_store(store_path)
-        report = _audit_all(store, kind, jobs)
-    report.problems.extend(str(p) for p in store.problems)
-    typer.echo(format_report(sort_report(report), fmt.value))
+        report = _audit_sources(sources, kind, jobs)
+    report.problems.extend(p for p in sources.collect_problems() if p not in report.problems)
+    if not report.games and not report.problems:
+        report.problems.append(f"{sources.describe()}: no events")
+    origins = {ref.game_id: ref.origin for ref in sources.games()}
+    typer.echo(format_report(sort_report(report), fmt.value, origins))
     raise typer.Exit(report.exit_code)
 
 
-def _audit_file(path: Path, game: str | None, kind: str | None) -> AuditReport:
-    events, problems = read_events_file(path)
-    if not events and not problems:
-        problems = [f"{path}: no events"]
-    games = group_games(events)
-    if game is not None:
-        games = [pick_game(path, games, game)]
-    games = [g for g in games if kind is None or g[0].kind == kind]
-    return AuditReport(games=[audit_game(g) for g in games], problems=problems)
+def _audit_sources(sources: Sources, kind: str | None, jobs: int) -> AuditReport:
+    """Every game of every input (a store's in worker processes), each game once."""
+    report = AuditReport()
+    owners = {ref.game_id: ref.origin for ref in sources.games()}
+    for source in sources.inputs:
+        if isinstance(source, StoreInput):
+            games = _audit_store(source.store, kind, jobs).games
+            report.games += [g for g in games if owners.get(g.game_id) == source.origin]
+            continue
+        assert isinstance(source, FileInput)
+        for game_id, events in source.games.items():
+            if owners.get(game_id) == source.origin and (kind is None or events[0].kind == kind):
+                report.games.append(audit_game(events))
+    return report
 
 
-def _audit_all(store: Any, kind: str | None, jobs: int) -> AuditReport:
+def _audit_store(store: Any, kind: str | None, jobs: int) -> AuditReport:
     batches = list(store.scan(kind, dictionary=True))  # strings read once per distinct value
     if not batches:
         return AuditReport()
@@ -97,25 +113,34 @@ def _audit_all(store: Any, kind: str | None, jobs: int) -> AuditReport:
 
 @app.command()
 def explain(
-    store_path: Annotated[Path, typer.Argument(metavar="STORE", help="The event store.")],
-    game: Annotated[str, typer.Option("--game", help="Game id or unique prefix.")],
-    step: Annotated[int, typer.Option("--step", help="Sequence number of the disputed event.")],
-    as_json: Annotated[bool, typer.Option("--json", help="The verdict as data.")] = False,
+    inputs: InputsArg,
+    game: GameOpt,
+    step: Annotated[
+        int,
+        typer.Option(
+            "--step", "-s", help="Step N: the event of seq N (judged in the state before it)."
+        ),
+    ],
+    fmt: Annotated[
+        ExplainFormat,
+        typer.Option("--format", "-f", help="table, json or jsonl."),
+    ] = ExplainFormat.table,
+    as_json: JsonOpt = False,
 ) -> None:
-    """The disputed-ruling view: the state before the event, the event, and the verdict."""
-    if store_path.is_file():
-        events, problems = read_events_file(store_path)
-        echo_problems(problems, "unreadable")  # a lost line may be why a step cannot be judged
-        events = pick_game(store_path, group_games(events), game)
-    else:
-        store, events = load_stored_game(store_path, game)
-        echo_problems(store.problems)
+    """The disputed-ruling view: the state before the event, the event, and the verdict.
+
+    Exit 0 when the event stands, 1 when it breaks a rule, 2 when it cannot be judged.
+    """
+    _, ref, events = load_one_game(inputs, game)
     try:
         verdict = explain_step(events, step)
     except (IndexError, ValueError) as exc:
-        fail(str(exc))
-    if as_json:
-        typer.echo(json.dumps(verdict.to_dict(), indent=2))
+        fail(f"{ref.origin}: game {ref.game_id}: {exc}")
+    fmt = ExplainFormat.json if as_json else fmt
+    if fmt is ExplainFormat.json:
+        typer.echo(dump({**verdict.to_dict(), "file": ref.origin}))
+    elif fmt is ExplainFormat.jsonl:
+        typer.echo(json.dumps({**verdict.to_dict(), "file": ref.origin}, ensure_ascii=False))
     else:
         typer.echo(verdict.render())
     raise typer.Exit(0 if verdict.ok else 1)

@@ -16,7 +16,18 @@ from replay.games.base import Rules, RuleViolation
 from replay.text import escaped
 
 if TYPE_CHECKING:
+    from replay.sources import GameRef, Sources
     from replay.store import EventStore
+
+#: The inputs of every reading command (see :mod:`replay.sources`).
+INPUTS_HELP = (
+    "Event stores, JSON Lines files, folders (searched recursively for both) or - for "
+    "standard input."
+)
+InputsArg = Annotated[list[str], typer.Argument(metavar="INPUT...", help=INPUTS_HELP)]
+#: The one name of a store argument (commands that need a store, not any input).
+StoreArg = Annotated[Path, typer.Argument(metavar="STORE", help="An event store (a directory).")]
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game id, in full or a unique prefix.")]
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -63,13 +74,21 @@ def os_error(exc: OSError, path: Path) -> str:
     return f"{exc.filename or path}: {exc.strerror or exc}"
 
 
+#: The most problems a command lists; the rest are counted ("... and N more").
+MAX_PROBLEMS = 20
+
+
 def echo_problems(problems: Iterable[object], label: str = "warning") -> None:
     """One ``label: problem`` line each on stderr (e.g. a store's problems: unreadable data
-    files, journals kept...), a long one cut (:func:`replay.report.clip`)."""
+    files, journals kept...), a long one cut (:func:`replay.report.clip`), a long list cut
+    after :data:`MAX_PROBLEMS` with the number left out."""
     from replay.report import clip
 
-    for problem in problems:
+    listed = list(problems)
+    for problem in listed[:MAX_PROBLEMS]:
         typer.echo(f"{label}: {clip(escaped(str(problem)))}", err=True)
+    if len(listed) > MAX_PROBLEMS:
+        typer.echo(f"{label}: ... and {len(listed) - MAX_PROBLEMS} more", err=True)
 
 
 def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:
@@ -122,3 +141,44 @@ def pick_game(path: Path, games: Sequence[list[Event]], prefix: str) -> list[Eve
         fail(f"{path}: no game id starts with {prefix!r}")
     shown = ", ".join(g[0].game_id for g in matching[:10])
     fail(f"{path}: game id prefix {prefix!r} matches several games: {shown}")
+
+
+def read_inputs(paths: Sequence[str], *, code: int = 2) -> Sources:
+    """Open the inputs of a reading command; when none can be read, print why and exit with
+    ``code``. The problems of the inputs that could be read are left to the caller."""
+    from replay.sources import open_sources
+
+    sources = open_sources(paths)
+    if not sources.inputs:
+        echo_problems(sources.problems, "error")
+        raise typer.Exit(code)
+    return sources
+
+
+def load_one_game(paths: Sequence[str], prefix: str) -> tuple[Sources, GameRef, list[Event]]:
+    """The inputs and one game of them (id or unique prefix), the inputs' problems printed as
+    warnings; or exit 2 with the problems and one line naming the input and game."""
+    sources = read_inputs(paths)
+    ref, events = game_of(sources, prefix)
+    return sources, ref, events
+
+
+def game_of(sources: Sources, prefix: str, *, code: int = 2) -> tuple[GameRef, list[Event]]:
+    """One game of open inputs (see :func:`load_one_game`; exit ``code`` when not found)."""
+    from replay.sources import SourceError
+    from replay.store import StoreError
+
+    try:
+        ref = sources.resolve(prefix)
+        events = sources.load(ref)
+    except SourceError as exc:
+        message = str(exc)
+    except (StoreError, RuleViolation) as exc:
+        message = str(exc)
+    except OSError as exc:
+        message = f"{os_error(exc, Path(sources.describe()))} (game {prefix})"
+    else:
+        echo_problems(sources.collect_problems())
+        return ref, events
+    echo_problems(sources.collect_problems(), "error")
+    fail(message, code)

@@ -22,7 +22,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
@@ -30,17 +29,17 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from replay.cli import app
-from replay.cli.common import echo_problems, fail, load_stored_game
+from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
+from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, console, records_text
 from replay.cursor import Cursor, StepOutOfRange
 from replay.events import Event
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
 from replay.render import state_panel
 
-StoreArg = Annotated[Path, typer.Argument(help="The event store (a directory).")]
-GameOpt = Annotated[str, typer.Option("--game", help="Game id, in full or a unique prefix.")]
 SeatOpt = Annotated[
-    int | None, typer.Option("--as", help="Show the game as this seat sees it (default: all).")
+    int | None,
+    typer.Option("--as", "-a", help="Show the game as this seat sees it (default: all)."),
 ]
 
 #: Event types that end a trick and a round (``t`` and ``r`` in the stepper).
@@ -51,17 +50,9 @@ HELP_LINE = "n/→ next  p/← prev  g jump  t next trick  r next round  s seat 
 
 
 # --------------------------------------------------------------------- loading
-def load_events(store: Path, game: str) -> list[Event]:
-    """The events of one game of a store, the id given in full or by a unique prefix (every
-    failure a clean CLI error; the store's problems are printed as warnings)."""
-    opened, events = load_stored_game(store, game)
-    echo_problems(opened.problems)
-    return events
-
-
-def open_cursor(store: Path, game: str) -> Cursor:
-    """A replay cursor over one stored game."""
-    events = load_events(store, game)
+def open_cursor(paths: list[str], game: str) -> Cursor:
+    """A replay cursor over one game of the inputs (id in full or a unique prefix)."""
+    _, _, events = load_one_game(paths, game)
     return cursor_for(events)
 
 
@@ -113,25 +104,60 @@ def notes(cursor: Cursor) -> list[str]:
 # --------------------------------------------------------------------- show
 @app.command()
 def show(
-    store: StoreArg,
+    inputs: InputsArg,
     game: GameOpt,
     step: Annotated[
-        int, typer.Option("--step", help="Step N (state after event N); negative from the end.")
+        int,
+        typer.Option(
+            "--step",
+            "-s",
+            help="Step N: the state after the event of seq N; negative from the end.",
+        ),
     ] = -1,
     seat: SeatOpt = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="The state as JSON (docs/state.md).")
-    ] = False,
+    fmt: FormatOpt = Format.table,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Show the state of a game at one step (default: the final state)."""
-    cursor = open_cursor(store, game)
+    """Show the state of a game at one step (default: the final state).
+
+    json: the state view of docs/state.md; jsonl: the same on one line; csv: one row per seat.
+    """
+    cursor = open_cursor(inputs, game)
     check_seat(cursor, seat)
     seek_or_fail(cursor, step)
     view = cursor.view(seat)
-    if as_json:
+    fmt = chosen(fmt, as_json)
+    if fmt is Format.json:
         typer.echo(json.dumps(view, indent=2, ensure_ascii=False))
-        return
-    Console().print(state_panel(view, notes=notes(cursor)))
+    elif fmt is Format.jsonl:
+        typer.echo(json.dumps(view, ensure_ascii=False))
+    elif fmt is Format.csv:
+        typer.echo(records_text(seat_rows(view), fmt, SEAT_COLUMNS))
+    else:
+        console().print(state_panel(view, notes=notes(cursor)))
+
+
+SEAT_COLUMNS = ("step", "seat", "name", "total", "hand_size", "hand")
+
+
+def seat_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """One record per seat of a state view (hands hidden from a seat view stay empty)."""
+
+    def at(key: str, seat: int) -> Any:
+        values = view.get(key) or []
+        return values[seat] if seat < len(values) else None
+
+    return [
+        {
+            "step": view.get("step"),
+            "seat": seat,
+            "name": at("names", seat),
+            "total": at("totals", seat),
+            "hand_size": at("hand_sizes", seat),
+            "hand": at("hands", seat),
+        }
+        for seat in range(int(view.get("players", 0)))
+    ]
 
 
 # --------------------------------------------------------------------- the stepper
@@ -343,11 +369,13 @@ def run_stepper(stepper: Stepper, console: Console, stream: TextIO) -> None:
 
 
 @app.command()
-def step(store: StoreArg, game: GameOpt, seat: SeatOpt = None) -> None:
-    """Step through a game interactively (keys: n/→ p/← g t r s q)."""
-    cursor = open_cursor(store, game)
+def step(inputs: InputsArg, game: GameOpt, seat: SeatOpt = None) -> None:
+    """Step through a game interactively (keys: n/→ p/← g t r s q; ? lists them)."""
+    if "-" in inputs:
+        fail("step reads its keys from standard input: give the game as a file or store")
+    cursor = open_cursor(inputs, game)
     check_seat(cursor, seat)
     try:
-        run_stepper(Stepper(cursor, seat), Console(), sys.stdin)
+        run_stepper(Stepper(cursor, seat), console(), sys.stdin)
     except KeyboardInterrupt:
         return

@@ -7,21 +7,45 @@ traceback for bad input.
 
 from __future__ import annotations
 
-import json
+import shutil
 import sys
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import typer
 
 from replay.cli import app
-from replay.cli.common import KindOpt, echo_problems, fail
+from replay.cli.common import (
+    InputsArg,
+    KindOpt,
+    StoreArg,
+    echo_problems,
+    fail,
+    game_of,
+    progress_bar,
+    read_inputs,
+)
+from replay.cli.output import Format, FormatOpt, echo, records_text
+from replay.events import Event, events_to_table
 from replay.games.base import RuleViolation
+from replay.sources import (
+    STDIN,
+    FileInput,
+    SourceError,
+    Sources,
+    StoreInput,
+    expand,
+    is_store,
+    read_file,
+    read_stream,
+)
 from replay.store import EventStore, Rejection, StoreError
-from replay.store.jsonl import read_jsonl, row_to_line
+from replay.store.jsonl import row_to_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,7 +57,7 @@ def _clean_errors(func: F) -> F:
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (StoreError, RuleViolation, OSError) as exc:
+        except (StoreError, RuleViolation, OSError, SourceError) as exc:
             fail(str(exc), code=1)
 
     return run  # type: ignore[return-value]
@@ -45,23 +69,93 @@ def _report(problems: list[Rejection]) -> bool:
     return not problems
 
 
-StorePath = Annotated[Path, typer.Argument(help="The store directory.")]
-
-
 @app.command("import")
 @_clean_errors
 def import_cmd(
-    file: Annotated[Path, typer.Argument(help="A JSON Lines file, one event per line.")],
-    into: Annotated[Path, typer.Option("--into", help="The store (created if missing).")],
+    inputs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="INPUT...",
+            help="JSON Lines files, folders (searched for .jsonl files) or - for standard input.",
+        ),
+    ],
+    into: Annotated[
+        Path, typer.Option("--into", "-o", metavar="STORE", help="The store (created if missing).")
+    ],
+    prefix: Annotated[
+        str | None,
+        typer.Option(
+            "--prefix", "-p", help="Store every game as PREFIX + its id (ids that collide)."
+        ),
+    ] = None,
+    rename: Annotated[
+        list[str] | None,
+        typer.Option("--rename", help="OLD=NEW: store game OLD as NEW (repeatable)."),
+    ] = None,
 ) -> None:
-    """Import games from a JSON Lines file; bad lines and bad games are reported, the rest
-    is stored in one commit."""
-    read = read_jsonl(file)
-    store = EventStore.open(into, create=True)
-    report = store.ingest(read.table, source=str(file))
-    typer.echo(f"{file}: {read.lines} lines; {report.summary()}")
-    if not _report(read.rejected + report.rejected + store.problems):
+    """Import games from JSON Lines; bad lines and bad games are reported, the rest is stored
+    in one commit per input. Nothing stored: said so, and no new empty store is left."""
+    renames = parse_renames(rename or [])
+    found, problems = expand(inputs)
+    stores = [f for f in found if f != STDIN and is_store(Path(f))]
+    problems += [
+        f"{f}: an event store, not a JSON Lines file (replay export reads it)" for f in stores
+    ]
+    files = [f for f in found if f not in stores]
+    existed = into.exists()
+    store: EventStore | None = None
+    stored = events = 0
+    with progress_bar() as progress:
+        task = progress.add_task("importing", total=len(files))
+        for item in files:
+            read = (
+                read_stream(sys.stdin.buffer, problems)
+                if item == STDIN
+                else read_file(Path(item), problems)
+            )
+            progress.advance(task)
+            if read is None:
+                continue
+            events += read.table.num_rows
+            if not read.table.num_rows:
+                continue
+            store = store or EventStore.open(into, create=True)
+            report = store.ingest(renamed(read.table, prefix, renames), source=read.origin)
+            stored += len(report.ingested)
+            typer.echo(f"{read.origin}: {read.lines} lines; {report.summary()}")
+            problems += [str(r) for r in report.rejected]
+    if store is not None:
+        problems += [str(p) for p in store.problems]
+    if not stored and not existed and store is not None:
+        shutil.rmtree(into, ignore_errors=True)
+    if not events and not problems:
+        fail(f"{' '.join(inputs)}: no events")
+    echo_problems(problems, "error")
+    if not stored:
+        typer.echo(f"nothing stored in {into}" + ("" if existed else " (no store created)"))
+    if problems:
         raise typer.Exit(1)
+
+
+def parse_renames(items: list[str]) -> dict[str, str]:
+    """``--rename OLD=NEW`` options as a mapping (exit 2 on a malformed one)."""
+    out: dict[str, str] = {}
+    for item in items:
+        old, sep, new = item.partition("=")
+        if not sep or not old or not new:
+            fail(f"--rename {item!r}: expected OLD=NEW")
+        out[old] = new
+    return out
+
+
+def renamed(table: pa.Table, prefix: str | None, renames: dict[str, str]) -> pa.Table:
+    """The events with their game ids renamed (``--rename``), then prefixed (``--prefix``)."""
+    if not prefix and not renames:
+        return table
+    ids = [str(g) if g is not None else None for g in table.column("game_id").to_pylist()]
+    new = [None if g is None else (prefix or "") + renames.get(g, g) for g in ids]
+    index = table.schema.get_field_index("game_id")
+    return table.set_column(index, table.schema.field(index), pa.array(new, pa.string()))
 
 
 def _export_batches(store: EventStore, game: str | None, kind: str | None) -> Iterator[pa.Table]:
@@ -75,20 +169,35 @@ def _export_batches(store: EventStore, game: str | None, kind: str | None) -> It
         yield store._load_tables(names[i : i + step])
 
 
+class ExportFormat(StrEnum):
+    jsonl = "jsonl"
+
+
 @app.command("export")
 @_clean_errors
 def export_cmd(
-    store_path: StorePath,
-    out: Annotated[Path, typer.Option("--out", help="The JSON Lines file to write ('-': stdout).")],
-    game: Annotated[str | None, typer.Option("--game", help="One game (id or prefix).")] = None,
+    inputs: InputsArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The file to write ('-': stdout).")],
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="One game (id or prefix).")
+    ] = None,
     kind: KindOpt = None,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="jsonl: canonical JSON Lines.",
+        ),
+    ] = ExportFormat.jsonl,
 ) -> None:
-    """Export games as canonical JSON Lines, ordered by game id and seq."""
-    store = EventStore.open(store_path)
+    """Export games as canonical JSON Lines (each input's games by id and seq), or one game
+    as a shareable HTML replay."""
+    sources = read_inputs(inputs, code=1)
     sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
     count = 0
     try:
-        for table in _export_batches(store, game, kind):
+        for table in _export_tables(sources, game, kind):
             for row in table.to_pylist():
                 sink.write(row_to_line(row) + "\n")
                 count += 1
@@ -96,16 +205,93 @@ def export_cmd(
         if sink is not sys.stdout:
             sink.close()
     typer.echo(f"{count} events written to {out}", err=str(out) == "-")
-    if not _report(store.problems):
+    if not _report_texts(sources.collect_problems()):
         raise typer.Exit(1)
+
+
+def _write_text(out: Path, text: str) -> None:
+    if str(out) == "-":
+        typer.echo(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+
+def _export_tables(sources: Sources, game: str | None, kind: str | None) -> Iterator[pa.Table]:
+    """Each input's games (owned by it: a duplicate id is left out), by id and seq."""
+    if game is not None:
+        _ref, events = game_of(sources, game, code=1)
+        yield events_to_table(sorted(events, key=lambda e: e.seq))
+        return
+    owners = {ref.game_id: ref.origin for ref in sources.games(kind)}
+    for source in sources.inputs:
+        if isinstance(source, StoreInput):
+            for table in _export_batches(source.store, None, kind):
+                mine = pc.is_in(
+                    table.column("game_id"),
+                    pa.array([g for g, o in owners.items() if o == source.origin], pa.string()),
+                )
+                yield table.filter(mine)
+            continue
+        assert isinstance(source, FileInput)
+        for game_id in sorted(source.games):
+            if owners.get(game_id) == source.origin:
+                yield events_to_table(sorted(source.games[game_id], key=lambda e: e.seq))
+
+
+def _report_texts(problems: list[str]) -> bool:
+    echo_problems(problems, "error")
+    return not problems
+
+
+INFO_COLUMNS = (
+    "input",
+    "kind",
+    "games",
+    "events",
+    "first",
+    "last",
+    "files",
+    "bytes",
+    "bytes_per_event",
+)
 
 
 @app.command("info")
 @_clean_errors
-def info_cmd(store_path: StorePath) -> None:
+def info_cmd(inputs: InputsArg, fmt: FormatOpt = Format.table) -> None:
     """Games and events per kind, date range, files, size on disk, bytes per event."""
-    store = EventStore.open(store_path)
+    sources = read_inputs(inputs, code=1)
+    rows: list[dict[str, Any]] = []
+    for source in sources.inputs:
+        if isinstance(source, StoreInput):
+            rows += _store_info(source.store, fmt)
+        else:
+            assert isinstance(source, FileInput)
+            rows += _file_info(source, fmt)
+    if fmt is not Format.table:
+        echo(records_text(rows, fmt, INFO_COLUMNS))
+    if not _report_texts(sources.collect_problems()):
+        raise typer.Exit(1)
+
+
+def _store_info(store: EventStore, fmt: Format) -> list[dict[str, Any]]:
     info = store.info()
+    rows = [
+        {
+            "input": str(info.path),
+            "kind": k.kind,
+            "games": k.games,
+            "events": k.events,
+            "first": k.first,
+            "last": k.last,
+            "files": k.files,
+            "bytes": k.bytes,
+            "bytes_per_event": round(k.bytes_per_event, 2),
+        }
+        for k in info.kinds
+    ]
+    if fmt is not Format.table:
+        return rows
     typer.echo(f"store {info.path} (table version {info.version}, {info.live_games} live games)")
     for k in info.kinds:
         span = f"{_day(k.first)} .. {_day(k.last)}"
@@ -118,8 +304,38 @@ def info_cmd(store_path: StorePath) -> None:
         f"{info.data_bytes:12} bytes  {info.bytes_per_event:6.2f} B/event  "
         f"({info.disk_bytes} bytes on disk)"
     )
-    if not _report(store.problems):
-        raise typer.Exit(1)
+    return rows
+
+
+def _file_info(source: FileInput, fmt: Format) -> list[dict[str, Any]]:
+    per_kind: dict[str, list[list[Event]]] = {}
+    for events in source.games.values():
+        per_kind.setdefault(events[0].kind, []).append(events)
+    rows = []
+    for kind in sorted(per_kind):
+        games = per_kind[kind]
+        times = [e.ts for g in games for e in g if e.ts is not None]
+        rows.append(
+            {
+                "input": source.origin,
+                "kind": kind,
+                "games": len(games),
+                "events": sum(len(g) for g in games),
+                "first": min(times, default=None),
+                "last": max(times, default=None),
+                "files": None,
+                "bytes": None,
+                "bytes_per_event": None,
+            }
+        )
+    if fmt is Format.table:
+        typer.echo(f"file {source.origin} ({source.lines} lines)")
+        for r in rows:
+            typer.echo(
+                f"  {r['kind']:8} {r['games']:8} games {r['events']:11} events  "
+                f"{_day(r['first'])} .. {_day(r['last'])}"
+            )
+    return rows
 
 
 def _day(value: Any) -> str:
@@ -128,12 +344,14 @@ def _day(value: Any) -> str:
 
 @app.command("compact")
 @_clean_errors
-def compact_cmd(store_path: StorePath) -> None:
+def compact_cmd(store_path: StoreArg) -> None:
     """Merge small files into large ones and delete the files no longer referenced."""
     store = EventStore.open(store_path)
     before = len(store.files())
     try:
-        metrics = store.compact()
+        with progress_bar() as progress:
+            progress.add_task("compacting", total=None)
+            metrics = store.compact()
     except StoreError:
         _report(store.problems)
         raise
@@ -141,32 +359,38 @@ def compact_cmd(store_path: StorePath) -> None:
     typer.echo(f"{before} files -> {after} files ({metrics['vacuumed']} old files deleted)")
 
 
+GAMES_COLUMNS = ("game_id", "kind", "started", "events", "rounds", "players", "winners", "file")
+
+
 @app.command("games")
 @_clean_errors
 def games_cmd(
-    store_path: StorePath,
+    inputs: InputsArg,
     kind: KindOpt = None,
     player: Annotated[
-        str | None, typer.Option("--player", help="Only games of this player.")
+        str | None, typer.Option("--player", "-p", help="Only games of this player.")
     ] = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="At most N games.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", help="At most N games.")] = None,
+    fmt: FormatOpt = Format.table,
+    as_json: Annotated[bool, typer.Option("--json", help="Short for --format jsonl.")] = False,
 ) -> None:
-    """List stored games: id, kind, players, date, length, result."""
-    store = EventStore.open(store_path)
-    table = store.list_games_table(kind, player)
+    """List games: id, kind, date, length, players, winners, the input each came from."""
+    sources = read_inputs(inputs, code=1)
+    rows = sources.summaries(kind, player)
     if limit is not None:
-        table = table.slice(0, max(limit, 0))
-    for row in table.to_pylist():
-        started = row["started"].isoformat() if row["started"] is not None else None
-        if as_json:
-            row["started"] = started
-            typer.echo(json.dumps(row, separators=(",", ":")))
-            continue
-        typer.echo(
-            f"{row['game_id']}  {row['kind']:7} {started or '-':25} {row['events']:6} events "
-            f"{row['rounds']:3} rounds  players {','.join(row['players'])}  "
-            f"winners {','.join(row['winners']) or '-'}"
-        )
-    if not _report(store.problems):
+        rows = rows[: max(limit, 0)]
+    fmt = Format.jsonl if as_json else fmt
+    if fmt is not Format.table:
+        echo(records_text(rows, fmt, GAMES_COLUMNS))
+    else:
+        several = len(sources.inputs) > 1
+        for row in rows:
+            started = row["started"].isoformat() if row["started"] is not None else "-"
+            typer.echo(
+                f"{row['game_id']}  {row['kind']:7} {started:25} {row['events']:6} events "
+                f"{row['rounds']:3} rounds  players {', '.join(row['players']) or '-'}  "
+                f"winners {', '.join(row['winners']) or '-'}"
+                + (f"  ({row['file']})" if several else "")
+            )
+    if not _report_texts(sources.collect_problems()):
         raise typer.Exit(1)
