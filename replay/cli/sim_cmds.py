@@ -14,7 +14,7 @@ from replay.cli.common import echo_problems, fail, game_rules, open_store, os_er
 from replay.events import Event
 from replay.games.base import Rules
 from replay.simulate import simulate_corpus
-from replay.store import EventStore, StoreError
+from replay.store import EventStore, StorageFailure, StoreError
 
 BATCH = 200
 
@@ -104,6 +104,8 @@ def simulate(
 def _ingest(store: EventStore, batch: list[list[Event]]) -> int:
     try:
         report = store.ingest(batch)
+    except StorageFailure as exc:  # disk full, quota, permission...: its own exit code
+        fail(str(exc), exc.exit_code)
     except StoreError as exc:
         fail(str(exc))
     except OSError as exc:

@@ -44,7 +44,7 @@ from replay.sources import (
     read_file,
     read_stream,
 )
-from replay.store import EventStore, Rejection, StoreError
+from replay.store import EventStore, Rejection, StorageFailure, StoreError
 from replay.store.jsonl import row_to_line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,6 +57,8 @@ def _clean_errors(func: F) -> F:
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except StorageFailure as exc:  # disk full, quota, permission...: its own exit code
+            fail(str(exc), code=exc.exit_code)
         except (StoreError, RuleViolation, OSError, SourceError) as exc:
             fail(str(exc), code=1)
 

@@ -14,6 +14,7 @@ from replay.store.errors import (
     ConcurrencyConflict,
     GameNotFound,
     InvalidGame,
+    StorageFailure,
     StoreError,
     StoreNotFound,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "InvalidGame",
     "KindInfo",
     "Rejection",
+    "StorageFailure",
     "StoreError",
     "StoreInfo",
     "StoreNotFound",

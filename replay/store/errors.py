@@ -82,3 +82,24 @@ class AmbiguousGameId(StoreError):
 
 class StoreNotFound(StoreError):
     """The path holds no event store (and creating one was not asked)."""
+
+
+class StorageFailure(StoreError):
+    """The store's storage failed a write (disk full, quota, permission, I/O error): nothing
+    was committed, unless ``committed`` says otherwise (a failure after the commit).
+
+    >>> str(StorageFailure("st", "no space left on device"))
+    'st: no space left on device: nothing was committed'
+    """
+
+    #: The exit code of a command that ends on this error (README: exit codes).
+    exit_code = 4
+
+    def __init__(self, store: str, cause: str, committed: bool = False) -> None:
+        outcome = (
+            "the commit was made, a later step failed" if committed else "nothing was committed"
+        )
+        super().__init__(f"{escaped(store)}: {cause}: {outcome}")
+        self.store = store
+        self.cause = cause
+        self.committed = committed

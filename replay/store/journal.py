@@ -24,8 +24,9 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 from replay.events import Event
-from replay.store.errors import ConcurrencyConflict, InvalidGame
+from replay.store.errors import ConcurrencyConflict, InvalidGame, StorageFailure
 from replay.store.jsonl import event_to_line, line_to_event
+from replay.store.storage import storage_cause
 from replay.store.validate import Rejection, check_appended, first_difference
 
 SUFFIX = ".jsonl"
@@ -234,11 +235,26 @@ class Journal:
             if tail.valid_size < size:
                 os.ftruncate(fd, tail.valid_size)
             data = "".join(event_to_line(e) + "\n" for e in events).encode("utf-8")
-            os.write(fd, data)
-            os.fsync(fd)
+            try:
+                os.write(fd, data)
+                os.fsync(fd)
+            except OSError as exc:
+                self._undo(game_id, fd, tail.valid_size, size == 0)
+                cause = storage_cause(exc)
+                if cause is None:
+                    raise
+                raise StorageFailure(str(self.path(game_id)), cause) from None
             if size == 0:
                 _fsync_dir(self.directory)
             return expected_seq + len(events)
+
+    def _undo(self, game_id: str, fd: int, valid_size: int, created: bool) -> None:
+        """After a failed write: the journal cut back to what it held (removed if new)."""
+        with contextlib.suppress(OSError):
+            if created:
+                os.unlink(self.path(game_id))
+            else:
+                os.ftruncate(fd, valid_size)
 
     @staticmethod
     def _check(

@@ -27,8 +27,15 @@ from deltalake import ColumnProperties, DeltaTable, WriterProperties, write_delt
 from deltalake.exceptions import DeltaError
 
 from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
-from replay.store.errors import AmbiguousGameId, GameNotFound, InvalidGame, StoreNotFound
+from replay.store.errors import (
+    AmbiguousGameId,
+    GameNotFound,
+    InvalidGame,
+    StorageFailure,
+    StoreNotFound,
+)
 from replay.store.journal import Journal
+from replay.store.storage import storage_cause, storage_guard
 from replay.store.validate import Rejection, check_games, conform, first_difference
 from replay.text import shown
 
@@ -209,7 +216,8 @@ class EventStore:
                 self.path.mkdir(parents=True, exist_ok=True)
                 with self._locked():
                     if not DeltaTable.is_deltatable(str(self.path)):
-                        DeltaTable.create(str(self.path), schema=SCHEMA, partition_by=["kind"])
+                        with storage_guard(self.path, lambda: -1):
+                            DeltaTable.create(str(self.path), schema=SCHEMA, partition_by=["kind"])
         self.table()  # a corrupt Delta log fails here, cleanly
         for fault in self._log_faults():
             self._report(fault)
@@ -267,9 +275,19 @@ class EventStore:
             self._report(fault)
         return f"{faults[0].source} is an empty Delta commit file" if faults else None
 
+    def _guarded(self) -> contextlib.AbstractContextManager[None]:
+        """Around a write of the table: :func:`~replay.store.storage.storage_guard`."""
+        return storage_guard(self.path, lambda: self.table().version())
+
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            cause = storage_cause(exc)
+            if cause is None:
+                raise
+            raise StorageFailure(str(self.path), f"cannot take the store lock: {cause}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -486,7 +504,7 @@ class EventStore:
                 return report
             fresh = self._drop_stored(checked.table, report, source)
             if fresh.num_rows:
-                with self._delta_errors():
+                with self._delta_errors(), self._guarded():
                     write_deltalake(
                         str(self.path),
                         fresh,
@@ -678,7 +696,7 @@ class EventStore:
         read or has a wrong schema (compaction would rewrite it into the schema), or while the
         log has an empty commit file (its data files would be vacuumed): the table is left as
         it is."""
-        with self._locked(), self._delta_errors():
+        with self._locked(), self._delta_errors(), self._guarded():
             blocker = self._write_blocker()
             if blocker is not None:
                 raise InvalidGame(
