@@ -126,8 +126,15 @@ def progress_bar(*, auto_refresh: bool = True) -> Progress:
     ``auto_refresh=False``: no refresh thread (the caller refreshes as it advances), for a
     command that forks worker processes: a fork copies the locks another thread holds (the
     console's, stderr's), and a child that met one of them held would wait forever.
+    Off when stderr is not a terminal (a stopped bar still writes a blank line there).
     """
-    return Progress(console=Console(stderr=True), transient=True, auto_refresh=auto_refresh)
+    console = Console(stderr=True)
+    return Progress(
+        console=console,
+        transient=True,
+        auto_refresh=auto_refresh,
+        disable=not console.is_terminal,
+    )
 
 
 def pick_game(path: Path, games: Sequence[list[Event]], prefix: str) -> list[Event]:
