@@ -1,27 +1,80 @@
-"""Terminal rendering shared by the CLI: coloured cards and a panel for a state view.
+"""Terminal rendering shared by the CLI: cards with their suit marks, a panel for a state view.
 
 Everything here reads the common keys of a game's view (see ``docs/state.md``); what a card
-code shows (its suit and terminal colour) comes from :mod:`replay.faces`. Game-specific data
-(``view["game"]``) is shown as ``key: value`` lines.
+code shows (rank, suit mark, terminal colour, ASCII fallback) comes from :mod:`replay.faces`.
+The panel shows each seat with its name and the card it has on the table, the last trick while
+the table is empty again, a score sheet at a round's end and at game over, and the game's own
+data in words (``hearts broken: no``), leaving out what is empty.
 
 >>> card_style("hearts", "QH"), card_style("fou", "G12"), card_style("fou", "1a")
 ('bold red', 'bold green', 'bold magenta')
 >>> cards_text("hez2", ["7O", "RE"]).plain
-'7O RE'
+'7◉ R⚔'
+>>> with ascii_cards():
+...     cards_text("hearts", ["TH", "QS"]).plain
+'TH QS'
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from replay.cursor import Cursor
+from replay.events import Category
+from replay.faces import DECKS, JOKER, card_face, suit_of
 from replay.faces import PLAIN as PLAIN
-from replay.faces import card_face, suit_of
+
+#: ``on``: cards show as the logs write them (``QS``) rather than with their marks (``Q♠``),
+#: for a terminal that cannot show the marks (``--ascii``, or an output encoding without
+#: them). ``colour``: whether the output has colour; without it, a deck told apart by colour
+#: alone (Hiifuu's and Fou!'s colours share one mark) shows its codes (``G12``).
+_ASCII = {"on": False, "colour": True}
+
+
+def set_ascii(on: bool, *, colour: bool = True) -> None:
+    """Show cards as their codes (the ASCII fallback) from now on, or with their marks."""
+    _ASCII["on"] = on
+    _ASCII["colour"] = colour
+
+
+@cache
+def marks_tell_suits_apart(kind: str) -> bool:
+    """Whether a game's suits have distinct marks (Hearts, Hez2), not colours alone.
+
+    >>> marks_tell_suits_apart("hearts"), marks_tell_suits_apart("fou")
+    (True, False)
+    """
+    deck = DECKS.get(kind)
+    if deck is None:
+        return True
+    marks = [s.mark for s in deck.suits.values() if s.letter != JOKER]
+    return len(set(marks)) == len(marks)
+
+
+@contextmanager
+def ascii_cards() -> Iterator[None]:
+    """Cards as codes within the block."""
+    before = _ASCII["on"]
+    _ASCII["on"] = True
+    try:
+        yield
+    finally:
+        _ASCII["on"] = before
+
+
+def _dot() -> str:
+    """The separator of a headline's parts."""
+    return "  |  " if _ASCII["on"] else "  ·  "
 
 
 def card_style(kind: str, code: str) -> str:
@@ -29,9 +82,16 @@ def card_style(kind: str, code: str) -> str:
     return card_face(kind, code).style
 
 
+def card_label(kind: str, code: str) -> str:
+    """What a card shows: rank and suit mark (``Q♠``), or its code in ASCII mode."""
+    face = card_face(kind, code)
+    plain = _ASCII["on"] or (not _ASCII["colour"] and not marks_tell_suits_apart(kind))
+    return face.ascii if plain else face.label
+
+
 def card_text(kind: str, code: str) -> Text:
     """One card, coloured."""
-    return Text(code, style=card_style(kind, code))
+    return Text(card_label(kind, code), style=card_style(kind, code))
 
 
 def cards_text(kind: str, codes: Sequence[str], empty: str = "-") -> Text:
@@ -41,33 +101,109 @@ def cards_text(kind: str, codes: Sequence[str], empty: str = "-") -> Text:
     return Text(" ").join(card_text(kind, c) for c in codes)
 
 
+# --------------------------------------------------------------------- what the view lacks
+@dataclass(frozen=True, slots=True)
+class Extras:
+    """What a panel shows beyond the state view, read from the game's events.
+
+    ``last_trick``: the (seat, card) plays of the last complete trick, while the table is empty
+    again after it; ``sheet``: the totals after each round so far (round, totals), at a
+    round's end or at game over.
+    """
+
+    last_trick: list[tuple[int, str]] = field(default_factory=list)
+    last_winner: int | None = None
+    sheet: list[tuple[int, list[Any]]] = field(default_factory=list)
+
+
+def extras(cursor: Cursor) -> Extras:
+    """The last trick and the score sheet at the cursor's step (no game-specific names: the
+    trick and round columns, the event categories)."""
+    step = cursor.step
+    view = cursor.rules.view(cursor.state, None)
+    last: list[tuple[int, str]] = []
+    winner: int | None = None
+    if not view.get("table"):
+        done = [s for s in cursor.trick_stops if s <= step]
+        if done:
+            last, winner = _trick_at(cursor, done[-1], step)
+    sheet: list[tuple[int, list[Any]]] = []
+    if step in cursor.round_stops or view.get("over"):
+        for stop in (s for s in cursor.round_stops if s <= step):
+            round_ = cursor.events[stop].round
+            totals = cursor.rules.view(cursor.state_at(stop), None).get("totals") or []
+            if round_ is not None:
+                sheet.append((round_, list(totals)))
+    return Extras(last, winner, sheet)
+
+
+def _trick_at(cursor: Cursor, end: int, step: int) -> tuple[list[tuple[int, str]], int | None]:
+    """The plays of the trick complete at step ``end``, and the seat of the ruling after it
+    (its winner) if recorded by ``step``; nothing when a new round has begun since."""
+    key = (cursor.events[end].round, cursor.events[end].trick)
+    if any(cursor.events[s].round != key[0] for s in range(end + 1, step + 1)):
+        return [], None
+    types = cursor.rules.event_types
+    plays = [
+        (int(e.player), str(e.card))
+        for e in cursor.events[: end + 1]
+        if (e.round, e.trick) == key
+        and types.get(e.type) is Category.DECISION
+        and e.card is not None
+        and e.player is not None
+    ]
+    winner = None
+    for e in cursor.events[end + 1 : step + 1]:
+        if types.get(e.type) is Category.RULING and e.player is not None:
+            winner = int(e.player)
+            break
+    return plays, winner
+
+
 # --------------------------------------------------------------------- the state panel
 def _seat_label(seat: int | None) -> str:
     return "omniscient view" if seat is None else f"seat {seat}'s view"
 
 
+def seat_name(view: Mapping[str, Any], seat: int) -> str:
+    """``seat 2 (cy)``, or ``seat 2`` when the game has no names."""
+    names = view.get("names") or []
+    name = names[seat] if 0 <= seat < len(names) else ""
+    return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+
 def headline(view: Mapping[str, Any]) -> Text:
-    """Round, trick, what is due and by whom, and whose view this is."""
-    parts = [f"round {_dash(view.get('round'))}", f"trick {_dash(view.get('trick'))}"]
+    """Round, trick (when the game has them), what is due and by whom, and whose view."""
+    parts = []
+    for key in ("round", "trick"):
+        if view.get(key) is not None:
+            parts.append(f"{key} {view[key]}")
     if view.get("over"):
         due = "game over"
     elif view.get("turn"):
-        due = "turn: seat " + ", ".join(str(s) for s in view["turn"])
+        due = "turn: " + ", ".join(seat_name(view, s) for s in view["turn"])
     else:
         due = f"{view.get('phase', '?')} due"
     parts.append(due)
     parts.append(_seat_label(view.get("seat_view")))
-    return Text("  ·  ".join(parts), style="bold")
+    return Text(_dot().join(parts), style="bold")
 
 
-def seats_table(view: Mapping[str, Any]) -> Table:
-    """One row per seat: whose turn, name, total, hand size and the hand (or hidden)."""
+def seats_table(view: Mapping[str, Any], more: Extras | None = None) -> Table:
+    """One row per seat: whose turn, seat, name, total, hand size, its card on the table (or
+    in the last trick, dimmed) and the hand (or hidden)."""
     kind = str(view.get("kind", ""))
+    more = more or Extras()
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="dim")
     for column, justify in (("", "left"), ("seat", "right"), ("name", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     table.add_column("total", justify="right")
     table.add_column("cards", justify="right")
+    played = {e.get("seat"): str(e.get("card")) for e in view.get("table") or []}
+    last = dict(more.last_trick)
+    show_trick = any(s is not None for s in played) or bool(last)
+    if show_trick:
+        table.add_column("on table" if played else "last trick")
     table.add_column("hand")
     hands = view.get("hands") or []
     sizes = view.get("hand_sizes") or []
@@ -78,52 +214,78 @@ def seats_table(view: Mapping[str, Any]) -> Table:
         hand = hands[seat] if seat < len(hands) else None
         size = sizes[seat] if seat < len(sizes) else None
         shown = cards_text(kind, hand) if hand is not None else Text("(hidden)", style="dim")
-        table.add_row(
-            Text("▶", style="bold cyan") if seat in turn else Text(""),
+        row: list[RenderableType] = [
+            Text(">" if _ASCII["on"] else "▶", style="bold cyan") if seat in turn else Text(""),
             str(seat),
             str(names[seat]) if seat < len(names) else "",
             _dash(totals[seat] if seat < len(totals) else None),
             _dash(size),
-            shown,
-        )
+        ]
+        if show_trick:
+            row.append(_trick_cell(kind, seat, played, last, more.last_winner))
+        row.append(shown)
+        table.add_row(*row)
     return table
 
 
-def table_line(view: Mapping[str, Any]) -> Text:
-    """The cards on the table (the trick, or Hez2's exposed card) with who played them."""
+def _trick_cell(
+    kind: str, seat: int, played: Mapping[Any, str], last: Mapping[int, str], winner: int | None
+) -> Text:
+    if played:
+        return card_text(kind, played[seat]) if seat in played else Text("")
+    if seat not in last:
+        return Text("")
+    cell = card_text(kind, last[seat])
+    cell.stylize("dim")
+    won = "  <- won" if _ASCII["on"] else "  ← won"
+    return cell.append(won if seat == winner else "", style="bold")
+
+
+def table_line(view: Mapping[str, Any]) -> Text | None:
+    """The cards on the table that belong to no seat (Hez2's exposed card), or ``None``."""
     kind = str(view.get("kind", ""))
+    loose = [e for e in view.get("table") or [] if e.get("seat") is None]
+    if not loose:
+        return None
     line = Text("table: ", style="dim")
-    entries = view.get("table") or []
-    if not entries:
-        return line.append("-", style="dim")
-    for i, entry in enumerate(entries):
-        if i:
-            line.append("  ")
-        if entry.get("seat") is not None:
-            line.append(f"{entry['seat']}:", style="dim")
-        line.append_text(card_text(kind, str(entry.get("card"))))
-    return line
+    return line.append_text(cards_text(kind, [str(e.get("card")) for e in loose]))
 
 
 def game_lines(view: Mapping[str, Any]) -> Text:
-    """The game-specific data as ``key: value`` lines (card codes coloured)."""
+    """The game-specific data in words, one ``name: value`` line each (``hearts broken: no``;
+    a value per seat next to the seat's name; empty values left out)."""
     kind = str(view.get("kind", ""))
+    players = int(view.get("players", 0))
     out = Text()
-    for i, (key, value) in enumerate((view.get("game") or {}).items()):
-        if i:
+    for key, value in (view.get("game") or {}).items():
+        if value is None or value == [] or value == {} or value == "":
+            continue
+        if out.plain:
             out.append("\n")
-        out.append(f"{key}: ", style="dim")
-        out.append_text(format_value(kind, value))
+        out.append(f"{key.replace('_', ' ')}: ", style="dim")
+        if isinstance(value, list) and len(value) == players and players > 1:
+            out.append_text(_per_seat(view, kind, value))
+        else:
+            out.append_text(format_value(kind, value))
     return out
 
 
+def _per_seat(view: Mapping[str, Any], kind: str, values: list[Any]) -> Text:
+    names = view.get("names") or []
+    parts = []
+    for seat, value in enumerate(values):
+        who = str(names[seat]) if seat < len(names) and names[seat] else f"seat {seat}"
+        parts.append(Text(f"{who} ").append_text(_bracketed(kind, value)))
+    return Text(_dot()).join(parts)
+
+
 def format_value(kind: str, value: Any) -> Text:
-    """A JSON value compactly: ``-`` for null, lists space-separated, cards in colour.
+    """A JSON value compactly: ``-`` for null, lists space-separated, cards with their marks.
 
     >>> format_value("hearts", [["QS", "2H"], None, []]).plain
-    '[QS 2H] - []'
+    '[Q♠ 2♥] - []'
     >>> format_value("hiifuu", [{"value": 3, "holder": None}]).plain
-    '{value=3 holder=-}'
+    '{value 3, holder -}'
     """
     if value is None:
         return Text("-", style="dim")
@@ -132,8 +294,9 @@ def format_value(kind: str, value: Any) -> Text:
     if isinstance(value, str):
         return card_text(kind, value) if suit_of(kind, value) else Text(value)
     if isinstance(value, Mapping):
-        inner = Text(" ").join(
-            Text(f"{k}=").append_text(format_value(kind, v)) for k, v in value.items()
+        inner = Text(", ").join(
+            Text(f"{str(k).replace('_', ' ')} ").append_text(format_value(kind, v))
+            for k, v in value.items()
         )
         return Text("{").append_text(inner).append("}")
     if isinstance(value, list | tuple):
@@ -151,28 +314,52 @@ def _bracketed(kind: str, value: Any) -> Text:
     return format_value(kind, value)
 
 
-def state_panel(view: Mapping[str, Any], *, notes: Sequence[str] = ()) -> Panel:
-    """The whole state at one step as a rich panel: headline, seats, table, event, game data.
+def score_sheet(view: Mapping[str, Any], sheet: Sequence[tuple[int, Sequence[Any]]]) -> Table:
+    """The totals after each round, one column per seat (named)."""
+    players = int(view.get("players", 0))
+    table = Table(title="score sheet", title_justify="left", box=None, header_style="dim")
+    table.add_column("round", justify="right")
+    for seat in range(players):
+        table.add_column(seat_name(view, seat), justify="right")
+    for round_, totals in sheet:
+        table.add_row(
+            str(round_), *(_dash(totals[s] if s < len(totals) else None) for s in range(players))
+        )
+    return table
+
+
+def state_panel(
+    view: Mapping[str, Any], *, notes: Sequence[str] = (), more: Extras | None = None
+) -> Panel:
+    """The whole state at one step as a rich panel: headline, seats (with the trick), the
+    table's other cards, the event, the game's data, the score sheet when one is due.
 
     ``notes`` are extra lines under the panel body (e.g. a warning that the log stops early).
     """
     step = view.get("step")
     last = view.get("last_step")
     counter = f"step {step}/{last}" if step is not None else f"seq {view.get('seq')}"
-    title = f"[bold]{view.get('kind')}[/] {view.get('game_id')}  ·  {counter}"
+    title = f"[bold]{view.get('kind')}[/] {view.get('game_id')}{_dot()}{counter}"
     event = Text("event: ", style="dim").append(str(view.get("last_event") or "-"))
-    parts: list[RenderableType] = [
-        headline(view),
-        Text(""),
-        seats_table(view),
-        Text(""),
-        table_line(view),
-        event,
-    ]
-    if view.get("game"):
-        parts += [Text(""), game_lines(view)]
+    parts: list[RenderableType] = [headline(view), Text(""), seats_table(view, more), Text("")]
+    loose = table_line(view)
+    if loose is not None:
+        parts.append(loose)
+    parts.append(event)
+    block = game_lines(view)
+    if block.plain:
+        parts += [Text(""), block]
+    if more is not None and more.sheet:
+        parts += [Text(""), score_sheet(view, more.sheet)]
     parts += [Text(note, style="bold yellow") for note in notes]
-    return Panel(Group(*parts), title=title, title_align="left", border_style="cyan")
+    return Panel(
+        Group(*parts),
+        title=title,
+        title_align="left",
+        border_style="cyan",
+        expand=False,
+        box=box.ASCII if _ASCII["on"] else box.ROUNDED,
+    )
 
 
 def _dash(value: object) -> str:

@@ -17,7 +17,7 @@ from replay.cli import app
 from replay.cursor import Cursor
 from replay.events import Event
 from replay.games import available_kinds, get_rules
-from replay.render import PLAIN, card_style
+from replay.render import PLAIN, card_label, card_style
 from replay.simulate import simulate_game
 from replay.store import EventStore
 
@@ -97,10 +97,10 @@ def test_show_panel_from_a_seat(store: Path) -> None:
     assert f"step 40/{len(events) - 1}" in out
     assert "seat 1's view" in out
     assert events[40].describe() in out
-    assert " ".join(view["hands"][1]) in out
+    assert " ".join(card_label("hearts", c) for c in view["hands"][1]) in out
     assert out.count("(hidden)") == 3
     for other in (0, 2, 3):
-        assert " ".join(cursor.view()["hands"][other]) not in out
+        assert " ".join(card_label("hearts", c) for c in cursor.view()["hands"][other]) not in out
 
 
 @pytest.mark.parametrize(
@@ -152,21 +152,26 @@ def test_step_several_keys_on_a_line_and_prev_at_start(store: Path) -> None:
 
 def test_step_jump_trick_and_round(store: Path) -> None:
     events = events_of("hearts-alpha")
-    trick = first_step(events, "trick_won", 25)
-    second_trick = first_step(events, "trick_won", trick)
-    round_end = first_step(events, "round_scored")
+    # the trick stops: the last card of a trick on the table (the trick_won that follows)
+    trick = first_step(events, "trick_won", 25) - 1
+    second_trick = first_step(events, "trick_won", trick + 1) - 1
+    # one stop per round: after its last scoring event, before the next round's first event
+    round_end = next(i for i, e in enumerate(events) if e.round == 2) - 1
     keys = "g\n25\nt\nt\ng 0\nr\ng-1\nq\n"
     code, out, _ = run("step", store, "--game", "hearts-alpha", input=keys)
     assert code == 0
     assert steps_shown(out) == [0, 25, trick, second_trick, 0, round_end, len(events) - 1]
 
 
-def test_step_round_without_round_ends_goes_to_the_end(store: Path) -> None:
+def test_step_round_ends_once_per_round_and_says_when_there_is_no_further_one(
+    store: Path,
+) -> None:
     events = events_of("hez2-one")
+    round_end = max(i for i, e in enumerate(events) if e.round is not None)
     code, out, _ = run("step", store, "--game", "hez2-one", input="t\nr\nr\nq\n")
     assert code == 0
-    assert steps_shown(out) == [0, 0, len(events) - 1, len(events) - 1]
-    assert "no further trick end" in out and "at the end of the game" in out
+    assert steps_shown(out) == [0, 0, round_end, round_end]
+    assert "no further trick end" in out and "no further round end" in out
 
 
 def test_step_switches_seat_views_in_a_cycle(store: Path) -> None:

@@ -54,9 +54,30 @@ def _root(
             "--color", help="Colour: auto (on a terminal, unless NO_COLOR is set), always, never."
         ),
     ] = Color.auto,
+    ascii_cards: Annotated[
+        bool,
+        typer.Option(
+            "--ascii",
+            help="Cards as the logs write them (QS), not with suit marks (Q♠); the default "
+            "where the output's encoding has no marks.",
+        ),
+    ] = False,
 ) -> None:
     """Replay, audit and analyse recorded card games (Hearts, Hez2, Hiifuu, Fou!)."""
+    from replay.cli.output import use_color
+    from replay.render import set_ascii
+
     COLOR["mode"] = color
+    set_ascii(ascii_cards or not _can_show_marks(), colour=use_color())
+
+
+def _can_show_marks() -> bool:
+    """Whether stdout's encoding has the suit marks."""
+    try:
+        "♠♥◉⚔★".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 # Command modules register their commands on `app` when imported.

@@ -63,6 +63,10 @@ def use_color(stream: Any = None) -> bool:
     return bool(getattr(target, "isatty", lambda: False)())
 
 
+#: The width of a panel written to a file or pipe (no terminal to ask): a Hearts hand fits.
+PIPE_WIDTH = 120
+
+
 def console(*, stderr: bool = False) -> Console:
     """A rich console following ``--color`` (no colour codes in a pipe unless ``always``)."""
     stream = sys.stderr if stderr else sys.stdout
@@ -74,7 +78,7 @@ def console(*, stderr: bool = False) -> Console:
         no_color=not color,
         color_system="auto" if color else None,
         highlight=False,
-        soft_wrap=not stream.isatty(),
+        width=None if stream.isatty() else PIPE_WIDTH,
     )
 
 

@@ -7,9 +7,12 @@ shows what that seat sees (other hands and secret discards hidden); without it t
 omniscient. Errors (unknown game, ambiguous prefix, step out of range, unreadable store) are one
 line on stderr and exit code 2.
 
-Keys of ``replay step``: ``n`` or → next, ``p`` or ← previous, ``g`` jump to a step (prompt),
-``t`` next trick won, ``r`` next round end, ``s`` switch the seat view (omniscient → 0 → 1 → ...
-→ omniscient), ``q`` quit. On a terminal keys act at once; otherwise (piped input) each line is
+Keys of ``replay step`` (``?`` lists them): ``n``/→ next event, ``p``/← previous,
+``t``/``T`` next/previous trick (the step its last card is on the table), ``r``/``R``
+next/previous round end (one press per round, whatever the number of scoring events),
+``f``/``F`` next/previous finding of the audit, ``<``/Home first step, ``>``/End last step,
+``g`` go to a step (prompt), ``0``-``9`` that seat's view, ``a`` all (omniscient), ``s`` the
+next seat view, ``q`` quit. On a terminal keys act at once; otherwise (piped input) each line is
 read as a sequence of keys, and ``g`` takes the rest of its line (or the next line) as the step.
 """
 
@@ -28,25 +31,53 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from replay.audit import audit_game
 from replay.cli import app
 from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
 from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, console, records_text
-from replay.cursor import Cursor, StepOutOfRange
+from replay.cursor import Cursor, Jump, StepOutOfRange
 from replay.events import Event
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
-from replay.render import state_panel
+from replay.render import extras, state_panel
 
 SeatOpt = Annotated[
     int | None,
     typer.Option("--as", "-a", help="Show the game as this seat sees it (default: all)."),
 ]
 
-#: Event types that end a trick and a round (``t`` and ``r`` in the stepper).
-TRICK_END = "trick_won"
-ROUND_END = "round_scored"
+HELP_LINE = (
+    "n/→ next  p/← prev  t/T trick  r/R round  f/F finding  </> first/last  g go  ? keys  q quit"
+)
 
-HELP_LINE = "n/→ next  p/← prev  g jump  t next trick  r next round  s seat view  q quit"
+#: The keys of the stepper and what they do (``?`` shows this).
+KEYS_HELP = """\
+n →        next event          p ←      previous event
+t          next trick          T        previous trick
+r          next round end      R        previous round end
+f          next finding        F        previous finding
+< Home     first step          > End    last step
+g          go to a step (asks for the number)
+0-9        that seat's view    a        all hands (omniscient)
+s          next seat view      q        quit"""
+
+#: Key -> (jump of Cursor.jump, what a refusal says).
+JUMP_KEYS: dict[str, tuple[Jump, str]] = {
+    "n": ("next", "at the last step"),
+    "RIGHT": ("next", "at the last step"),
+    "p": ("prev", "at the first step"),
+    "LEFT": ("prev", "at the first step"),
+    "t": ("next_trick", "no further trick end"),
+    "T": ("prev_trick", "no earlier trick end"),
+    "r": ("next_round", "no further round end"),
+    "R": ("prev_round", "no earlier round end"),
+    "f": ("next_finding", "no further finding"),
+    "F": ("prev_finding", "no earlier finding"),
+    "<": ("first", "at the first step"),
+    "HOME": ("first", "at the first step"),
+    ">": ("last", "at the last step"),
+    "END": ("last", "at the last step"),
+}
 
 
 # --------------------------------------------------------------------- loading
@@ -134,7 +165,7 @@ def show(
     elif fmt is Format.csv:
         typer.echo(records_text(seat_rows(view), fmt, SEAT_COLUMNS))
     else:
-        console().print(state_panel(view, notes=notes(cursor)))
+        console().print(state_panel(view, notes=notes(cursor), more=extras(cursor)))
 
 
 SEAT_COLUMNS = ("step", "seat", "name", "total", "hand_size", "hand")
@@ -163,10 +194,12 @@ def seat_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------- the stepper
 @dataclass
 class Stepper:
-    """The state of an interactive session: the cursor, the seat view and a status message."""
+    """The state of an interactive session: the cursor, the seat view, the findings of the
+    audit (their seqs) and a status message."""
 
     cursor: Cursor
     seat: int | None = None
+    findings: list[int] = field(default_factory=list)
     message: str = ""
     players: int = field(init=False)
 
@@ -179,39 +212,33 @@ class Stepper:
         if key == "q":
             return False
         if key == "g":
-            self.jump(ask("go to step: "))
-            return True
-        action = self.actions().get(key)
-        if action is None:
-            self.message = f"unknown key {key!r} ({HELP_LINE})"
+            self.go(ask("go to step: "))
+        elif key == "?":
+            self.message = KEYS_HELP
+        elif key in JUMP_KEYS:
+            self.jump(*JUMP_KEYS[key])
+        elif key.isdigit():
+            self.choose_seat(int(key))
+        elif key == "a":
+            self.seat = None
+        elif key == "s":
+            self.switch_seat()
         else:
-            action()
+            self.message = f"unknown key {key!r} (? lists the keys)"
         return True
 
-    def actions(self) -> dict[str, Callable[[], Any]]:
-        return {
-            "n": self.cursor.next,
-            "RIGHT": self.cursor.next,
-            "p": self.cursor.prev,
-            "LEFT": self.cursor.prev,
-            "t": lambda: self.find(TRICK_END, "trick"),
-            "r": self.next_round,
-            "s": self.switch_seat,
-        }
+    def jump(self, where: Jump, refusal: str) -> None:
+        """Move by one jump of the cursor, or say why not."""
+        if not self.cursor.can_jump(where, self.findings):
+            self.message = refusal
+            return
+        self.cursor.jump(where, self.findings)
 
-    def find(self, type_: str, what: str) -> bool:
-        """Move to the next step whose event is ``type_``; say so when there is none."""
-        before = self.cursor.step
-        if self.cursor.find(type_).step == before:
-            self.message = f"no further {what} end"
-            return False
-        return True
-
-    def next_round(self) -> None:
-        """The next round end, or the final step when no round end follows (e.g. Hez2)."""
-        if not self.find(ROUND_END, "round") and self.cursor.step < self.cursor.last_step:
-            self.cursor.seek(self.cursor.last_step)
-            self.message = "no further round end: at the end of the game"
+    def choose_seat(self, seat: int) -> None:
+        if seat < self.players:
+            self.seat = seat
+        else:
+            self.message = f"the game has seats 0..{self.players - 1}"
 
     def switch_seat(self) -> None:
         """omniscient → 0 → 1 → ... → n-1 → omniscient."""
@@ -222,7 +249,7 @@ class Stepper:
         else:
             self.seat = None
 
-    def jump(self, answer: str | None) -> None:
+    def go(self, answer: str | None) -> None:
         text = (answer or "").strip()
         try:
             self.cursor.seek(int(text))
@@ -233,11 +260,14 @@ class Stepper:
 
     def frame(self) -> RenderableType:
         """What the screen shows now."""
-        status = Text(HELP_LINE, style="dim")
+        view = self.cursor.view(self.seat)
+        finding = " ".join(f"finding at step {s}" for s in self.findings if s == self.cursor.step)
         parts: list[RenderableType] = [
-            state_panel(self.cursor.view(self.seat), notes=notes(self.cursor))
+            state_panel(view, notes=notes(self.cursor), more=extras(self.cursor))
         ]
-        parts.append(status)
+        if finding:
+            parts.append(Text(finding, style="bold red"))
+        parts.append(Text(HELP_LINE, style="dim"))
         if self.message:
             parts.append(Text(self.message, style="bold yellow"))
         return Group(*parts)
@@ -249,7 +279,10 @@ def split_keys(text: str) -> list[str]:
     >>> split_keys("nn\\x1b[Dq")
     ['n', 'n', 'LEFT', 'q']
     """
-    arrows = {"\x1b[C": "RIGHT", "\x1b[D": "LEFT", "\x1bOC": "RIGHT", "\x1bOD": "LEFT"}
+    arrows = {
+        "\x1b[C": "RIGHT", "\x1b[D": "LEFT", "\x1bOC": "RIGHT", "\x1bOD": "LEFT",
+        "\x1b[H": "HOME", "\x1b[F": "END", "\x1bOH": "HOME", "\x1bOF": "END",
+    }  # fmt: skip
     keys: list[str] = []
     i = 0
     while i < len(text):
@@ -373,9 +406,11 @@ def step(inputs: InputsArg, game: GameOpt, seat: SeatOpt = None) -> None:
     """Step through a game interactively (keys: n/→ p/← g t r s q; ? lists them)."""
     if "-" in inputs:
         fail("step reads its keys from standard input: give the game as a file or store")
-    cursor = open_cursor(inputs, game)
+    _, _, events = load_one_game(inputs, game)
+    cursor = cursor_for(events)
     check_seat(cursor, seat)
+    findings = [f.seq for f in audit_game(events).findings]
     try:
-        run_stepper(Stepper(cursor, seat), console(), sys.stdin)
+        run_stepper(Stepper(cursor, seat, findings), console(), sys.stdin)
     except KeyboardInterrupt:
         return
