@@ -1,9 +1,11 @@
-"""Build ``sample_logs/``: small deterministic corpora of the four games and the dispute set.
+"""Build ``sample_logs/``: a club's season of the four games and the dispute set.
 
 Run ``python -m replay.samples [OUT]`` (``make samples``). The same seeds give the same games.
 
-- ``OUT/store``: an event store with a few dozen games of every kind and player count;
-- ``OUT/jsonl/<kind>.jsonl``: a few of those games as JSON Lines (for ``replay import``);
+- ``OUT/store``: an event store with the season of :mod:`replay.season` (named players, humans
+  and bots, over several months, every kind and player count, stakes at some Hez2 tables);
+- ``OUT/jsonl/<kind><players>.jsonl``: the season's first game of each kind and player count
+  as JSON Lines (for ``replay import``);
 - ``OUT/disputes/<kind>/<RULE>.jsonl``: one game with one wrong event each, and next to it
   ``<RULE>.expected.json`` with the finding the audit must give (rule ID and step).
 """
@@ -20,35 +22,13 @@ from typing import Any
 from replay.disputes import Dispute, find_disputes, integrity_disputes
 from replay.events import Event
 from replay.games import available_kinds, get_rules
+from replay.season import STAKES_NIGHT, nights, season_games
 from replay.simulate import simulate_game
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 
-#: (kind, players, games, bots) of the sample corpora.
-CORPORA: list[tuple[str, int, int, tuple[str, ...]]] = [
-    ("hearts", 4, 36, ("random", "heuristic")),
-    ("hez2", 2, 10, ("random", "heuristic")),
-    ("hez2", 3, 10, ("heuristic",)),
-    ("hez2", 4, 10, ("random",)),
-    ("hiifuu", 4, 10, ("random", "heuristic")),
-    ("hiifuu", 5, 10, ("heuristic",)),
-    ("hiifuu", 6, 10, ("random",)),
-    ("fou", 4, 8, ("random", "heuristic")),
-    ("fou", 6, 8, ("heuristic",)),
-    ("fou", 8, 8, ("random",)),
-]
-
 #: How many games per kind the dispute search may play before it gives up on a rule.
 DISPUTE_SEARCH_GAMES = 300
-
-
-def corpus(kind: str, players: int, games: int, bots: tuple[str, ...]) -> list[list[Event]]:
-    """A deterministic corpus: game ``i`` uses seed ``i``."""
-    rules = get_rules(kind)
-    return [
-        simulate_game(rules, f"{kind}{players}-{i:03d}", players=players, seed=i, bots=bots)
-        for i in range(games)
-    ]
 
 
 def write_jsonl(path: Path, events: Sequence[Event]) -> None:
@@ -99,21 +79,43 @@ def write_disputes(out: Path, kinds: Sequence[str]) -> dict[str, list[str]]:
 
 def build(out: Path) -> dict[str, Any]:
     """Rebuild ``out`` from scratch."""
-    for name in ("store", "jsonl", "disputes"):
-        shutil.rmtree(out / name, ignore_errors=True)
+    shutil.rmtree(out / "disputes", ignore_errors=True)
     kinds = available_kinds()
-    store = EventStore.open(out / "store", create=True)
-    for kind, players, games, bots in CORPORA:
-        if kind not in kinds:
-            continue
-        games_ = corpus(kind, players, games, bots)
-        report = store.ingest(games_)
-        if report.rejected:
-            raise SystemExit(f"sample corpus rejected: {report.rejected[0]}")
-        write_jsonl(out / "jsonl" / f"{kind}{players}.jsonl", games_[0])
-    store.compact()
+    games = build_season(out, kinds)
     missing = write_disputes(out / "disputes", kinds)
-    return {"kinds": kinds, "unbroken_rules": missing}
+    return {"kinds": kinds, "games": games, "unbroken_rules": missing}
+
+
+def build_season(out: Path, kinds: Sequence[str]) -> int:
+    """Rebuild ``out/store`` and ``out/jsonl`` from the season; returns the number of games."""
+    for name in ("store", "jsonl"):
+        shutil.rmtree(out / name, ignore_errors=True)
+    games = list(season_games(kinds))
+    store = EventStore.open(out / "store", create=True)
+    report = store.ingest(games)
+    if report.rejected:
+        raise SystemExit(f"sample corpus rejected: {report.rejected[0]}")
+    store.compact()
+    for name, events in jsonl_files(games).items():
+        write_jsonl(out / "jsonl" / f"{name}.jsonl", events)
+    return len(games)
+
+
+def jsonl_files(games: Sequence[list[Event]]) -> dict[str, list[Event]]:
+    """The JSON Lines samples: ``<kind><players>``, the shortest game of each kind and player
+    count; ``night-<date>``, every game of the first night with stakes, in game id order."""
+    shortest: dict[str, list[Event]] = {}
+    for game in games:
+        name = f"{game[0].kind}{json.loads(game[0].data or '{}')['players']}"
+        if name not in shortest or len(game) < len(shortest[name]):
+            shortest[name] = game
+    night = next(day for day in nights() if day.weekday() == STAKES_NIGHT)
+    tonight = sorted((g for g in games if g[0].ts and g[0].ts.date() == night), key=_game_id)
+    return {**shortest, f"night-{night.isoformat()}": [e for g in tonight for e in g]}
+
+
+def _game_id(game: list[Event]) -> str:
+    return game[0].game_id
 
 
 def main(argv: list[str]) -> None:

@@ -14,6 +14,6 @@ DISPUTE=sample_logs/disputes/hearts/HEARTS-FOLLOW
 read -r GAME SEQ < <("$BIN/python" -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['game_id'], d['seq'])" "$DISPUTE.expected.json")
 step "$BIN/replay" audit "$DISPUTE.jsonl"
 step "$BIN/replay" explain "$DISPUTE.jsonl" --game "$GAME" --step "$SEQ"
-GAME=hearts4-000
+GAME=hearts-2026-03-03-t1
 step "$BIN/replay" show "$STORE" --game "$GAME" --step 60
 exit 0
