@@ -578,3 +578,28 @@ def test_ratings_match_openskill_run_directly(f: Filters) -> None:
 
 def test_ratings_of_an_empty_source() -> None:
     assert Analytics.open(table_of([])).ratings(Filters()).num_rows == 0
+
+
+def test_statistics_read_only_the_views() -> None:
+    """Statistics and metrics read the layer views (derived tables when built), never the raw
+    events; the common views name no game kind."""
+    import re
+
+    from replay.analytics import catalog
+
+    for f in (*catalog.statistic_files(), *catalog.metric_files()):
+        assert not re.search(r"\b(FROM|JOIN)\s+events\b", f.sql, re.I), f.relative
+    for name in catalog.LAYERS:
+        sql = (catalog.SQL_DIR / "common" / "views" / f"{name}.sql").read_text()
+        assert not any(f"'{kind}'" in sql for kind in catalog.kinds()), name
+
+
+def test_docs_list_every_view_and_statistic() -> None:
+    """docs/statistics.md holds the reference generated from the SQL files, up to date."""
+    from pathlib import Path
+
+    from replay.analytics.reference import BEGIN, END, reference_markdown
+
+    doc = (Path(__file__).parents[1] / "docs" / "statistics.md").read_text(encoding="utf-8")
+    generated = doc[doc.index(BEGIN) : doc.index(END) + len(END)] + "\n"
+    assert generated == reference_markdown(), "run: python -m replay.analytics.reference"

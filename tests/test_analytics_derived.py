@@ -34,24 +34,36 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> EventStore:
 
 
 def test_derived_tables_equal_the_views(store: EventStore) -> None:
-    raw = Analytics.open(store, use_derived=False)
+    raw = Analytics.open(store, use_derived=False, materialize=False)
+    in_memory = Analytics.open(store, use_derived=False, materialize=True)
     rows = derived.rebuild(store)
     fast = Analytics.open(EventStore.open(store.path))
     assert fast.derived and not raw.derived
     assert set(rows) == set(derived_views()) >= {"games", "seats", "rounds", "tricks", "plays"}
     for view in derived_views():
         assert rows[view] > 0
-        assert _sorted(fast, view) == _sorted(raw, view), view
+        assert _sorted(fast, view) == _sorted(raw, view) == _sorted(in_memory, view), view
         assert fast.sql(f'DESCRIBE "{view}"').equals(raw.sql(f'DESCRIBE "{view}"')), view
     for f in (Filters(), Filters(kind="fou", player="ann")):
         assert [s.table for s in fast.statistics(f)] == [s.table for s in raw.statistics(f)]
 
 
 def test_views_over_a_store_equal_the_views_over_the_table(store: EventStore) -> None:
-    from_store = Analytics.open(store, use_derived=False)
-    from_table = Analytics.open(table_of(corpus()))
+    from_store = Analytics.open(store, use_derived=False, materialize=False)
+    from_table = Analytics.open(table_of(corpus()), materialize=False)
     for view in ("games", "seats", "rounds", "tricks", "plays"):
         assert _sorted(from_store, view) == _sorted(from_table, view), view
+
+
+def test_a_large_store_without_derived_tables_says_so(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replay.analytics import api
+
+    monkeypatch.setattr(api, "MATERIALIZE_ROWS", 10)
+    slow = Analytics.open(EventStore.open(store.path), use_derived=False)
+    assert slow.notes and "replay reindex" in slow.notes[0]
+    assert slow.overview(Filters()).num_rows == 4
 
 
 def test_stale_derived_tables_are_not_used(tmp_path: Path) -> None:

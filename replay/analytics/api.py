@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: The columns a seat row can be grouped by in :meth:`Analytics.insight`.
 DIMENSIONS: tuple[str, ...] = ("player", "seat", "players", "bot", "from_dealer", "kind")
+#: A store of at most this many events without fresh derived tables is computed in memory.
+MATERIALIZE_ROWS = 5_000_000
 #: Dimensions that exist only for kinds with a ``round_dealers.sql``.
 _DEALER_DIMENSIONS = ("from_dealer",)
 
@@ -95,25 +97,49 @@ class Analytics:
     problems: list[Rejection] = field(default_factory=list)
     #: Whether the layer views read derived Parquet tables (``replay reindex``).
     derived: bool = False
+    #: Advice for the user (derived tables missing or stale on a large store...).
+    notes: list[str] = field(default_factory=list)
     min_sample: int = MIN_SAMPLE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _chosen: Filters | None = field(default=None, repr=False)
 
     # ----------------------------------------------------------------- opening
     @classmethod
-    def open(cls, source: EventStore | pa.Table, *, use_derived: bool = True) -> Analytics:
-        """Views over a store's current snapshot (its derived tables when fresh) or a table."""
+    def open(
+        cls,
+        source: EventStore | pa.Table,
+        *,
+        use_derived: bool = True,
+        materialize: bool | None = None,
+    ) -> Analytics:
+        """Views over a store's current snapshot (its derived tables when fresh) or a table.
+
+        ``materialize``: compute the derived views once, in memory (default: for a table, and
+        for a store of at most :data:`MATERIALIZE_ROWS` events without fresh derived tables).
+        ``use_derived=False, materialize=False``: every query reads the raw events.
+        """
+        from replay.analytics import catalog, derived
+
         if isinstance(source, pa.Table):
             con = engine.connect(source)
+            if materialize is not False:
+                engine.materialize(con, catalog.derived_views())
             engine.seal(con, [])
             return cls(con)
-        from replay.analytics import derived
-
-        paths = derived.readable_files(source)
+        files = source._readable(source.files())
+        paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         con = engine.connect(paths, tables)
+        notes = []
+        if not tables and paths:
+            small = sum(f.rows or 0 for f in files) <= MATERIALIZE_ROWS
+            if materialize or (materialize is None and small):
+                engine.materialize(con, catalog.derived_views())
+            elif materialize is None:
+                notes.append(f"{source.path}: no up-to-date derived tables; statistics read the "
+                             "raw events (slow): run `replay reindex` to build them")  # fmt: skip
         engine.seal(con, [*paths, *tables.values()])
-        return cls(con, list(source.problems), derived=bool(tables))
+        return cls(con, list(source.problems), derived=bool(tables), notes=notes)
 
     # ----------------------------------------------------------------- queries
     def sql(self, query: str, params: dict[str, object] | None = None) -> pa.Table:

@@ -70,7 +70,7 @@ class SqlFile:
 
     @property
     def relative(self) -> str:
-        return self.path.relative_to(SQL_DIR.parent).as_posix()
+        return self.path.relative_to(SQL_DIR.parents[2]).as_posix()
 
 
 def read_sql(path: Path, kind: str | None) -> SqlFile:

@@ -77,6 +77,14 @@ def create_view(
     con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {body}')
 
 
+def materialize(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> None:
+    """Compute each view once into an in-memory table that the view then reads (in order, so
+    that later views read the earlier tables)."""
+    for name in names:
+        con.execute(f'CREATE TABLE "{name}__table" AS SELECT * FROM "{name}"')
+        con.execute(f'CREATE OR REPLACE VIEW "{name}" AS SELECT * FROM "{name}__table"')
+
+
 def conform_events(table: pa.Table) -> pa.Table:
     """An events table with every column of :data:`SCHEMA` (missing ones null)."""
     columns: list[pa.Array[Any] | pa.ChunkedArray[Any]] = [

@@ -69,6 +69,7 @@ def open_analytics(path: Path) -> Analytics:
         echo_problems(store.problems, "error")
         fail(f"{path}: cannot read the event store: {type(exc).__name__}: {exc}")
     echo_problems(analytics.problems)
+    echo_problems(analytics.notes, "note")
     return analytics
 
 

@@ -1,4 +1,4 @@
--- card_faces: what a card code is, per game kind (each kind's cards.sql adds its rows):
+-- card_faces: what a card code is, per game kind (each kind's card_faces.sql adds its rows):
 -- suit (or colour; null for a joker), rank (a number, ace high where the game ranks it so),
 -- joker (a card that belongs to no suit), points (what taking it costs, where cards score).
 SELECT CAST(NULL AS STRING) AS kind, CAST(NULL AS STRING) AS card, CAST(NULL AS STRING) AS suit,

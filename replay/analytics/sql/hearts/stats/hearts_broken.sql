@@ -1,0 +1,13 @@
+-- title: Hearts: the trick at which hearts are broken
+-- chart: histogram
+-- Per trick number: hands whose first heart was played on that trick (null: no heart played).
+WITH hands AS (
+  SELECT t.game_id, t.round, max(CASE WHEN t.breaks_hearts THEN t.trick END) AS trick
+  FROM hearts_tricks t
+  JOIN chosen c ON c.game_id = t.game_id
+  GROUP BY t.game_id, t.round
+)
+SELECT trick, count(*) AS hands
+FROM hands
+GROUP BY trick
+ORDER BY trick

@@ -1,0 +1,10 @@
+-- title: Hez2: game length in turns
+-- chart: bar
+-- Per seat count: games and the shortest, average and longest game in turns (decisions that
+-- start a turn: play, draw, accept_skip, accept_draw).
+SELECT h.players, count(*) AS games, min(h.turns) AS min_turns, avg(h.turns) AS avg_turns,
+  max(h.turns) AS max_turns
+FROM hez2_games h
+JOIN chosen c ON c.game_id = h.game_id
+GROUP BY h.players
+ORDER BY h.players

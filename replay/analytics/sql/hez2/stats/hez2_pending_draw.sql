@@ -1,0 +1,9 @@
+-- title: Hez2: longest pending draw
+-- chart: histogram
+-- Per game's longest pending draw served (the largest forced_draw amount; 0: no draw served):
+-- how many games.
+SELECT h.longest_draw, count(*) AS games
+FROM hez2_games h
+JOIN chosen c ON c.game_id = h.game_id
+GROUP BY h.longest_draw
+ORDER BY h.longest_draw

@@ -1,0 +1,10 @@
+-- title: Hez2: reshuffles
+-- chart: rate
+-- Per seat count: games (opportunities), reshuffles of the discard pile into the stock, and
+-- games with at least one reshuffle (hits).
+SELECT h.players, count(*) AS opportunities, sum(h.reshuffles) AS reshuffles,
+  sum(CASE WHEN h.reshuffles > 0 THEN 1 ELSE 0 END) AS hits
+FROM hez2_games h
+JOIN chosen c ON c.game_id = h.game_id
+GROUP BY h.players
+ORDER BY h.players
