@@ -33,8 +33,8 @@ samples: $(STAMP)
 	$(BIN)/python -m replay.samples sample_logs
 
 lint: $(STAMP)
-	$(BIN)/ruff check replay tests benchmarks scripts
-	$(BIN)/ruff format --check replay tests benchmarks scripts
+	$(BIN)/ruff check replay dashboards tests benchmarks scripts
+	$(BIN)/ruff format --check replay dashboards tests benchmarks scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from html import escape
 from typing import Final
@@ -79,6 +80,20 @@ def card_svg(
     )
 
 
+def card_img(
+    kind: str, code: str, *, face_down: bool = False, width: int = 60, title: str | None = None
+) -> str:
+    """The same card as an ``<img>`` with the SVG in a ``data:`` URI, for pages whose HTML
+    sanitizer drops inline SVG (Streamlit's ``st.html``); ``alt`` and ``title`` name the card."""
+    svg = card_svg(kind, code, face_down=face_down, width=width, title=title)
+    data = base64.b64encode(svg.encode()).decode("ascii")
+    name = title or ("face down" if face_down else card_face(kind, code).name)
+    return (
+        f'<img src="data:image/svg+xml;base64,{data}" width="{width}" '
+        f'height="{round(width * RATIO)}" alt="{escape(name)}" title="{escape(name)}">'
+    )
+
+
 def cards_html(
     kind: str,
     codes: Sequence[str | None],
@@ -86,16 +101,19 @@ def cards_html(
     width: int = 60,
     overlap: float = 0.0,
     empty: str = "",
+    img: bool = False,
 ) -> str:
     """Cards side by side in one ``<div>`` (``None``: a card face down); ``overlap``, a share
-    of the width, fans them; ``empty`` is the text shown when there are no cards."""
+    of the width, fans them; ``empty`` is the text shown when there are no cards; ``img``:
+    each card as :func:`card_img`."""
     if not codes:
         return f'<div class="cards empty">{escape(empty)}</div>'
     shift = -round(width * overlap)
     parts = []
     for i, code in enumerate(codes):
         margin = f"margin-left:{shift}px;" if i and shift else ""
-        svg = card_svg(kind, code or "", face_down=code is None, width=width)
+        draw = card_img if img else card_svg
+        svg = draw(kind, code or "", face_down=code is None, width=width)
         parts.append(f'<span style="display:inline-block;{margin}">{svg}</span>')
     return (
         '<div class="cards" style="display:flex;flex-wrap:wrap;gap:'

@@ -1,0 +1,63 @@
+"""The dashboard's entry point: the source, the sidebar filters and the pages.
+
+Run by ``replay dashboard STORE|FILE`` (``streamlit run dashboards/app.py -- PATH``). The
+filters live in the URL (``?kind=hearts&player=p1``), so a filtered view can be shared; every
+page reads them through :func:`chosen`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import streamlit as st
+
+from dashboards.data import Chosen, open_source, player_names, seat_counts, source_path
+from replay.games import available_kinds
+
+PAGES = Path(__file__).parent / "views"
+ANY = "any"
+
+
+def sidebar_filters(path: str) -> Chosen:
+    """The filters, in the sidebar and in the URL (``bind``: the widget and the URL agree)."""
+    side = st.sidebar
+    side.header("Filters")
+    kinds = [ANY, *available_kinds()]
+    kind = side.selectbox("Game", kinds, key="kind", bind="query-params")
+    chosen_kind = None if kind == ANY else str(kind)
+    player = side.selectbox(
+        "Player", [ANY, *player_names(path, chosen_kind)], key="player", bind="query-params"
+    )
+    seats = side.selectbox(
+        "Players at the table", [ANY, *map(str, seat_counts(path, chosen_kind))],
+        key="players", bind="query-params",
+    )  # fmt: skip
+    since = side.date_input("From", value=None, key="since", bind="query-params")
+    until = side.date_input("Until", value=None, key="until", bind="query-params")
+    return Chosen(
+        chosen_kind,
+        None if player == ANY else str(player),
+        None if seats == ANY else int(seats),
+        since if isinstance(since, datetime.date) else None,
+        until if isinstance(until, datetime.date) else None,
+    )
+
+
+def main() -> None:
+    st.set_page_config(page_title="replay", page_icon=":material/playing_cards:", layout="wide")
+    path = source_path()
+    source = open_source(path)
+    st.session_state["source"] = path
+    st.session_state["chosen"] = sidebar_filters(path)
+    st.sidebar.caption(f"Reading {source.label} (read-only)")
+    pages = [
+        st.Page(PAGES / "overview.py", title="Overview", icon=":material/dashboard:", default=True),
+        st.Page(PAGES / "statistics.py", title="Statistics", icon=":material/bar_chart:"),
+        st.Page(PAGES / "replay.py", title="Replay", icon=":material/playing_cards:"),
+        st.Page(PAGES / "audit.py", title="Audit", icon=":material/gavel:"),
+    ]
+    st.navigation(pages).run()
+
+
+main()

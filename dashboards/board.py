@@ -1,0 +1,217 @@
+"""The table of one replay step as HTML: seats around a felt, the cards in front of each seat,
+the hands below, from a state view alone (``docs/state.md``).
+
+Only the view's common keys and the shapes of its ``game`` data are read, never a game's
+name: a per-seat list of cards (Hearts' passes, Hiifuu's discards) shows beside each hand,
+``tokens`` shows as chips in the middle or at their holder, ``fools`` and ``sitting_out`` as
+discs on seats, ``dealer`` and ``leader`` as badges, ``stock_size``, ``pending_skip`` and
+``pending_draw`` in the middle; every other key is listed as ``key: value``.
+
+>>> view = {"kind": "hearts", "players": 2, "names": ["ann", "bob"], "seat_view": 0,
+...         "hands": [["QS"], None], "hand_sizes": [1, 1], "table": [{"seat": 1, "card": "2H"}],
+...         "totals": [3, 0], "turn": [0], "game": {"leader": 1}}
+>>> html = board_html(view)
+>>> "ann" in html and "two of hearts" in html and "to play" in html
+True
+>>> hands = hands_html(view)
+>>> 'alt="queen of spades"' in hands and 'alt="face down"' in hands
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from replay.faces import card_face
+from replay.render import format_value
+from replay.svg import card_img, cards_html
+
+#: Keys of ``game`` drawn on the board itself (the rest are listed as facts).
+ON_BOARD = frozenset(
+    {"tokens", "fools", "sitting_out", "dealer", "leader", "stock_size", "pending_skip",
+     "pending_draw", "next_token", "discard_size"}
+)  # fmt: skip
+TABLE_CARD = 54
+HAND_CARD = 46
+
+
+def _seat_spot(seat: int, players: int, radius: float) -> tuple[float, float]:
+    """Where a seat sits on the felt, in percent: seat 0 at the bottom, then clockwise."""
+    angle = 2 * math.pi * seat / max(players, 1)
+    return 50 - 44 * radius * math.sin(angle), 50 + 40 * radius * math.cos(angle)
+
+
+def _names(view: Mapping[str, Any]) -> list[str]:
+    names = [str(n) for n in view.get("names") or []]
+    return names + [f"seat {i}" for i in range(len(names), int(view.get("players") or 0))]
+
+
+def _is_cards(kind: str, value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(c, str) and card_face(kind, c).known for c in value)
+    )
+
+
+def seat_badges(view: Mapping[str, Any], seat: int) -> list[str]:
+    """The badges of one seat: turn, dealer, leader, Fool disc, sitting out, tokens held."""
+    game = view.get("game") or {}
+    badges = []
+    if seat in (view.get("turn") or []):
+        badges.append('<span class="b turn">▶ to play</span>')
+    if game.get("dealer") == seat:
+        badges.append('<span class="b">dealer</span>')
+    if game.get("leader") == seat and view.get("table"):
+        badges.append('<span class="b">led</span>')
+    if seat in (game.get("fools") or []):
+        badges.append('<span class="b fool" title="holds the Fool disc">● Fool</span>')
+    if seat in (game.get("sitting_out") or []):
+        badges.append('<span class="b">sits out</span>')
+    for token in game.get("tokens") or []:
+        if isinstance(token, Mapping) and token.get("holder") == seat:
+            badges.append(_token(token))
+    return badges
+
+
+def _token(token: Mapping[str, Any]) -> str:
+    covered = bool(token.get("covered"))
+    tip = "token (covered)" if covered else "token"
+    style = "token covered" if covered else "token"
+    return f'<span class="{style}" title="{tip}">{escape(str(token.get("value")))}</span>'
+
+
+def board_html(view: Mapping[str, Any]) -> str:
+    """The felt: each seat's plate (name, total, badges) with its card of the trick in front;
+    a game without tricks (``trick`` null) has its table cards in the middle, exposed."""
+    kind = str(view.get("kind", ""))
+    players = int(view.get("players") or 0)
+    names = _names(view)
+    totals = list(view.get("totals") or [])
+    parts = [_STYLE, '<div class="felt">']
+    for seat in range(players):
+        x, y = _seat_spot(seat, players, 1.0)
+        total = totals[seat] if seat < len(totals) else "-"
+        you = " (you)" if view.get("seat_view") == seat else ""
+        parts.append(
+            f'<div class="plate" style="left:{x:.1f}%;top:{y:.1f}%">'
+            f'<div class="name">{escape(names[seat])}{you}</div>'
+            f'<div class="meta">seat {seat} · total <b>{escape(str(total))}</b></div>'
+            f"<div>{''.join(seat_badges(view, seat))}</div></div>"
+        )
+    centre: list[str] = []
+    for entry in view.get("table") or []:
+        seat = entry.get("seat")
+        card = card_img(kind, str(entry.get("card")), width=TABLE_CARD)
+        if view.get("trick") is not None and isinstance(seat, int) and 0 <= seat < players:
+            x, y = _seat_spot(seat, players, 0.52)
+            parts.append(f'<div class="played" style="left:{x:.1f}%;top:{y:.1f}%">{card}</div>')
+        else:
+            by = f" by {escape(names[seat])}" if isinstance(seat, int) and seat < players else ""
+            centre.append(f'<div class="pile">{card}<div>exposed{by}</div></div>')
+    centre.extend(_middle(view))
+    parts.append(f'<div class="centre">{"".join(centre)}</div></div>')
+    return "".join(parts)
+
+
+def _middle(view: Mapping[str, Any]) -> list[str]:
+    """What lies in the middle: the stock, pending skips and draws, tokens not yet taken."""
+    kind = str(view.get("kind", ""))
+    game = view.get("game") or {}
+    out = []
+    if game.get("stock_size") is not None:
+        back = card_img(kind, "", face_down=True, width=TABLE_CARD, title="stock")
+        out.append(f'<div class="pile">{back}<div>stock {int(game["stock_size"])}</div></div>')
+    if game.get("discard_size"):
+        out.append(f'<div class="note">discard pile {escape(str(game["discard_size"]))}</div>')
+    if game.get("pending_skip"):
+        out.append('<div class="note alert">skip pending</div>')
+    if game.get("pending_draw"):
+        out.append(
+            f'<div class="note alert">draw {escape(str(game["pending_draw"]))} pending</div>'
+        )
+    free = [
+        t for t in game.get("tokens") or [] if isinstance(t, Mapping) and t.get("holder") is None
+    ]
+    if free:
+        out.append(f'<div class="note">tokens {"".join(_token(t) for t in free)}</div>')
+    return out
+
+
+def hands_html(view: Mapping[str, Any]) -> str:
+    """One row per seat: name, hand (face down when hidden) and its per-seat cards."""
+    kind = str(view.get("kind", ""))
+    names = _names(view)
+    hands = list(view.get("hands") or [])
+    sizes = list(view.get("hand_sizes") or [])
+    game = view.get("game") or {}
+    players = int(view.get("players") or 0)
+    per_seat = {
+        k: v for k, v in game.items() if isinstance(v, list) and len(v) == players and players
+    }
+    rows = [_STYLE, '<table class="hands">']
+    for seat in range(players):
+        hand = hands[seat] if seat < len(hands) else None
+        size = int(sizes[seat]) if seat < len(sizes) else 0
+        shown: Sequence[str | None] = list(hand) if hand is not None else [None] * size
+        overlap = 0.45 if len(shown) > 10 else 0.2 if len(shown) > 6 else 0.0
+        cards = cards_html(
+            kind, shown, width=HAND_CARD, overlap=overlap, empty="no cards", img=True
+        )
+        extra = []
+        for key, values in per_seat.items():
+            value = values[seat]
+            if _is_cards(kind, value):
+                extra.append(f'<div class="extra">{escape(key)}: '
+                             f"{cards_html(kind, value, width=30, img=True)}</div>")  # fmt: skip
+        rows.append(
+            f'<tr><td class="who">{escape(names[seat])}<br><span class="meta">seat {seat} · '
+            f"{size} cards</span></td><td>{cards}{''.join(extra)}</td></tr>"
+        )
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def game_facts(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The game data not drawn on the board, as (key, text) pairs."""
+    kind = str(view.get("kind", ""))
+    players = int(view.get("players") or 0)
+    facts = []
+    for key, value in (view.get("game") or {}).items():
+        if key in ON_BOARD:
+            continue
+        per_seat = isinstance(value, list) and len(value) == players and players > 0
+        if per_seat and all(v is None or v == [] or _is_cards(kind, v) for v in value):
+            continue  # per-seat cards: shown beside the hands
+        facts.append((key, format_value(kind, value).plain))
+    return facts
+
+
+_STYLE = """<style>
+.felt{position:relative;height:380px;border-radius:190px;background:radial-gradient(#2f8a4a,#1d5e31);
+ border:10px solid #6d4c2f;margin:4px 0 8px 0;font-family:sans-serif}
+.plate{position:absolute;transform:translate(-50%,-50%);background:#fffdf5;border-radius:8px;
+ padding:4px 8px;min-width:110px;text-align:center;box-shadow:0 1px 3px #0006;font-size:13px}
+.plate .name{font-weight:bold;font-size:14px;color:#222}
+.meta{color:#555;font-size:12px}
+.played{position:absolute;transform:translate(-50%,-50%)}
+.centre{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);display:flex;gap:10px;
+ align-items:center;color:#fff;font-size:13px;text-align:center}
+.pile{display:flex;flex-direction:column;align-items:center}
+.note{background:#0005;border-radius:6px;padding:2px 6px}
+.alert{background:#b71c1c}
+.b{display:inline-block;background:#e0e0e0;border-radius:8px;padding:0 6px;margin:1px;
+ font-size:11px;color:#222}
+.b.turn{background:#ffca28}
+.b.fool{background:#6a1b9a;color:#fff}
+.token{display:inline-block;background:#ffd54f;border:2px solid #8d6e00;border-radius:50%;
+ width:22px;height:22px;line-height:22px;text-align:center;font-weight:bold;margin:1px;color:#222;font-size:12px}
+.token.covered{background:#bdbdbd;border-color:#616161;text-decoration:line-through}
+table.hands{border-collapse:collapse;width:100%}
+table.hands td{padding:4px 6px;border-bottom:1px solid #ddd;vertical-align:middle}
+td.who{width:120px;font-weight:bold}
+.extra{font-size:12px;color:#555;display:flex;gap:6px;align-items:center;margin-top:2px}
+</style>"""

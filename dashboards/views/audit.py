@@ -1,0 +1,103 @@
+"""Audit: the findings of the chosen games (rule IDs and texts); selecting one shows
+``replay explain``'s verdict beside the state before the event and opens the replay at its step
+(``?finding=N`` selects the N-th finding of the table, for a shared link)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import streamlit as st
+
+from dashboards.data import (
+    csv_bytes,
+    findings_table,
+    page_context,
+    run_audit,
+    show_problems,
+    verdict,
+)
+
+REPLAY_PAGE = "views/replay.py"
+
+
+def selected_row(event: Any, rows: int) -> int | None:
+    """The row picked in the table, else the URL's ``finding``."""
+    picked = list(getattr(getattr(event, "selection", None), "rows", None) or [])
+    if picked:
+        st.query_params["finding"] = str(picked[0])
+        return int(picked[0])
+    text = st.query_params.get("finding")
+    if text is not None and text.isdigit() and int(text) < rows:
+        return int(text)
+    return None
+
+
+def counts_chart(findings: Any, column: str, title: str) -> None:
+    data = findings.group_by(column).aggregate([("seq", "count")]).to_pandas()
+    data.columns = [column, "findings"]
+    chart = (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X("findings:Q", title="findings"),
+            y=alt.Y(f"{column}:N", sort="-x", title=column),
+            tooltip=[column, "findings"],
+        )
+        .properties(title=title, height=max(80, 22 * len(data)))
+    )
+    st.altair_chart(chart)
+
+
+def main() -> None:
+    path, chosen = page_context()
+    st.title("Audit")
+    show_problems(path)
+    report = run_audit(path)
+    findings = findings_table(path, chosen)
+    games = len(report.games)
+    st.caption(f"{games:,} games audited, {report.events:,} events; {findings.num_rows:,} "
+               "findings in the games the filters choose")  # fmt: skip
+    if findings.num_rows == 0:
+        st.success("No findings: every move is legal and every ruling is the one the rules give.")
+        return
+    left, right = st.columns(2)
+    with left:
+        counts_chart(findings, "rule", "Findings per rule")
+    with right:
+        counts_chart(findings, "kind", "Findings per game kind")
+    st.subheader("Findings")
+    st.caption("Select a row to see the verdict and open the replay at its step.")
+    event = st.dataframe(
+        findings, hide_index=True, key="findings", on_select="rerun",
+        selection_mode="single-row",
+    )  # fmt: skip
+    st.download_button("Download the findings (CSV)", csv_bytes(findings), "findings.csv",
+                       "text/csv")  # fmt: skip
+    row = selected_row(event, findings.num_rows)
+    if row is None:
+        return
+    finding = findings.slice(row, 1).to_pylist()[0]
+    game, seq = str(finding["game_id"]), int(finding["seq"])
+    st.subheader(f"{finding['rule']} · game {game} · step {seq}")
+    result = verdict(path, game, seq)
+    explained, state = st.columns(2)
+    with explained:
+        st.markdown(f"**Finding**: {finding['message']}")
+        st.caption(f"{finding['rule']}: {finding['rule_text']}")
+        if isinstance(result, str):
+            st.warning(result)
+        else:
+            st.markdown(f"**Event**: `{result.event.describe()}` ({result.category})")
+            st.markdown(f"**Verdict**: {result.sentence}")
+            if result.expected:
+                st.markdown(f"**The rules give**: `{result.expected}`")
+    with state:
+        if not isinstance(result, str):
+            st.markdown("**State before the event**")
+            st.code(result.before, language=None)
+    if st.button("Open the replay at this step", type="primary", key="open_replay"):
+        st.switch_page(REPLAY_PAGE, query_params={"game": game, "step": str(seq)})
+
+
+main()

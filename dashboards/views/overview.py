@@ -1,0 +1,95 @@
+"""Overview: what is in the source (games per kind, players, dates, events, findings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import streamlit as st
+
+from dashboards.data import (
+    audited,
+    chosen_games,
+    csv_bytes,
+    findings_table,
+    open_source,
+    page_context,
+    run_audit,
+    show_problems,
+    warned,
+)
+
+
+def per_kind(games: pa.Table) -> pa.Table:
+    """Games, events, players and dates per game kind of a games table."""
+    if games.num_rows == 0:
+        return pa.table({"kind": pa.array([], pa.string())})
+    grouped = games.group_by("kind").aggregate(
+        [("game_id", "count"), ("events", "sum"), ("started", "min"), ("started", "max")]
+    )
+    kinds: Any = games.column("kind")
+    players = {}
+    for kind in grouped.column("kind").to_pylist():
+        of_kind: Any = pc.equal(kinds, pa.scalar(str(kind), pa.string()))
+        players[kind] = len(set(pc.list_flatten(games.filter(of_kind)["players"]).to_pylist()))
+    columns: dict[str, Any] = {
+        "kind": grouped["kind"],
+        "games": grouped["game_id_count"],
+        "events": grouped["events_sum"],
+        "players": [players[k] for k in grouped["kind"].to_pylist()],
+        "first": grouped["started_min"],
+        "last": grouped["started_max"],
+    }
+    return pa.table(columns).sort_by("kind")
+
+
+def main() -> None:
+    path, chosen = page_context()
+    source = open_source(path)
+    st.title("Overview")
+    st.caption(f"{source.label} · filters in the sidebar apply to every page and stay in the URL")
+    show_problems(path)
+    with warned("The store's figures could not be read"):
+        if source.store is not None:
+            info = source.store.info()
+            st.caption(
+                f"Delta table version {info.version} · {info.files} data files · "
+                f"{info.data_bytes:,} bytes ({info.bytes_per_event:.2f} per event) · "
+                f"{info.live_games} live games"
+            )
+    games = chosen_games(path, chosen)
+    kinds = per_kind(games)
+    players = len(set(pc.list_flatten(games["players"]).to_pylist())) if games.num_rows else 0
+    cols = st.columns(4)
+    cols[0].metric("Games", f"{games.num_rows:,}")
+    cols[1].metric("Events", f"{pc.sum(games['events']).as_py() or 0:,}")
+    cols[2].metric("Players", f"{players:,}")
+    if games.num_rows:
+        first, last = pc.min(games["started"]).as_py(), pc.max(games["started"]).as_py()
+        to = f"to {last:%Y-%m-%d}" if last else None
+        cols[3].metric("Dates", f"{first:%Y-%m-%d}" if first else "-", delta=to, delta_color="off")
+    else:
+        cols[3].metric("Dates", "-")
+    if games.num_rows == 0:
+        st.info("No game matches: the source is empty or the filters leave nothing.")
+    st.subheader("Per game kind")
+    st.dataframe(kinds, hide_index=True)
+    st.subheader("Findings")
+    if audited(path) or st.button("Audit the games", help="Check every move and ruling"):
+        run_audit(path)
+        findings = findings_table(path, chosen)
+        st.metric("Findings", f"{findings.num_rows:,}")
+        if findings.num_rows:
+            counts = findings.group_by(["kind", "rule"]).aggregate([("seq", "count")])
+            st.dataframe(counts.rename_columns(["kind", "rule", "findings"]), hide_index=True)
+    else:
+        st.caption("The audit has not run yet in this server: the button runs it once.")
+    st.subheader("Games")
+    shown = games.slice(0, 1000)
+    st.caption(f"{shown.num_rows:,} of {games.num_rows:,} games shown")
+    st.dataframe(shown, hide_index=True)
+    st.download_button("Download the games (CSV)", csv_bytes(games), "games.csv", "text/csv")
+
+
+main()

@@ -1,0 +1,239 @@
+"""Replay: one game step by step, cards on the table, with jumps; game, step and view in the URL
+(``?game=ID&step=N&seat=S``), so a step can be sent to a player in a dispute."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import altair as alt
+import streamlit as st
+
+from dashboards.board import board_html, game_facts, hands_html
+from dashboards.data import (
+    Replay,
+    chosen_games,
+    game_replay,
+    page_context,
+    score_track,
+    search_games,
+    show_problems,
+    verdict,
+)
+from replay.cursor import Jump
+from replay.svg import cards_html
+
+#: The jump buttons, in screen order: (jump, label, help).
+BUTTONS: tuple[tuple[Jump, str, str, str], ...] = (
+    ("first", "", ":material/first_page:", "the first step"),
+    ("prev_round", "round", ":material/keyboard_double_arrow_left:", "end of the previous round"),
+    ("prev_trick", "trick", ":material/keyboard_arrow_left:", "the previous complete trick"),
+    ("prev_finding", "finding", ":material/flag:", "the previous step with a finding"),
+    ("prev", "", ":material/chevron_left:", "one step back"),
+    ("next", "", ":material/chevron_right:", "one step forward"),
+    ("next_finding", "finding", ":material/flag:", "the next step with a finding"),
+    ("next_trick", "trick", ":material/keyboard_arrow_right:", "the next complete trick"),
+    ("next_round", "round", ":material/keyboard_double_arrow_right:", "the end of this round"),
+    ("last", "", ":material/last_page:", "the last step"),
+)
+OMNISCIENT = "everyone"
+
+
+def url_int(name: str) -> int | None:
+    text = st.query_params.get(name)
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def set_url(**values: object) -> None:
+    for name, value in values.items():
+        if value is None:
+            st.query_params.pop(name, None)
+        else:
+            st.query_params[name] = str(value)
+
+
+def on_game() -> None:
+    set_url(game=st.session_state["replay_game"], step=0)
+
+
+def on_step() -> None:
+    set_url(step=st.session_state["replay_step"])
+
+
+def on_seat() -> None:
+    seat = st.session_state["replay_seat"]
+    set_url(seat=None if seat in (None, OMNISCIENT) else seat)
+
+
+def on_jump(replay: Replay, step: int, where: Jump) -> None:
+    set_url(step=replay.jump(step, where))
+
+
+def pick_game(path: str) -> str | None:
+    """The game of the URL, or the one picked (search by id prefix or player)."""
+    _, chosen = page_context()
+    games = chosen_games(path, chosen)
+    wanted = st.query_params.get("game")
+    search = st.text_input("Find a game: id prefix or player", key="replay_search")
+    ids = search_games(games, search.strip())
+    if wanted and wanted not in ids and not search.strip():
+        ids = [wanted, *ids]  # a shared link opens its game whatever the filters
+    if not ids:
+        st.info("No game to replay: the source is empty, or the filters or search leave none.")
+        return None
+    game = wanted if wanted in ids else ids[0]
+    st.session_state["replay_game"] = game
+    st.selectbox(f"Game ({len(ids):,} shown)", ids, key="replay_game", on_change=on_game)
+    return game
+
+
+def seat_choice(view: Mapping[str, Any]) -> int | None:
+    names = list(view.get("names") or [])
+    options = [OMNISCIENT, *range(int(view.get("players") or 0))]
+    seat = url_int("seat")
+    st.session_state["replay_seat"] = seat if seat in options else OMNISCIENT
+    chosen = st.segmented_control(
+        "Hands shown as seen by", options, key="replay_seat", on_change=on_seat,
+        format_func=lambda s: s if s == OMNISCIENT else f"{names[s] if s < len(names) else s}",
+    )  # fmt: skip
+    return chosen if isinstance(chosen, int) else None
+
+
+def navigation(replay: Replay, step: int) -> None:
+    cols = st.columns([2 if label else 1 for _, label, _, _ in BUTTONS])
+    for col, (where, label, icon, tip) in zip(cols, BUTTONS, strict=True):
+        col.button(
+            label, key=f"jump_{where}", help=f"To {tip}", on_click=on_jump,
+            args=(replay, step, where), disabled=not replay.can_jump(step, where), icon=icon,
+            icon_position="left" if where.startswith(("prev", "first")) else "right",
+            width="stretch",
+        )  # fmt: skip
+    last = replay.cursor.last_step
+    st.session_state["replay_step"] = step
+    if last > 0:
+        st.slider("Step", 0, last, key="replay_step", on_change=on_step)
+
+
+def in_words(view: Mapping[str, Any]) -> str:
+    """The step's event with seats named: ``#12 play seat 2 (ann) QS``."""
+    names = list(view.get("names") or [])
+    text = str(view.get("last_event") or "-")
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return f"{match.group(0)} ({names[seat]})" if seat < len(names) else match.group(0)
+
+    return re.sub(r"seat (\d+)", named, text)
+
+
+def headline(view: Mapping[str, Any]) -> str:
+    parts = [f"**{view.get('kind')}** `{view.get('game_id')}`",
+             f"step {view.get('step')} / {view.get('last_step')}"]  # fmt: skip
+    if view.get("round") is not None:
+        parts.append(f"round {view['round']}")
+    if view.get("trick") is not None:
+        parts.append(f"trick {view['trick']}")
+    names = list(view.get("names") or [])
+    if view.get("over"):
+        parts.append("game over")
+    elif view.get("turn"):
+        parts.append("to play: " + ", ".join(names[s] if s < len(names) else str(s)
+                                             for s in view["turn"]))  # fmt: skip
+    else:
+        parts.append(f"{view.get('phase')} due")
+    return " · ".join(parts)
+
+
+def score_chart(path: str, game_id: str, step: int) -> None:
+    track = score_track(path, game_id)
+    if track.num_rows == 0:
+        return
+    data = track.to_pandas()
+    lines = (
+        alt.Chart(data)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("step:Q", title="step (end of each round)"),
+            y=alt.Y("total:Q", title="total"),
+            color=alt.Color("name:N", title="player"),
+            tooltip=["name", "round", "total", "step"],
+        )
+    )
+    now = alt.Chart({"values": [{"step": step}]}).mark_rule(color="#888").encode(x="step:Q")
+    st.altair_chart((lines + now).properties(height=220, title="Score so far"))
+
+
+def explanation(path: str, game_id: str, step: int, replay: Replay) -> None:
+    here = [f for f in replay.findings if f.seq == step]
+    if not here:
+        return
+    result = verdict(path, game_id, step)
+    for finding in here:
+        st.error(f"**{finding.rule}** at step {finding.seq}: {finding.message}")
+    if isinstance(result, str):
+        st.caption(result)
+    else:
+        st.markdown(f"**Verdict** ({result.category}): {result.sentence}")
+        if result.expected:
+            st.markdown(f"The rules give: `{result.expected}`")
+        if result.rule:
+            st.caption(f"{result.rule}: {here[0].rule_text}")
+
+
+def main() -> None:
+    path, _ = page_context()
+    st.title("Replay")
+    show_problems(path)
+    game = pick_game(path)
+    if game is None:
+        return
+    replay = game_replay(path, game)
+    if isinstance(replay, str):
+        st.warning(replay)
+        return
+    last = replay.cursor.last_step
+    step = min(max(url_int("step") or 0, 0), last)
+    seat = seat_choice(replay.view(0, None))
+    navigation(replay, step)
+    view = replay.view(step, seat)
+    st.markdown(headline(view))
+    event = replay.event(step)
+    left, right = st.columns([3, 2])
+    with left:
+        words = in_words(view)
+        cards = [event.card] if event.card else list(event.cards or ())
+        shown = (
+            cards_html(view["kind"], cards, width=34, img=True) if cards and seat is None else ""
+        )
+        st.html(f'<div style="font-size:16px"><b>Event</b>: {_escape(words)}</div>{shown}')
+        st.html(board_html(view))
+        st.html(hands_html(view))
+    with right:
+        if replay.cursor.stopped is not None:
+            stop = replay.cursor.stopped
+            st.warning(f"The log cannot be replayed past step {last}: seq {stop.seq} "
+                       f"breaks {stop.violation}")  # fmt: skip
+        explanation(path, game, step, replay)
+        score_chart(path, game, step)
+        facts = game_facts(view)
+        if facts:
+            st.dataframe(
+                {"": [k for k, _ in facts], "value": [v for _, v in facts]}, hide_index=True
+            )
+        if replay.findings:
+            listed = ", ".join(f"step {f.seq} {f.rule}" for f in replay.findings[:12])
+            st.caption(f"{len(replay.findings)} findings in this game: {listed}")
+    set_url(game=game, step=step)
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+main()

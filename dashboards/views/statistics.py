@@ -1,0 +1,179 @@
+"""Statistics: the statistics library's results as charts with captions, a metric x dimension
+picker (rates with their 95% interval) and the ratings leaderboard; every table downloadable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pyarrow as pa
+import streamlit as st
+
+from dashboards.data import Chosen, analytics, csv_bytes, page_context, show_problems, warned
+
+
+@st.cache_resource(show_spinner="Computing the statistics…", max_entries=64)
+def statistics(path: str, chosen: Chosen) -> list[Any]:
+    return list(analytics(path).statistics(chosen.analytics()))
+
+
+@st.cache_resource(show_spinner="Computing the rate…", max_entries=128)
+def insight(path: str, metric: str, dimension: str, chosen: Chosen) -> pa.Table:
+    table: pa.Table = analytics(path).insight(metric, dimension, chosen.analytics())
+    return table
+
+
+@st.cache_resource(show_spinner="Rating the players…", max_entries=32)
+def ratings(path: str, chosen: Chosen) -> pa.Table:
+    table: pa.Table = analytics(path).ratings(chosen.analytics())
+    return table
+
+
+def _numeric(table: pa.Table) -> list[str]:
+    return [
+        n for n in table.column_names
+        if pa.types.is_integer(table.schema.field(n).type)
+        or pa.types.is_floating(table.schema.field(n).type)
+    ]  # fmt: skip
+
+
+def _labels(table: pa.Table) -> list[str]:
+    numeric = set(_numeric(table))
+    return [n for n in table.column_names if n not in numeric]
+
+
+def rate_chart(table: pa.Table, key: str, title: str) -> Any:
+    """Rates per value of ``key`` with their Wilson interval as error bars."""
+    data = table.to_pandas()
+    data[key] = data[key].astype(str)
+    base = alt.Chart(data).encode(y=alt.Y(f"{key}:N", title=key))
+    bars = base.mark_bar().encode(
+        x=alt.X("rate:Q", title="rate", axis=alt.Axis(format="%")),
+        color=alt.condition("datum.flagged", alt.value("#bdbdbd"), alt.value("#1565c0")),
+        tooltip=[key, "hits", "opportunities",
+                 alt.Tooltip("rate:Q", format=".1%"), alt.Tooltip("low:Q", format=".1%"),
+                 alt.Tooltip("high:Q", format=".1%"), "flagged"],
+    )  # fmt: skip
+    errors = base.mark_errorbar(color="#212121").encode(x="low:Q", x2="high:Q")
+    return (bars + errors).properties(title=title, height=max(80, 26 * len(data)))
+
+
+def result_chart(result: Any) -> Any:
+    """A chart for one statistic, by its hint and the shape of its table."""
+    table: pa.Table = result.table
+    if table.num_rows == 0:
+        return None
+    numeric, labels = _numeric(table), _labels(table)
+    if "rate" in table.column_names:
+        key = (labels or [c for c in table.column_names if c not in ("rate", "low", "high")])[0]
+        return rate_chart(table, key, result.title)
+    data = table.to_pandas()
+    if result.chart == "heatmap" and len(table.column_names) >= 3 and numeric:
+        x, y = table.column_names[0], table.column_names[1]
+        value = [n for n in numeric if n not in (x, y)][-1]
+        return (
+            alt.Chart(data)
+            .mark_rect()
+            .encode(
+                x=alt.X(f"{x}:O"),
+                y=alt.Y(f"{y}:O"),
+                color=alt.Color(f"{value}:Q"),
+                tooltip=[x, y, value],
+            )
+            .properties(title=result.title)
+        )
+    if not numeric:
+        return None
+    value = numeric[-1]
+    keys = labels or [n for n in numeric if n != value]
+    if not keys:
+        return None
+    key = keys[0]
+    kind = "Q" if result.chart == "histogram" and key in numeric else "N"
+    return (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X(f"{key}:{kind}", title=key),
+            y=alt.Y(f"{value}:Q", title=value),
+            tooltip=list(table.column_names),
+        )
+        .properties(title=result.title)
+    )
+
+
+def show_result(result: Any, index: int) -> None:
+    scope = result.kind or "every game"
+    st.markdown(f"#### {result.title}")
+    st.caption(f"{result.description} — {scope}; rests on {result.games:,} games.")
+    chart = result_chart(result)
+    if chart is not None:
+        st.altair_chart(chart)
+    with st.expander("Table"):
+        st.dataframe(result.table, hide_index=True)
+    st.download_button(
+        "CSV", csv_bytes(result.table), f"{result.name}.csv", "text/csv",
+        key=f"csv_{index}_{result.name}",
+    )  # fmt: skip
+
+
+def picker(path: str, chosen: Chosen) -> None:
+    """Metric x dimension, in the manner of lichess insights."""
+    lib = analytics(path)
+    metrics = {m.name: m for m in lib.metrics(chosen.kind)}
+    if not metrics:
+        return
+    st.subheader("Metric by dimension")
+    left, right = st.columns(2)
+    name = left.selectbox("Metric", list(metrics), format_func=lambda n: metrics[n].title,
+                          key="metric", bind="query-params")  # fmt: skip
+    dimension = right.selectbox("By", lib.dimensions(chosen.kind), key="dimension",
+                                bind="query-params")  # fmt: skip
+    metric = metrics[str(name)]
+    table = insight(path, metric.name, str(dimension), chosen)
+    opportunities = int(sum(v or 0 for v in table.column("opportunities").to_pylist()))
+    st.caption(f"{metric.description} — one opportunity per {metric.unit}; "
+               f"{opportunities:,} opportunities. Grey bars: too few to read.")  # fmt: skip
+    if table.num_rows:
+        st.altair_chart(rate_chart(table, str(dimension), f"{metric.title} by {dimension}"))
+    st.dataframe(table, hide_index=True)
+    st.download_button("CSV", csv_bytes(table), f"{metric.name}_by_{dimension}.csv", "text/csv",
+                       key="csv_insight")  # fmt: skip
+
+
+def leaderboard(path: str, chosen: Chosen) -> None:
+    st.subheader("Ratings")
+    table = ratings(path, chosen)
+    st.caption("OpenSkill (Plackett-Luce) over finishing places, in date order; ranked by the "
+               "conservative rating mu - 3 sigma.")  # fmt: skip
+    if table.num_rows == 0:
+        st.info("No rated games among the chosen ones.")
+        return
+    ranked = table.sort_by([("kind", "ascending"), ("conservative", "descending")])
+    st.dataframe(ranked, hide_index=True)
+    st.download_button("CSV", csv_bytes(ranked), "ratings.csv", "text/csv", key="csv_ratings")
+
+
+def main() -> None:
+    path, chosen = page_context()
+    st.title("Statistics")
+    show_problems(path)
+    lib = analytics(path)
+    if lib is None:
+        st.info("The statistics library is not available for this source.")
+        return
+    for problem in getattr(lib, "problems", [])[:5]:
+        st.warning(str(problem))
+    with warned("The metric picker could not be computed"):
+        picker(path, chosen)
+    with warned("The statistics could not be computed"):
+        results = statistics(path, chosen)
+        scope = chosen.kind or "all games"
+        st.subheader(f"Statistics ({scope})")
+        for index, result in enumerate(results):
+            show_result(result, index)
+    with warned("The ratings could not be computed"):
+        leaderboard(path, chosen)
+
+
+main()

@@ -1,0 +1,68 @@
+"""``replay dashboard``: the Streamlit dashboard on a store or a JSON Lines file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from replay.cli import app
+from replay.cli.common import fail
+
+#: Streamlit settings of every start: no browser opened, no usage statistics sent, no file
+#: watcher (the dashboard serves, it is not being edited), uploads refused.
+STREAMLIT_FLAGS = (
+    "--server.headless=true",
+    "--browser.gatherUsageStats=false",
+    "--server.fileWatcherType=none",
+    "--server.runOnSave=false",
+    "--server.maxUploadSize=0",
+    "--global.developmentMode=false",
+    "--client.toolbarMode=viewer",
+)
+
+
+def app_script() -> Path:
+    """The dashboard's entry script (``dashboards/app.py``, installed with the package)."""
+    import dashboards
+
+    return Path(dashboards.__file__).parent / "app.py"
+
+
+def streamlit_command(source: Path, host: str, port: int) -> list[str]:
+    """The command line that serves the dashboard on ``source``."""
+    return [
+        sys.executable, "-m", "streamlit", "run", str(app_script()),
+        f"--server.address={host}", f"--server.port={port}", *STREAMLIT_FLAGS,
+        "--", str(source),
+    ]  # fmt: skip
+
+
+@app.command()
+def dashboard(
+    source: Annotated[
+        Path, typer.Argument(metavar="STORE|FILE", help="An event store or a JSON Lines file.")
+    ],
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8501,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to bind (default: this machine only).")
+    ] = "127.0.0.1",
+) -> None:
+    """Serve the dashboard (overview, statistics, replay, audit) on STORE or FILE, read-only,
+    until Ctrl-C. Binds 127.0.0.1 unless --host says otherwise."""
+    if not source.exists():
+        fail(f"{source}: no such store or file")
+    if not source.is_file() and not (source / "_delta_log").is_dir():
+        fail(f"{source}: not an event store (no _delta_log) and not a JSON Lines file")
+    shown = "localhost" if host in ("127.0.0.1", "localhost") else host
+    typer.echo(f"replay dashboard on {source}: http://{shown}:{port}  (Ctrl-C stops it)")
+    env = {**os.environ, "REPLAY_DASHBOARD_SOURCE": str(source.resolve())}
+    try:
+        code = subprocess.call(streamlit_command(source.resolve(), host, port), env=env)
+    except KeyboardInterrupt:
+        code = 0
+    raise typer.Exit(code)

@@ -1,0 +1,246 @@
+"""The dashboard's pages under Streamlit's AppTest: every page renders on the sample store, an
+empty store, a damaged store and JSON Lines files; filters change the figures; the replay moves
+between steps and shows the right cards and scores; the audit links a finding to its step."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards.data import SOURCE_ENV
+from replay.store import EventStore
+
+ROOT = Path(__file__).parent.parent
+APP = ROOT / "dashboards" / "app.py"
+SAMPLE = ROOT / "sample_logs" / "store"
+FOLLOW = ROOT / "sample_logs" / "disputes" / "hearts" / "HEARTS-FOLLOW.jsonl"
+PAGES = ("overview", "statistics", "replay", "audit")
+TIMEOUT = 120
+
+Open = Callable[..., AppTest]
+
+
+@pytest.fixture
+def open_page(monkeypatch: pytest.MonkeyPatch) -> Open:
+    """``open_page(source, page, **query)``: the app run on ``source`` at ``page``."""
+
+    def run(source: Path, page: str = "overview", **query: str) -> AppTest:
+        monkeypatch.setenv(SOURCE_ENV, str(source))
+        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+        for name, value in query.items():
+            at.query_params[name] = value
+        at.run()
+        if page != "overview":
+            at.switch_page(f"views/{page}.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    return run
+
+
+def html_of(at: AppTest) -> str:
+    return "".join(str(h.proto.body) for h in at.get("html"))
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [w.value for w in at.warning] + [e.value for e in at.error]
+    return "\n".join(str(p) for p in parts)
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(str(m.value) for m in at.metric if m.label == label)
+
+
+@pytest.fixture(scope="module")
+def empty_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("empty") / "store"
+    EventStore.open(path, create=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def damaged_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A copy of the sample store with one Hearts data file overwritten by garbage."""
+    path = Path(shutil.copytree(SAMPLE, tmp_path_factory.mktemp("damaged") / "store"))
+    victim = sorted((path / "kind=hearts").glob("*.parquet"))[0]
+    victim.write_bytes(b"this is not a parquet file" * 10)
+    return path, victim
+
+
+@pytest.fixture(scope="module")
+def bad_line_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A JSON Lines file of sample games with one malformed line in the middle."""
+    lines = (ROOT / "sample_logs" / "jsonl" / "hez23.jsonl").read_text().splitlines()
+    lines.insert(10, '{"game_id": "broken", "seq": ')
+    path = tmp_path_factory.mktemp("badline") / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# --------------------------------------------------------------------- every page renders
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_on_the_sample_store(open_page: Open, page: str) -> None:
+    at = open_page(SAMPLE, page)
+    assert [t.value for t in at.title] == [page.capitalize()]
+    assert not at.warning, texts(at)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_on_an_empty_store(
+    open_page: Open, empty_store: Path, page: str
+) -> None:
+    at = open_page(empty_store, page)
+    assert [t.value for t in at.title] == [page.capitalize()]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_damaged_store_file_is_a_warning_naming_it(
+    open_page: Open, damaged_store: tuple[Path, Path], page: str
+) -> None:
+    path, victim = damaged_store
+    at = open_page(path, page)
+    if page == "replay":  # the replay reads one game: open a Hearts one, whose file is bad
+        at.query_params["game"] = "hearts4-000"
+        at.run()
+    assert any(victim.name in str(w.value) for w in at.warning), texts(at)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_malformed_line_is_a_warning_naming_the_file(
+    open_page: Open, bad_line_file: Path, page: str
+) -> None:
+    at = open_page(bad_line_file, page)
+    assert any(str(bad_line_file) in str(w.value) for w in at.warning), texts(at)
+
+
+def test_a_missing_source_is_a_warning(open_page: Open, tmp_path: Path) -> None:
+    at = open_page(tmp_path / "nothing")
+    assert any("nothing" in str(w.value) for w in at.warning)
+
+
+# --------------------------------------------------------------------- filters
+def test_filters_change_the_figures_and_live_in_the_url(open_page: Open) -> None:
+    store = EventStore.open(SAMPLE)
+    every = open_page(SAMPLE)
+    assert metric(every, "Games") == str(len(store.list_games()))
+    hez2 = open_page(SAMPLE, kind="hez2")
+    assert metric(hez2, "Games") == str(len(store.list_games(kind="hez2")))
+    assert hez2.query_params["kind"] == "hez2"
+    three = open_page(SAMPLE, kind="hez2", players="3")
+    expected = sum(1 for g in store.list_games(kind="hez2") if len(g.players) == 3)
+    assert metric(three, "Games") == str(expected) and expected < len(store.list_games("hez2"))
+    every.sidebar.selectbox(key="kind").set_value("fou").run()
+    assert metric(every, "Games") == str(len(store.list_games(kind="fou")))
+    # the widget writes the URL in the browser (bind="query-params"): tests/e2e checks it
+
+
+def test_the_statistics_follow_the_filters(open_page: Open) -> None:
+    every = open_page(SAMPLE, "statistics")
+    hearts = open_page(SAMPLE, "statistics", kind="hearts")
+    games = re.compile(r"rests on ([\d,]+) games")
+    counts_all = {int(n.replace(",", "")) for n in games.findall(texts(every))}
+    counts_hearts = {int(n.replace(",", "")) for n in games.findall(texts(hearts))}
+    assert counts_all and counts_hearts and max(counts_hearts) < max(counts_all)
+    assert len(every.get("vega_lite_chart")) >= 2
+    assert len(every.get("download_button")) >= 2
+
+
+# --------------------------------------------------------------------- replay
+def plates(at: AppTest) -> dict[str, int]:
+    """Total per player name on the board's seat plates."""
+    found = re.findall(r'class="name">([^<(]+?)(?: \(you\))?</div><div class="meta">seat \d+ · '
+                       r"total <b>(-?\d+)</b>", html_of(at))  # fmt: skip
+    return {name: int(total) for name, total in found}
+
+
+def played(at: AppTest) -> list[str]:
+    """The names of the cards on the table (in front of the seats)."""
+    return re.findall(r'class="played"[^>]*><img [^>]*alt="([^"]+)"', html_of(at))
+
+
+def test_the_replay_shows_the_cards_and_moves_by_tricks_and_rounds(open_page: Open) -> None:
+    at = open_page(SAMPLE, "replay", game="hearts4-000", step="12")
+    assert "step 12 / 763" in texts(at) and "#12 play seat 2 (p2) AC" in html_of(at)
+    assert sorted(played(at)) == ["ace of clubs", "five of clubs", "four of clubs", "two of clubs"]
+    at.button(key="jump_next_trick").click().run()
+    assert at.query_params["step"] == "17" and "step 17 / 763" in texts(at)
+    assert sorted(played(at)) == ["eight of clubs", "jack of diamonds", "seven of clubs",
+                                  "six of clubs"]  # fmt: skip
+    at.button(key="jump_next_round").click().run()  # the end of hand 1: scores 4 0 22 0
+    assert at.query_params["step"] == "77"
+    assert plates(at) == {"p0": 4, "p1": 0, "p2": 22, "p3": 0}
+    at.button(key="jump_prev").click().run()
+    assert at.query_params["step"] == "76"
+    at.slider(key="replay_step").set_value(5).run()
+    assert "#5 pass seat 0 (p0)" in html_of(at) and at.query_params["step"] == "5"
+    at.button(key="jump_first").click().run()
+    assert at.query_params["step"] == "0" and at.button(key="jump_prev").disabled
+
+
+def test_a_seat_view_shows_other_hands_face_down(open_page: Open) -> None:
+    at = open_page(SAMPLE, "replay", game="hearts4-000", step="12", seat="1")
+    html = html_of(at)
+    assert html.count('alt="face down"') == 36  # three hidden hands of 12
+    assert "p1 (you)" in html and 'alt="king of spades"' in html  # p1 holds KS (after passing)
+    at.segmented_control(key="replay_seat").set_value("everyone").run()
+    assert 'alt="face down"' not in html_of(at) and "seat" not in at.query_params
+
+
+def test_every_game_kind_replays_with_its_game_data(open_page: Open) -> None:
+    checks = {
+        "hez23-000": ("stock", "exposed"),
+        "hiifuu4-000": ('class="token"',),
+        "fou4-000": ("Fool",),
+    }
+    for game, marks in checks.items():
+        at = open_page(SAMPLE, "replay", game=game, step="12")
+        html = html_of(at)
+        assert all(m in html for m in marks), (game, marks)
+        assert 'src="data:image/svg+xml;base64,' in html
+
+
+def test_a_search_narrows_the_game_picker(open_page: Open) -> None:
+    at = open_page(SAMPLE, "replay")
+    at.text_input(key="replay_search").set_value("hiifuu5").run()
+    options = at.selectbox(key="replay_game").options
+    assert options and all(o.startswith("hiifuu5") for o in options)
+
+
+# --------------------------------------------------------------------- audit
+def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) -> None:
+    at = open_page(FOLLOW, "audit")
+    table = at.dataframe[0].value
+    assert list(table["rule"]) == ["HEARTS-FOLLOW"] and list(table["seq"]) == [10]
+    assert "HEARTS-FOLLOW" in texts(at) or at.get("vega_lite_chart")
+    at.query_params["finding"] = "0"
+    at.run()
+    words = texts(at)
+    assert "illegal: seat 0 played 2D while holding 4C and clubs were led" in words
+    assert "HEARTS-FOLLOW" in words
+    at.button(key="open_replay").click().run()
+    assert not at.exception
+    assert at.query_params["game"] == "hearts-dispute-000" and at.query_params["step"] == "10"
+    assert "step 10 /" in texts(at) and "HEARTS-FOLLOW" in texts(at)
+    finding_jumps = [at.button(key=f"jump_{d}_finding").disabled for d in ("prev", "next")]
+    assert finding_jumps == [True, True]  # the one finding is here
+
+
+def test_the_replay_jumps_between_findings(open_page: Open) -> None:
+    at = open_page(FOLLOW, "replay", game="hearts-dispute-000")
+    at.button(key="jump_next_finding").click().run()
+    assert at.query_params["step"] == "10" and "illegal" in texts(at)
+
+
+def test_board_doctests() -> None:
+    import doctest
+
+    import dashboards.board
+
+    result = doctest.testmod(dashboards.board)
+    assert result.failed == 0 and result.attempted > 0
