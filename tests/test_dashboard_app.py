@@ -9,10 +9,15 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards.data import SOURCE_ENV
+from replay.cursor import Cursor
+from replay.events import Event
+from replay.games import get_rules
+from replay.simulate import simulate_game
 from replay.store import EventStore
 
 ROOT = Path(__file__).parent.parent
@@ -65,12 +70,31 @@ def empty_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def damaged_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A copy of the sample store with one Hearts data file overwritten by garbage."""
+def damaged_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """A copy of the sample store with one Hearts data file overwritten by garbage, and a game
+    that file held."""
     path = Path(shutil.copytree(SAMPLE, tmp_path_factory.mktemp("damaged") / "store"))
     victim = sorted((path / "kind=hearts").glob("*.parquet"))[0]
+    game = str(pq.read_table(victim, columns=["game_id"]).column("game_id")[0])
     victim.write_bytes(b"this is not a parquet file" * 10)
-    return path, victim
+    return path, victim, game
+
+
+KNOWN = {"hearts": ("known-hearts", 4), "hez2": ("known-hez2", 3), "hiifuu": ("known-hiifuu", 4),
+         "fou": ("known-fou", 5)}  # fmt: skip
+
+
+def known_game(kind: str) -> list[Event]:
+    game_id, players = KNOWN[kind]
+    return simulate_game(get_rules(kind), game_id, players=players, seed=7)
+
+
+@pytest.fixture(scope="module")
+def known_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of one simulated game per kind (seed 7), whose events the tests read."""
+    path = tmp_path_factory.mktemp("known") / "store"
+    EventStore.open(path, create=True).ingest([known_game(kind) for kind in KNOWN])
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -101,12 +125,12 @@ def test_every_page_renders_on_an_empty_store(
 
 @pytest.mark.parametrize("page", PAGES)
 def test_a_damaged_store_file_is_a_warning_naming_it(
-    open_page: Open, damaged_store: tuple[Path, Path], page: str
+    open_page: Open, damaged_store: tuple[Path, Path, str], page: str
 ) -> None:
-    path, victim = damaged_store
+    path, victim, game = damaged_store
     at = open_page(path, page)
-    if page == "replay":  # the replay reads one game: open a Hearts one, whose file is bad
-        at.query_params["game"] = "hearts4-000"
+    if page == "replay":  # the replay reads one game: open one of the damaged file
+        at.query_params["game"] = game
         at.run()
     assert any(victim.name in str(w.value) for w in at.warning), texts(at)
 
@@ -164,52 +188,84 @@ def played(at: AppTest) -> list[str]:
     return re.findall(r'class="played"[^>]*><img [^>]*alt="([^"]+)"', html_of(at))
 
 
-def test_the_replay_shows_the_cards_and_moves_by_tricks_and_rounds(open_page: Open) -> None:
-    at = open_page(SAMPLE, "replay", game="hearts4-000", step="12")
-    assert "step 12 / 763" in texts(at) and "#12 play seat 2 (p2) AC" in html_of(at)
-    assert sorted(played(at)) == ["ace of clubs", "five of clubs", "four of clubs", "two of clubs"]
+def names_of(kind: str, cards: list[str | None]) -> list[str]:
+    from replay.faces import card_face
+
+    return sorted(card_face(kind, str(c)).name for c in cards)
+
+
+def test_the_replay_shows_the_cards_and_moves_by_tricks_and_rounds(
+    open_page: Open, known_store: Path
+) -> None:
+    events = known_game("hearts")
+    cursor = Cursor(get_rules("hearts"), events)
+    first, second = cursor.trick_stops[:2]
+    names = cursor.view()["names"]
+    at = open_page(known_store, "replay", game="known-hearts", step=str(first))
+    last = len(events) - 1
+    assert f"step {first} / {last}" in texts(at)
+    fourth = events[first]
+    assert f"#{first} play seat {fourth.player} ({names[fourth.player]}) {fourth.card}" in html_of(
+        at
+    )
+    trick = [e.card for e in events[: first + 1] if e.type == "play" and e.trick == 1]
+    assert len(trick) == 4 and sorted(played(at)) == names_of("hearts", trick)
     at.button(key="jump_next_trick").click().run()
-    assert at.query_params["step"] == "17" and "step 17 / 763" in texts(at)
-    assert sorted(played(at)) == ["eight of clubs", "jack of diamonds", "seven of clubs",
-                                  "six of clubs"]  # fmt: skip
-    at.button(key="jump_next_round").click().run()  # the end of hand 1: scores 4 0 22 0
-    assert at.query_params["step"] == "77"
-    assert plates(at) == {"p0": 4, "p1": 0, "p2": 22, "p3": 0}
+    assert at.query_params["step"] == str(second) and f"step {second} / {last}" in texts(at)
+    trick = [e.card for e in events[: second + 1] if e.type == "play" and e.trick == 2]
+    assert sorted(played(at)) == names_of("hearts", trick)
+    at.button(key="jump_next_round").click().run()  # the end of hand 1
+    end = cursor.round_stops[0]
+    assert at.query_params["step"] == str(end)
+    scored = {names[e.player]: e.total for e in events[: end + 1] if e.type == "round_scored"}
+    assert plates(at) == scored and len(scored) == 4 and any(scored.values())
     at.button(key="jump_prev").click().run()
-    assert at.query_params["step"] == "76"
+    assert at.query_params["step"] == str(end - 1)
     at.slider(key="replay_step").set_value(5).run()
-    assert "#5 pass seat 0 (p0)" in html_of(at) and at.query_params["step"] == "5"
+    fifth = events[5]
+    assert f"#5 {fifth.type} seat {fifth.player} ({names[fifth.player]})" in html_of(at)
+    assert at.query_params["step"] == "5"
     at.button(key="jump_first").click().run()
     assert at.query_params["step"] == "0" and at.button(key="jump_prev").disabled
 
 
-def test_a_seat_view_shows_other_hands_face_down(open_page: Open) -> None:
-    at = open_page(SAMPLE, "replay", game="hearts4-000", step="12", seat="1")
+def test_a_seat_view_shows_other_hands_face_down(open_page: Open, known_store: Path) -> None:
+    cursor = Cursor(get_rules("hearts"), known_game("hearts"))
+    step = cursor.trick_stops[0]
+    view = cursor.seek(step).view(1)
+    at = open_page(known_store, "replay", game="known-hearts", step=str(step), seat="1")
     html = html_of(at)
-    assert html.count('alt="face down"') == 36  # three hidden hands of 12
-    assert "p1 (you)" in html and 'alt="king of spades"' in html  # p1 holds KS (after passing)
+    hidden = sum(view["hand_sizes"][s] for s in (0, 2, 3))
+    assert html.count('alt="face down"') == hidden > 0
+    assert f"{view['names'][1]} (you)" in html
+    assert all(f'alt="{n}"' in html for n in names_of("hearts", view["hands"][1]))
     at.segmented_control(key="replay_seat").set_value("everyone").run()
     assert 'alt="face down"' not in html_of(at) and "seat" not in at.query_params
 
 
-def test_every_game_kind_replays_with_its_game_data(open_page: Open) -> None:
-    checks = {
-        "hez23-000": ("stock", "exposed"),
-        "hiifuu4-000": ('class="token"',),
-        "fou4-000": ("Fool",),
-    }
-    for game, marks in checks.items():
-        at = open_page(SAMPLE, "replay", game=game, step="12")
-        html = html_of(at)
-        assert all(m in html for m in marks), (game, marks)
-        assert 'src="data:image/svg+xml;base64,' in html
+@pytest.mark.parametrize(
+    ("kind", "marks"),
+    [("hez2", ("stock", "exposed")), ("hiifuu", ('class="token"',)), ("fou", ("Fool",))],
+)
+def test_every_game_kind_replays_with_its_game_data(
+    open_page: Open, known_store: Path, kind: str, marks: tuple[str, ...]
+) -> None:
+    events = known_game(kind)
+    cursor = Cursor(get_rules(kind), events)
+    step = (cursor.trick_stops or cursor.round_stops)[min(2, len(cursor.trick_stops) - 1)]
+    if kind == "fou":  # a Fool of the first trick holds the disc after it
+        step = next(i for i, e in enumerate(events) if e.type == "fool")
+    at = open_page(known_store, "replay", game=KNOWN[kind][0], step=str(step))
+    html = html_of(at)
+    assert all(m in html for m in marks), (kind, marks)
+    assert 'src="data:image/svg+xml;base64,' in html
 
 
-def test_a_search_narrows_the_game_picker(open_page: Open) -> None:
-    at = open_page(SAMPLE, "replay")
-    at.text_input(key="replay_search").set_value("hiifuu5").run()
+def test_a_search_narrows_the_game_picker(open_page: Open, known_store: Path) -> None:
+    at = open_page(known_store, "replay")
+    at.text_input(key="replay_search").set_value("known-h").run()
     options = at.selectbox(key="replay_game").options
-    assert options and all(o.startswith("hiifuu5") for o in options)
+    assert sorted(options) == ["known-hearts", "known-hez2", "known-hiifuu"]
 
 
 # --------------------------------------------------------------------- audit
