@@ -10,7 +10,7 @@ NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
 
-.PHONY: venv native demo test lint typecheck unit unit-native bench bench-instructions samples clean
+.PHONY: venv native demo e2e test lint typecheck unit unit-native bench bench-instructions samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,14 @@ $(NATIVE_STAMP): $(STAMP) $(SOURCES) scripts/build_native.py benchmarks/pgo_trai
 
 native: $(NATIVE_STAMP)
 
+# The dashboard on sample_logs/ until Ctrl-C (DEMO_CHECK=1: start, check, stop).
 demo: $(STAMP)
 	BIN=$(BIN) bash scripts/demo.sh
+
+# The dashboard in a real headless browser (Debian's chromium, Playwright; screenshots in
+# build/e2e-screenshots/).
+e2e: $(STAMP)
+	$(BIN)/pytest -n 0 tests/e2e
 
 samples: $(STAMP)
 	$(BIN)/python -m replay.samples sample_logs

@@ -1,19 +1,56 @@
 #!/usr/bin/env bash
-# The main job on sample_logs/: what is stored, an audit of everything, a dispute explained, a replay.
+# The main job on sample_logs/: a short look from the terminal, then the dashboard, served until
+# Ctrl-C at the URL it prints (opened in a browser when there is a display).
+#   DEMO_CHECK=1  start it, check every page answers, print the URL, stop (for scripts and CI)
+#   PORT=N HOST=H where to serve (default 8501, or the next free port; 127.0.0.1)
 set -u
 BIN=${BIN:-.venv/bin}
 STORE=sample_logs/store
+HOST=${HOST:-127.0.0.1}
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 
-step "$BIN/replay" --version
 step "$BIN/replay" info "$STORE"
-step "$BIN/replay" games "$STORE" --kind hearts --limit 5
-step "$BIN/replay" audit "$STORE" --jobs 2 || exit 1
-
+step "$BIN/replay" audit "$STORE" --jobs 2 >/dev/null && echo "audit: every game of $STORE is clean"
 DISPUTE=sample_logs/disputes/hearts/HEARTS-FOLLOW
-read -r GAME SEQ < <("$BIN/python" -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['game_id'], d['seq'])" "$DISPUTE.expected.json")
-step "$BIN/replay" audit "$DISPUTE.jsonl"
-step "$BIN/replay" explain "$DISPUTE.jsonl" --game "$GAME" --step "$SEQ"
-GAME=hearts-2026-03-03-t1
-step "$BIN/replay" show "$STORE" --game "$GAME" --step 60
-exit 0
+step "$BIN/replay" explain "$DISPUTE.jsonl" --game hearts-dispute-000 --step 10 | tail -3
+
+# The first free port from PORT (8501) on.
+PORT=$("$BIN/python" - "${PORT:-8501}" "$HOST" <<'EOF'
+import socket, sys
+port, host = int(sys.argv[1]), sys.argv[2]
+for candidate in range(port, port + 100):
+    with socket.socket() as s:
+        try:
+            s.bind((host, candidate))
+        except OSError:
+            continue
+        print(candidate)
+        break
+EOF
+)
+URL="http://$HOST:$PORT"
+printf '\n\033[1m$ %s\033[0m\n' "$BIN/replay dashboard $STORE --port $PORT --host $HOST"
+"$BIN/replay" dashboard "$STORE" --port "$PORT" --host "$HOST" >/dev/null 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
+for _ in $(seq 1 120); do
+    curl -sf "$URL/_stcore/health" >/dev/null 2>&1 && break
+    kill -0 $SERVER 2>/dev/null || { echo "the dashboard did not start"; exit 1; }
+    sleep 0.5
+done
+curl -sf "$URL/_stcore/health" >/dev/null || { echo "the dashboard did not answer at $URL"; exit 1; }
+echo
+echo "The dashboard is at $URL  (pages: Overview, Statistics, Replay, Audit)"
+echo "  a replay at one step (game and step in the URL): $URL/replay?game=hearts-2026-03-03-t1&step=12"
+if [ "${DEMO_CHECK:-0}" = 1 ]; then
+    for page in "" statistics replay audit; do
+        curl -sf "$URL/$page" | grep -q "<title>" || { echo "page /$page did not load"; exit 1; }
+    done
+    echo "check: the server answers on every page; stopping it"
+    exit 0
+fi
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ "$(uname)" = Darwin ]; then
+    "$BIN/python" -m webbrowser "$URL" >/dev/null 2>&1 || true
+fi
+echo "Serving until Ctrl-C."
+wait $SERVER

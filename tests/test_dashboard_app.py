@@ -300,3 +300,12 @@ def test_board_doctests() -> None:
 
     result = doctest.testmod(dashboards.board)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_overview_counts_findings_per_kind_and_rule(open_page: Open) -> None:
+    at = open_page(FOLLOW)
+    if any(b.key == "run_audit" for b in at.button):  # not yet audited in this process
+        at.button(key="run_audit").click().run()
+    assert metric(at, "Findings") == "1"
+    counts = next(d.value for d in at.dataframe if "rule" in d.value.columns)
+    assert counts.to_dict("records") == [{"kind": "hearts", "rule": "HEARTS-FOLLOW", "findings": 1}]

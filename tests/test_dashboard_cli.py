@@ -24,11 +24,11 @@ def test_the_command_serves_the_app_on_localhost_by_default() -> None:
 def test_the_default_host_and_port(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[list[str]] = []
 
-    def call(command: list[str], env: dict[str, str]) -> int:
+    def execve(program: str, command: list[str], env: dict[str, str]) -> None:
+        assert program == command[0] and env["REPLAY_DASHBOARD_SOURCE"] == str(SAMPLE.resolve())
         seen.append(command)
-        return 0
 
-    monkeypatch.setattr("replay.cli.dashboard_cmds.subprocess.call", call)
+    monkeypatch.setattr("replay.cli.dashboard_cmds.os.execve", execve)
     result = run_cli("dashboard", str(SAMPLE))
     assert result.exit_code == 0
     assert "http://localhost:8501" in result.output

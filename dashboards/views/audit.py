@@ -34,8 +34,8 @@ def selected_row(event: Any, rows: int) -> int | None:
 
 
 def counts_chart(findings: Any, column: str, title: str) -> None:
-    data = findings.group_by(column).aggregate([("seq", "count")]).to_pandas()
-    data.columns = [column, "findings"]
+    counts = findings.group_by(column).aggregate([("seq", "count")])
+    data = counts.select([column, "seq_count"]).rename_columns([column, "findings"]).to_pandas()
     chart = (
         alt.Chart(data)
         .mark_bar()

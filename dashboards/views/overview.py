@@ -61,28 +61,29 @@ def main() -> None:
     games = chosen_games(path, chosen)
     kinds = per_kind(games)
     players = len(set(pc.list_flatten(games["players"]).to_pylist())) if games.num_rows else 0
-    cols = st.columns(4)
+    cols = st.columns(5)
     cols[0].metric("Games", f"{games.num_rows:,}")
     cols[1].metric("Events", f"{pc.sum(games['events']).as_py() or 0:,}")
     cols[2].metric("Players", f"{players:,}")
-    if games.num_rows:
-        first, last = pc.min(games["started"]).as_py(), pc.max(games["started"]).as_py()
-        to = f"to {last:%Y-%m-%d}" if last else None
-        cols[3].metric("Dates", f"{first:%Y-%m-%d}" if first else "-", delta=to, delta_color="off")
-    else:
-        cols[3].metric("Dates", "-")
+    first = pc.min(games["started"]).as_py() if games.num_rows else None
+    last = pc.max(games["started"]).as_py() if games.num_rows else None
+    cols[3].metric("First game", f"{first:%Y-%m-%d}" if first else "-")
+    cols[4].metric("Last game", f"{last:%Y-%m-%d}" if last else "-")
     if games.num_rows == 0:
         st.info("No game matches: the source is empty or the filters leave nothing.")
     st.subheader("Per game kind")
     st.dataframe(kinds, hide_index=True)
     st.subheader("Findings")
-    if audited(path) or st.button("Audit the games", help="Check every move and ruling"):
+    if audited(path) or st.button(
+        "Audit the games", key="run_audit", help="Check every move and ruling"
+    ):
         run_audit(path)
         findings = findings_table(path, chosen)
         st.metric("Findings", f"{findings.num_rows:,}")
         if findings.num_rows:
             counts = findings.group_by(["kind", "rule"]).aggregate([("seq", "count")])
-            st.dataframe(counts.rename_columns(["kind", "rule", "findings"]), hide_index=True)
+            table = counts.select(["kind", "rule", "seq_count"]).sort_by([("kind", "ascending")])
+            st.dataframe(table.rename_columns(["kind", "rule", "findings"]), hide_index=True)
     else:
         st.caption("The audit has not run yet in this server: the button runs it once.")
     st.subheader("Games")

@@ -48,13 +48,15 @@ def rate_chart(table: pa.Table, key: str, title: str) -> Any:
     data[key] = data[key].astype(str)
     base = alt.Chart(data).encode(y=alt.Y(f"{key}:N", title=key))
     bars = base.mark_bar().encode(
-        x=alt.X("rate:Q", title="rate", axis=alt.Axis(format="%")),
+        x=alt.X("rate:Q", title="rate (bars: 95% interval)", axis=alt.Axis(format="%")),
         color=alt.condition("datum.flagged", alt.value("#bdbdbd"), alt.value("#1565c0")),
         tooltip=[key, "hits", "opportunities",
                  alt.Tooltip("rate:Q", format=".1%"), alt.Tooltip("low:Q", format=".1%"),
                  alt.Tooltip("high:Q", format=".1%"), "flagged"],
     )  # fmt: skip
-    errors = base.mark_errorbar(color="#212121").encode(x="low:Q", x2="high:Q")
+    errors = base.mark_errorbar(color="#212121").encode(
+        x=alt.X("low:Q", title="rate (bars: 95% interval)"), x2="high:Q"
+    )
     return (bars + errors).properties(title=title, height=max(80, 26 * len(data)))
 
 

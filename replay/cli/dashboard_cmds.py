@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -60,9 +59,8 @@ def dashboard(
         fail(f"{source}: not an event store (no _delta_log) and not a JSON Lines file")
     shown = "localhost" if host in ("127.0.0.1", "localhost") else host
     typer.echo(f"replay dashboard on {source}: http://{shown}:{port}  (Ctrl-C stops it)")
+    sys.stdout.flush()
     env = {**os.environ, "REPLAY_DASHBOARD_SOURCE": str(source.resolve())}
-    try:
-        code = subprocess.call(streamlit_command(source.resolve(), host, port), env=env)
-    except KeyboardInterrupt:
-        code = 0
-    raise typer.Exit(code)
+    command = streamlit_command(source.resolve(), host, port)
+    # Streamlit takes this process's place: a signal that stops it (Ctrl-C, kill) stops it all.
+    os.execve(command[0], command, env)

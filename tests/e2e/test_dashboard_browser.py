@@ -1,0 +1,171 @@
+"""The dashboard in a real headless browser: Debian's Chromium driven by Playwright.
+
+Starts ``replay dashboard`` on the sample store and on a dispute file, each on a free port,
+waits for ``/_stcore/health``, loads every page, steps through a replay (next trick, next
+round, a seat's view), follows a finding from the audit to the replay and on to the next
+finding, and saves a screenshot of each view under ``build/e2e-screenshots/`` (or
+``$REPLAY_E2E_SCREENSHOTS``). Skipped, saying why, where Chromium or Playwright is missing.
+Playwright's own browser download is never used: ``executable_path`` is the system Chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).parent.parent.parent
+SAMPLE = ROOT / "sample_logs" / "store"
+DISPUTE = ROOT / "sample_logs" / "disputes" / "hearts" / "HEARTS-FOLLOW.jsonl"
+CHROMIUM = os.environ.get("REPLAY_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(os.environ.get("REPLAY_E2E_SCREENSHOTS", ROOT / "build" / "e2e-screenshots"))
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+#: Seconds a page may take to settle (the machine is shared; the first audit runs here).
+SETTLE = 90
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install '.[e2e]')"
+)
+if not Path(CHROMIUM).is_file():
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def serve() -> Iterator[Any]:
+    """``serve(source)``: the URL of a dashboard started on ``source`` (stopped at the end)."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(source: Path) -> str:
+        port = free_port()
+        replay = shutil.which("replay", path=str(Path(sys.executable).parent)) or "replay"
+        process = subprocess.Popen(
+            [replay, "dashboard", str(source), "--port", str(port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        started.append(process)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.read() == b"ok":
+                        return url
+            except OSError:
+                time.sleep(0.3)
+        pytest.fail(f"the dashboard on {source} did not answer /_stcore/health in 60 s")
+
+    yield start
+    for process in started:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        tab = browser.new_page(viewport={"width": 1400, "height": 1800})
+        yield tab
+        browser.close()
+
+
+def settle(page: Any) -> None:
+    """Wait until the app has finished running (no status widget, a title shown)."""
+    page.wait_for_selector("h1", timeout=SETTLE * 1000)
+    deadline = time.monotonic() + SETTLE
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 3:
+        running = page.locator('[data-testid="stStatusWidget"]').count()
+        quiet = quiet + 1 if running == 0 else 0
+        page.wait_for_timeout(400)
+    page.wait_for_timeout(600)  # charts draw after the run
+
+
+def shot(page: Any, name: str) -> Path:
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def text(page: Any) -> str:
+    return str(page.locator('[data-testid="stMain"]').inner_text())
+
+
+def click(page: Any, key: str) -> None:
+    page.locator(f".st-key-{key} button:visible").first.click()
+    page.wait_for_timeout(300)
+    settle(page)
+
+
+def test_every_page_loads_and_a_replay_steps(serve: Any, page: Any) -> None:
+    url = serve(SAMPLE)
+    for path, title in (("", "Overview"), ("statistics", "Statistics"), ("audit", "Audit")):
+        page.goto(f"{url}/{path}")
+        settle(page)
+        assert page.locator("h1").first.inner_text() == title
+        assert "Traceback" not in text(page) and "Error" not in text(page)
+        if title == "Statistics":
+            assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 2
+        shot(page, title.lower())
+    page.goto(f"{url}/replay")
+    settle(page)
+    click(page, "jump_next_trick")
+    assert "step=" in page.url and "game=" in page.url
+    cards = page.locator(".played img[alt]")
+    assert cards.count() >= 2, "a complete trick has its cards in front of the seats"
+    shot(page, "replay-trick")
+    click(page, "jump_next_round")
+    assert "total" in text(page)
+    shot(page, "replay-round-end")
+
+
+def test_filters_are_in_the_url(serve: Any, page: Any) -> None:
+    url = serve(SAMPLE)
+    page.goto(f"{url}/?kind=hez2")
+    settle(page)
+    games = page.locator('[data-testid="stMetricValue"]').first.inner_text()
+    page.goto(f"{url}/")
+    settle(page)
+    every = page.locator('[data-testid="stMetricValue"]').first.inner_text()
+    assert int(games.replace(",", "")) < int(every.replace(",", ""))
+
+
+def test_a_finding_opens_the_replay_and_the_next_finding(serve: Any, page: Any) -> None:
+    url = serve(DISPUTE)
+    page.goto(f"{url}/audit?finding=0")
+    settle(page)
+    assert "HEARTS-FOLLOW" in text(page) and "illegal" in text(page)
+    shot(page, "audit-finding")
+    click(page, "open_replay")
+    assert "/replay" in page.url and "step=10" in page.url
+    assert "HEARTS-FOLLOW" in text(page)
+    shot(page, "replay-finding")
+    click(page, "jump_first")
+    assert "step=0" in page.url or "step" not in page.url
+    click(page, "jump_next_finding")
+    assert "step=10" in page.url
+    page.goto(f"{url}/replay?game=hearts-dispute-000&step=10&seat=0")
+    settle(page)
+    assert page.locator('img[alt="face down"]').count() > 0
+    shot(page, "replay-seat-view")
