@@ -10,7 +10,7 @@ NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
 
-.PHONY: venv native demo e2e test lint typecheck unit unit-native bench bench-instructions samples clean
+.PHONY: venv native demo e2e test lint typecheck unit unit-native unit-spark bench bench-instructions samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,7 +57,12 @@ unit-native: $(NATIVE_STAMP)
 	PYTHONPATH=$(abspath $(NATIVE)):$(CURDIR) REPLAY_EXPECT_NATIVE=1 \
 		$(BIN)/pytest -n $(TEST_JOBS) -p no:cacheprovider --import-mode=importlib
 
-test: lint typecheck unit unit-native
+# The Spark engine's tests (tests/test_spark*.py, marker spark) in a process of their own: one
+# Spark session, local[2]. Skipped with the reason without pyspark or Java (pip install -e '.[spark]').
+unit-spark: $(STAMP)
+	$(BIN)/pytest -n 0 -m spark
+
+test: lint typecheck unit unit-native unit-spark
 
 # Benchmarks run the compiled build (the figures the targets are about).
 bench: $(NATIVE_STAMP)

@@ -32,6 +32,7 @@ from replay.cli.output import JsonOpt, dump
 from replay.explain import explain_step
 from replay.report import format_report
 from replay.sources import FileInput, Sources, StoreInput
+from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
 
 DEFAULT_JOBS = os.cpu_count() or 1
 
@@ -66,10 +67,14 @@ def audit(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")
     ] = DEFAULT_JOBS,
+    engine: EngineOpt = Engine.local,
+    master: MasterOpt = None,
 ) -> None:
     """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable."""
     sources = read_inputs(inputs)
-    if game is not None:
+    if engine is Engine.spark:
+        report = audit_with_spark(sources, game, kind, master)
+    elif game is not None:
         _, events = game_of(sources, game)
         report = AuditReport(games=[audit_game(events)])
     else:

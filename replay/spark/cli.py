@@ -1,0 +1,96 @@
+"""The ``--engine local|spark [--master URL]`` options of the commands, and their Spark side.
+
+Imported by the command modules; pyspark itself is imported only when ``--engine spark`` runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, TypeVar
+
+import typer
+
+from replay.cli.common import fail
+from replay.spark.errors import SparkUnavailable
+from replay.store import StoreError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+    from replay.audit import AuditReport
+    from replay.sources import Sources
+    from replay.store import EventStore
+
+T = TypeVar("T")
+
+
+class Engine(StrEnum):
+    local = "local"
+    spark = "spark"
+
+
+EngineOpt = Annotated[
+    Engine,
+    typer.Option(
+        "--engine",
+        help="local (default: this machine, no Java) or spark (pip install 'replay[spark]').",
+    ),
+]
+MasterOpt = Annotated[
+    str | None,
+    typer.Option("--master", help="With --engine spark: the Spark master URL (default local[*])."),
+]
+
+
+def with_spark(master: str | None, work: Callable[[SparkSession], T]) -> T:
+    """``work`` run with a Spark session; any failure (no Java, a job that failed) ends the
+    command with one line, exit 2."""
+    from replay.spark.session import spark_session
+
+    try:
+        return work(spark_session(master))
+    except (SparkUnavailable, StoreError) as exc:
+        fail(f"--engine spark: {exc}")
+    except Exception as exc:  # a failed Spark job: the JVM's report is pages long
+        fail(f"--engine spark: the Spark job failed: {error_line(exc)}")
+
+
+def error_line(exc: BaseException) -> str:
+    """The telling line of a Spark error: a worker's Python exception (the last line of its
+    traceback), else the first line of the message."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    python_error = [line for line in lines if line.startswith(("Traceback", "File "))]
+    return lines[-1] if python_error else lines[0]
+
+
+def spark_store(sources: Sources) -> EventStore:
+    """The one store of the inputs: the Spark engine reads a store in place, not a file."""
+    from replay.sources import StoreInput
+
+    if len(sources.inputs) != 1 or not isinstance(sources.inputs[0], StoreInput):
+        fail(
+            f"{sources.describe()}: --engine spark reads one event store, not files "
+            "(replay import them into a store first)"
+        )
+    store: EventStore = sources.inputs[0].store
+    return store
+
+
+def audit_with_spark(
+    sources: Sources, game: str | None, kind: str | None, master: str | None
+) -> AuditReport:
+    """``replay audit STORE --engine spark [--game ID | --kind K]``: the report (the store's
+    problems are left in the store, for the command to collect with the others)."""
+    from replay.spark.audit import audit_on_spark
+
+    store = spark_store(sources)
+    game_id = None
+    if game is not None:  # as the local engine: one game, whatever --kind says
+        try:
+            game_id, kind = store.resolve_game_id(game), None
+        except StoreError as exc:
+            fail(str(exc))
+    return with_spark(master, lambda spark: audit_on_spark(spark, store, kind, game_id))
