@@ -10,8 +10,10 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from replay.audit import GameAudit, check_sequence
@@ -28,6 +30,122 @@ _WORDS = {
 }
 
 
+#: How a payload field of a ruling is named in a verdict.
+FIELD_WORDS = {
+    "player": "seat",
+    "target": "target seat",
+    "card": "card",
+    "cards": "cards",
+    "amount": "amount",
+    "values": "values",
+    "round": "round",
+    "trick": "trick",
+    "data": "data",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One field of a wrong ruling: what the log recorded and what the rules give."""
+
+    field: str
+    recorded: Any
+    given: Any
+    words: str  # ``seat: recorded seat 0 (ann), the rules give seat 2 (cy)``
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "recorded": self.recorded, "given": self.given,
+                "words": self.words}  # fmt: skip
+
+
+def seat_names(events: Sequence[Event]) -> list[str]:
+    """The players' names from ``game_start`` (empty when it has none)."""
+    start = next((e for e in events if e.type == "game_start"), None)
+    if start is None or not start.data:
+        return []
+    try:
+        setup = json.loads(start.data)
+    except ValueError:
+        return []
+    names = setup.get("names") if isinstance(setup, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else []
+
+
+def _seat(seat: Any, names: Sequence[str]) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return f"seat {seat} ({names[seat]})"
+    return f"seat {seat}"
+
+
+def _value(name: str, value: Any, names: Sequence[str]) -> str:
+    if value is None:
+        return "nothing"
+    if name in ("player", "target"):
+        return _seat(value, names)
+    if isinstance(value, tuple | list):
+        return " ".join(str(v) for v in value) or "none"
+    return str(value)
+
+
+def differences(
+    recorded: Event, given: Event, names: Sequence[str] = (), reason: str = ""
+) -> list[Difference]:
+    """The fields in which a recorded ruling differs from the one the rules give, in words
+    (``reason``, the rule's gist, after each); per-seat values (``values`` of as many seats as
+    the game has) seat by seat."""
+    because = f": {reason}" if reason else ""
+    mine, theirs = recorded.payload(), given.payload()
+    out: list[Difference] = []
+    for name in [*theirs, *(k for k in mine if k not in theirs)]:
+        a, b = mine.get(name), theirs.get(name)
+        if a == b:
+            continue
+        word = FIELD_WORDS.get(name, name)
+        per_seat = (
+            name == "values" and isinstance(a, tuple) and isinstance(b, tuple)
+            and len(a) == len(b) == len(names) > 0
+        )  # fmt: skip
+        if per_seat:
+            assert isinstance(a, tuple) and isinstance(b, tuple)
+            for seat, (x, y) in enumerate(zip(a, b, strict=True)):
+                if x != y:
+                    words = (
+                        f"{word} of {_seat(seat, names)}: recorded {x}, the rules give {y}{because}"
+                    )
+                    out.append(Difference(f"{name}[{seat}]", x, y, words))
+            continue
+        shown = _value(name, a, names), _value(name, b, names)
+        words = f"{word}: recorded {shown[0]}, the rules give {shown[1]}{because}"
+        out.append(Difference(name, _plain(a), _plain(b), words))
+    return out
+
+
+def gist_of(rule: str) -> str:
+    """The first clause of a rule's text (up to its first ``;`` or ``.``).
+
+    >>> gist_of("HEARTS-TRICK")
+    'the highest card of the led suit wins the trick'
+    """
+    text = re.sub(r"\s*\(\[decision\][^)]*\)", "", rule_text(rule))  # the readings: in RULES.md
+    return re.split(r"[;.](?:\s|$)", text, maxsplit=1)[0].strip()
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def cards_named(kind: str, text: str) -> list[str]:
+    """The card codes a message names, in order, once each (``2D``, ``4C`` in "seat 0 played
+    2D while holding 4C")."""
+    from replay.faces import card_face
+
+    found: list[str] = []
+    for token in re.findall(r"[0-9A-Za-z]+", text):
+        if token not in found and card_face(kind, token).known and not token.isdigit():
+            found.append(token)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """Whether one recorded event stands, and the rule that decides it."""
@@ -42,6 +160,13 @@ class Verdict:
     reason: str
     expected: str
     before: str
+    differs: tuple[Difference, ...] = field(default=())
+    names: tuple[str, ...] = field(default=())
+
+    @property
+    def cards(self) -> list[str]:
+        """The cards the verdict names (an illegal play's card and those that made it so)."""
+        return cards_named(self.kind, self.reason)
 
     @property
     def sentence(self) -> str:
@@ -59,6 +184,9 @@ class Verdict:
             f"event: {self.event.describe()}  [{self.category}]",
             f"verdict: {self.sentence}",
         ]
+        if self.differs:
+            lines.append("what differs (recorded vs the rules):")
+            lines += [f"  {d.words}" for d in self.differs]
         if self.expected:
             lines.append(f"the rules give: {self.expected}")
         if self.rule:
@@ -77,8 +205,22 @@ class Verdict:
             "rule_text": rule_text(self.rule) if self.rule else "",
             "verdict": self.sentence,
             "expected": self.expected,
+            "differences": [d.to_dict() for d in self.differs],
+            "cards": self.cards,
             "state_before": self.before,
         }
+
+
+def _sequence_verdict(events: Sequence[Event], seq: int, rule: str, message: str) -> Verdict:
+    """The verdict on the event at which a log's sequence breaks (a seq missing before it, a
+    seq recorded twice): the log, not a move, is at fault."""
+    event = next(e for e in events if e.seq == seq)
+    names = tuple(seat_names(events))
+    return Verdict(
+        event.game_id, event.kind, seq, event, "log", False, rule,
+        f"log out of sequence: {message}", "", "(the log is broken before this event)",
+        (), names,
+    )  # fmt: skip
 
 
 def explain_step(events: Sequence[Event], seq: int) -> Verdict:
@@ -97,6 +239,8 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
         raise IndexError(f"step {seq} is not in this game (0..{last})")
     if seq >= len(usable):
         fault = sequence.findings[-1]
+        if fault.seq == seq:  # the event where the sequence breaks: that is the verdict
+            return _sequence_verdict(events, seq, fault.rule, fault.message)
         raise ValueError(f"step {seq} cannot be judged: {fault.message} ({fault.rule})")
     event = usable[seq]
     try:
@@ -108,10 +252,19 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
     category = rules.event_types.get(event.type, Category.DECISION) if rules else Category.SETUP
     good, bad = _WORDS[category]
 
-    def verdict(ok: bool, rule: str, reason: str, expected: str, before: str) -> Verdict:
+    names = tuple(seat_names(usable))
+
+    def verdict(
+        ok: bool,
+        rule: str,
+        reason: str,
+        expected: str,
+        before: str,
+        differs: Sequence[Difference] = (),
+    ) -> Verdict:
         return Verdict(
             event.game_id, event.kind, seq, event, category.value, ok, rule,
-            f"{good if ok else bad}: {reason}", expected, before,
+            f"{good if ok else bad}: {reason}", expected, before, tuple(differs), names,
         )  # fmt: skip
 
     before = "(no state before the first event)"
@@ -136,7 +289,9 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
     v = step.violation
     if v is not None:
         expected = describe_payload(v.expected) if v.expected is not None else ""
-        return verdict(False, v.rule, v.message, expected, before)
+        gist = gist_of(v.rule)
+        differs = differences(event, v.expected, names, gist) if v.expected is not None else []
+        return verdict(False, v.rule, v.message, expected, before, differs)
     if seq == 0:
         return verdict(True, "", rules.summary(step.state), "", before)
     ruling_rule = due.rule if due is not None and due.phase is Phase.RULING else None

@@ -28,7 +28,7 @@ from replay.cli.common import (
     progress_bar,
     read_inputs,
 )
-from replay.cli.output import JsonOpt, dump
+from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
 from replay.explain import explain_step
 from replay.report import format_report
 from replay.sources import FileInput, Sources, StoreInput
@@ -49,6 +49,8 @@ class ExplainFormat(StrEnum):
     table = "table"
     json = "json"
     jsonl = "jsonl"
+    markdown = "markdown"
+    html = "html"
 
 
 @app.command()
@@ -128,7 +130,11 @@ def explain(
     ],
     fmt: Annotated[
         ExplainFormat,
-        typer.Option("--format", "-f", help="table, json or jsonl."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="table, json, jsonl, or a report to send: markdown, html.",
+        ),
     ] = ExplainFormat.table,
     as_json: JsonOpt = False,
 ) -> None:
@@ -146,6 +152,46 @@ def explain(
         typer.echo(dump({**verdict.to_dict(), "file": ref.origin}))
     elif fmt is ExplainFormat.jsonl:
         typer.echo(json.dumps({**verdict.to_dict(), "file": ref.origin}, ensure_ascii=False))
+    elif fmt in (ExplainFormat.markdown, ExplainFormat.html):
+        from replay.htmlreport import dispute_report
+
+        typer.echo(dispute_report(events, verdict, ref.origin, fmt.value), nl=False)
     else:
         typer.echo(verdict.render())
     raise typer.Exit(0 if verdict.ok else 1)
+
+
+@app.command("rules")
+def rules_cmd(
+    which: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[ID]",
+            help="A rule ID (HEARTS-FOLLOW), an ID's start (HEARTS-, LOG-) or a game kind "
+            "(hearts); all rules when left out.",
+        ),
+    ] = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    """Print a rule of RULES.md, the rules of a game, or all of them."""
+    from replay.rulebook import rules
+
+    book = rules()
+    wanted = (which or "").upper()
+    chosen_ids = [r for r in book if r == wanted] or [
+        r
+        for r in book
+        if r.startswith(wanted if wanted.endswith("-") or not wanted else f"{wanted}-")
+    ]
+    if not chosen_ids:
+        fail(f"no rule {which!r} in RULES.md; rules start with {_prefixes(book)}")
+    rows = [{"rule": r, "text": book[r]} for r in chosen_ids]
+    if fmt is Format.table:
+        for row in rows:
+            typer.echo(f"{row['rule']}: {row['text']}")
+    else:
+        echo(records_text(rows, fmt, ("rule", "text")))
+
+
+def _prefixes(book: dict[str, str]) -> str:
+    return ", ".join(sorted({r.split("-")[0] + "-" for r in book}))

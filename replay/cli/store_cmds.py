@@ -173,6 +173,7 @@ def _export_batches(store: EventStore, game: str | None, kind: str | None) -> It
 
 class ExportFormat(StrEnum):
     jsonl = "jsonl"
+    html = "html"
 
 
 @app.command("export")
@@ -189,13 +190,23 @@ def export_cmd(
         typer.Option(
             "--format",
             "-f",
-            help="jsonl: canonical JSON Lines.",
+            help="jsonl: canonical JSON Lines; html: one game (--game) as a self-contained "
+            "page that steps through it.",
         ),
     ] = ExportFormat.jsonl,
 ) -> None:
     """Export games as canonical JSON Lines (each input's games by id and seq), or one game
     as a shareable HTML replay."""
     sources = read_inputs(inputs, code=1)
+    if fmt is ExportFormat.html:
+        if game is None:
+            fail("--format html exports one game: give --game ID")
+        ref, events = game_of(sources, game, code=1)
+        from replay.htmlreport import replay_page
+
+        _write_text(out, replay_page(events, ref.origin))
+        typer.echo(f"game {ref.game_id} written to {out}", err=str(out) == "-")
+        return
     sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
     count = 0
     try:
