@@ -65,7 +65,7 @@ def seat_names(events: Sequence[Event]) -> list[str]:
         return []
     try:
         setup = json.loads(start.data)
-    except ValueError:
+    except (ValueError, RecursionError):  # a setup nested too deep is a LOG-SETUP finding
         return []
     names = setup.get("names") if isinstance(setup, dict) else None
     return [str(n) for n in names] if isinstance(names, list) else []

@@ -246,16 +246,11 @@ def _refs_of(source: Input) -> list[GameRef]:
 
 def summarise(events: Sequence[Event]) -> dict[str, Any]:
     """A game's listing row from its events (the columns of ``EventStore.list_games_table``)."""
+    from replay.explain import seat_names
+
     start = next((e for e in events if e.type == "game_start"), None)
     end = next((e for e in events if e.type == "game_end"), None)
-    names: list[str] = []
-    if start is not None and start.data:
-        try:
-            setup = json.loads(start.data)
-            if isinstance(setup, dict) and isinstance(setup.get("names"), list):
-                names = [str(n) for n in setup["names"]]
-        except ValueError:
-            names = []
+    names = seat_names(events)
     result = list(end.values) if end is not None and end.values is not None else None
     winners = [names[s] if 0 <= s < len(names) else f"seat {s}" for s in (result or [])]
     return {
