@@ -45,17 +45,19 @@ def sidebar_filters(path: str) -> Chosen:
 
 
 def main() -> None:
-    st.set_page_config(page_title="replay", page_icon=":material/playing_cards:", layout="wide")
+    st.set_page_config(
+        page_title="replay", layout="wide"
+    )  # no icons: a page icon becomes the favicon, fetched from a CDN
     path = source_path()
     source = open_source(path)
     st.session_state["source"] = path
     st.session_state["chosen"] = sidebar_filters(path)
     st.sidebar.caption(f"Reading {source.label} (read-only)")
     pages = [
-        st.Page(PAGES / "overview.py", title="Overview", icon=":material/dashboard:", default=True),
-        st.Page(PAGES / "statistics.py", title="Statistics", icon=":material/bar_chart:"),
-        st.Page(PAGES / "replay.py", title="Replay", icon=":material/playing_cards:"),
-        st.Page(PAGES / "audit.py", title="Audit", icon=":material/gavel:"),
+        st.Page(PAGES / "overview.py", title="Overview", default=True),
+        st.Page(PAGES / "statistics.py", title="Statistics"),
+        st.Page(PAGES / "replay.py", title="Replay"),
+        st.Page(PAGES / "audit.py", title="Audit"),
     ]
     st.navigation(pages).run()
 

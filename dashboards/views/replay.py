@@ -158,7 +158,7 @@ def score_chart(path: str, game_id: str, step: int) -> None:
         .mark_line(point=True)
         .encode(
             x=alt.X("step:Q", title="step (end of each round)"),
-            y=alt.Y("total:Q", title="total"),
+            y=alt.Y("total:Q", title="total", axis=alt.Axis(format="d")),
             color=alt.Color("name:N", title="player"),
             tooltip=["name", "round", "total", "step"],
         )

@@ -80,14 +80,23 @@ def serve() -> Iterator[Any]:
         process.wait(10)
 
 
+#: Requests the pages made to anywhere but the dashboard itself (there must be none).
+OUTSIDE: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         tab = browser.new_page(viewport={"width": 1400, "height": 1800})
+        tab.on("request", lambda r: None if r.url.startswith(LOCAL) else OUTSIDE.append(r.url))
         yield tab
         browser.close()
+    assert not OUTSIDE, f"the dashboard made requests outside this machine: {OUTSIDE[:5]}"
+
+
+LOCAL = ("http://127.0.0.1:", "data:", "blob:", "about:")
 
 
 def settle(page: Any) -> None:

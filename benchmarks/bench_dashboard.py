@@ -1,0 +1,117 @@
+"""Dashboard speed, server side (Streamlit's AppTest): time to render each page, cold (first
+time in the process: the source opened, games listed, the audit or statistics computed) and
+warm (a new session once the caches hold), and the time per replay step (a button click that
+moves one step, and the library part alone: ``Replay.view``).
+
+Run: ``.venv/bin/python benchmarks/bench_dashboard.py [--games 2000] [--store PATH]``.
+
+Without ``--store`` it measures the sample corpus and a simulated store of ``--games`` games per
+kind (built once under ``benchmarks/out/``, random bots, 4 seats; 5 for Fou!). Targets (issue
+25): each page < 2 s warm, a replay step < 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from dashboards.data import SOURCE_ENV, game_replay
+from replay import engine_build
+from replay.games import get_rules
+from replay.simulate import simulate_game
+from replay.store import EventStore
+
+ROOT = Path(__file__).parent.parent
+APP = ROOT / "dashboards" / "app.py"
+PAGES = ("overview", "statistics", "replay", "audit")
+PAGE_TARGET_S = 2.0
+STEP_TARGET_MS = 100.0
+SEATS = {"hearts": 4, "hez2": 4, "hiifuu": 4, "fou": 5}
+
+
+def simulated_store(games: int) -> Path:
+    """A store of ``games`` simulated games per kind (reused when already built)."""
+    path = ROOT / "benchmarks" / "out" / f"dashboard-store-{games}"
+    if (path / "_delta_log").is_dir():
+        return path
+    store = EventStore.open(path, create=True)
+    for kind, seats in SEATS.items():
+        rules = get_rules(kind)
+        batch = [
+            simulate_game(rules, f"{kind}-{i:06d}", players=seats, seed=i) for i in range(games)
+        ]
+        store.ingest(batch)
+    store.compact()
+    return path
+
+
+def render(source: Path, page: str, **query: str) -> tuple[float, AppTest]:
+    """Seconds to render ``page`` in a new session (the entry script, then the page)."""
+    os.environ[SOURCE_ENV] = str(source)
+    at = AppTest.from_file(str(APP), default_timeout=1800)
+    for name, value in query.items():
+        at.query_params[name] = value
+    start = time.perf_counter()
+    at.run()
+    if page != "overview":
+        at.switch_page(f"views/{page}.py").run()
+    elapsed = time.perf_counter() - start
+    if at.exception:
+        raise RuntimeError(f"{page}: {at.exception[0].value}")
+    return elapsed, at
+
+
+def measure(source: Path, label: str, steps: int) -> None:
+    info = EventStore.open(source).info()
+    print(f"\n{label}: {info.games:,} games, {info.events:,} events ({source})")
+    game = str(EventStore.open(source).list_games_table().column("game_id")[0])
+    for page in PAGES:
+        query = {"game": game, "step": "1"} if page == "replay" else {}
+        cold, _ = render(source, page, **query)
+        warm = min(render(source, page, **query)[0] for _ in range(3))
+        verdict = "ok" if warm < PAGE_TARGET_S else "over target"
+        print(f"  {page:<10} first render {cold:7.2f} s   warm {warm:6.3f} s  ({verdict})")
+    _, at = render(source, "replay", game=game, step="0")
+    clicks = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        at.button(key="jump_next").click().run()
+        clicks.append(time.perf_counter() - start)
+    replay = game_replay(str(source), game)
+    assert not isinstance(replay, str)
+    views = []
+    for step in range(min(steps * 10, replay.cursor.last_step + 1)):
+        start = time.perf_counter()
+        replay.view(step, None)
+        views.append(time.perf_counter() - start)
+    click_ms = statistics.median(clicks) * 1000
+    verdict = "ok" if click_ms < STEP_TARGET_MS else "over target"
+    print(f"  replay step: one click {click_ms:.1f} ms median of {steps} ({verdict}); "
+          f"the view alone {statistics.median(views) * 1e6:.0f} µs median")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="simulated games per kind")
+    parser.add_argument("--store", type=Path, help="measure this store instead")
+    parser.add_argument("--steps", type=int, default=20, help="replay steps clicked")
+    args = parser.parse_args()
+    print(f"rules engine: {engine_build()}; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")  # fmt: skip
+    if args.store:
+        measure(args.store, "store", args.steps)
+        return
+    measure(ROOT / "sample_logs" / "store", "sample corpus", args.steps)
+    start = time.perf_counter()
+    store = simulated_store(args.games)
+    print(f"\n(simulated store ready in {time.perf_counter() - start:.0f} s)")
+    measure(store, f"simulated, {args.games} games per kind", args.steps)
+
+
+if __name__ == "__main__":
+    main()
