@@ -3,15 +3,24 @@ are used only while they match the store's snapshot, and survive compaction."""
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 from replay.analytics import Analytics, Filters, derived
 from replay.analytics.catalog import derived_views
 from replay.store import EventStore
 from tests.test_analytics import corpus, table_of
+
+DAY = datetime.date(2026, 6, 1)
+
+
+def _rounded(table: pa.Table) -> list[tuple[Any, ...]]:
+    return [tuple(round(v, 9) if isinstance(v, float) else v for v in r.values())
+            for r in table.to_pylist()]  # fmt: skip
 
 
 def _store(path: Path) -> EventStore:
@@ -39,13 +48,17 @@ def test_derived_tables_equal_the_views(store: EventStore) -> None:
     rows = derived.rebuild(store)
     fast = Analytics.open(EventStore.open(store.path))
     assert fast.derived and not raw.derived
-    assert set(rows) == set(derived_views()) >= {"games", "seats", "rounds", "tricks", "plays"}
+    assert set(rows) == {*derived_views(), derived.RATINGS}
+    assert set(derived_views()) >= {"games", "seats", "rounds", "tricks", "plays"}
     for view in derived_views():
         assert rows[view] > 0
         assert _sorted(fast, view) == _sorted(raw, view) == _sorted(in_memory, view), view
         assert fast.sql(f'DESCRIBE "{view}"').equals(raw.sql(f'DESCRIBE "{view}"')), view
     for f in (Filters(), Filters(kind="fou", player="ann")):
         assert [s.table for s in fast.statistics(f)] == [s.table for s in raw.statistics(f)]
+    for f in (Filters(), Filters(kind="hez2"), Filters(player="ann"), Filters(since=DAY)):
+        assert _rounded(fast.ratings(f)) == _rounded(raw.ratings(f)), f
+    assert fast.ratings(Filters(since=DAY)) != fast.ratings(Filters())
 
 
 def test_views_over_a_store_equal_the_views_over_the_table(store: EventStore) -> None:

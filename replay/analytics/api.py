@@ -130,6 +130,8 @@ class Analytics:
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         con = engine.connect(paths, tables)
+        if derived.RATINGS in tables:
+            engine.create_view(con, derived.RATINGS, "", tables[derived.RATINGS])
         notes = []
         if not tables and paths:
             small = sum(f.rows or 0 for f in files) <= MATERIALIZE_ROWS
@@ -236,6 +238,9 @@ class Analytics:
         """OpenSkill Plackett-Luce ratings per kind and player over the chosen games, in date
         order (kind, player, mu, sigma, conservative = mu - 3 sigma, games); only ``f.player``'s
         rows when a player is given (rated over all the chosen games)."""
+        if self.derived and replace(f, player=None) == Filters(kind=f.kind):
+            # ratings.parquet rates every game; each kind is a ladder of its own
+            return self._run(_STORED_RATINGS, f)
         from replay.analytics.ratings import rate
 
         rated = rate(self.rating_results(replace(f, player=None)))
@@ -269,12 +274,21 @@ ORDER BY d.{dimension}
 """
 
 
-_RESULTS = """
+#: The results OpenSkill rates: every seat with a place and a player, in date order.
+ALL_RESULTS = """
 SELECT s.game_id, s.kind, s.started, s.player, s.place
 FROM seats s
-JOIN chosen c ON c.game_id = s.game_id
 WHERE s.place IS NOT NULL AND s.player IS NOT NULL
 ORDER BY s.started, s.game_id, s.seat
+"""
+_RESULTS = ALL_RESULTS.replace(
+    "FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.game_id = s.game_id\n"
+)
+_STORED_RATINGS = """
+SELECT kind, player, mu, sigma, conservative, games
+FROM ratings
+WHERE (:kind IS NULL OR kind = :kind) AND (:player IS NULL OR player = :player)
+ORDER BY kind, conservative DESC, player
 """
 
 

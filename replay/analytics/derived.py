@@ -15,12 +15,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pyarrow.parquet as pq
+
 from replay.analytics import catalog, engine
 
 if TYPE_CHECKING:
+    import duckdb
+
     from replay.store import EventStore
 
 DERIVED_DIR = "_analytics"
+#: The ratings of every game (``Analytics.ratings`` without date or seat-count filters).
+RATINGS = "ratings"
 MANIFEST = "manifest.json"
 
 
@@ -57,13 +63,32 @@ def fresh_tables(store: EventStore, paths: Sequence[str]) -> dict[str, str]:
     return tables if all(os.path.isfile(p) for p in tables.values()) else {}
 
 
-def rebuild(store: EventStore, *, threads: int | None = None) -> dict[str, int]:
-    """Write every derived table from the current snapshot; returns rows per table."""
+def _write_ratings(con: duckdb.DuckDBPyConnection, target: Path) -> int:
+    """OpenSkill ratings over every game, written to ``target``; returns their number."""
+    from replay.analytics.api import ALL_RESULTS
+    from replay.analytics.ratings import rate
+
+    rated = rate(con.sql(ALL_RESULTS).to_arrow_table())
+    partial = target.with_suffix(".parquet.partial")
+    pq.write_table(rated, partial, compression="zstd")
+    os.replace(partial, target)
+    return rated.num_rows
+
+
+def rebuild(
+    store: EventStore, *, threads: int | None = None, memory_limit: str | None = None
+) -> dict[str, int]:
+    """Write every derived table from the current snapshot; returns rows per table.
+
+    ``memory_limit`` (DuckDB's, e.g. ``"4GB"``): beyond it DuckDB spills to
+    ``_analytics/.tmp``."""
     paths = readable_files(store)
     folder = store.path / DERIVED_DIR
     folder.mkdir(exist_ok=True)
     con = engine.connect(paths, threads=threads)
     con.execute(f"SET temp_directory = {engine.quote(str(folder / '.tmp'))}")
+    if memory_limit:
+        con.execute(f"SET memory_limit = {engine.quote(memory_limit)}")
     rows: dict[str, int] = {}
     files: dict[str, str] = {}
     for name in catalog.derived_views():
@@ -75,9 +100,10 @@ def rebuild(store: EventStore, *, threads: int | None = None) -> dict[str, int]:
         )
         os.replace(partial, target)
         engine.create_view(con, name, "", str(target))  # later tables read this one
-        count = con.execute(f'SELECT count(*) FROM "{name}"').fetchone()
-        rows[name] = int(count[0]) if count else 0
+        rows[name] = int(con.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
         files[name] = target.name
+    rows[RATINGS] = _write_ratings(con, folder / f"{RATINGS}.parquet")
+    files[RATINGS] = f"{RATINGS}.parquet"
     manifest = {"fingerprint": fingerprint(paths), "tables": files, "rows": rows}
     temporary = _manifest(store).with_suffix(".partial")
     temporary.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
