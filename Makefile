@@ -69,6 +69,7 @@ bench: $(NATIVE_STAMP)
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_games.py
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_store.py
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_audit.py
+	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_stats.py --store /tmp/bench_stats_store
 
 # Instructions per audited event (valgrind's callgrind): repeatable where seconds are not.
 bench-instructions: $(NATIVE_STAMP)

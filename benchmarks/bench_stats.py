@@ -58,24 +58,26 @@ def _with_tables(table: pa.Table, seed: int, suffix: str, days: int) -> pa.Table
     """``table`` with new game ids (``suffix``), start times moved by ``days`` and each game
     seated from the pool (its game_start data rewritten)."""
     rng = np.random.default_rng(seed)
-    is_start = pc.equal(table.column("type"), pa.scalar("game_start"))
-    data = table.column("data").to_pylist()
-    flags = is_start.to_pylist()
-    for i, start in enumerate(flags):
-        if start:
-            setup = json.loads(data[i] or "{}")
-            setup["names"], bots = seated(rng, int(setup["players"]))
-            setup["bots"] = bots
-            if "stakes" in setup:
-                setup["stakes"] = [None if b else int(rng.choice([100, 250, 500])) for b in bots]
-            data[i] = json.dumps(setup)
-    compute: Any = pc  # the stubs know no join with a scalar
+    compute: Any = pc  # the stubs miss these signatures
+    is_start = compute.equal(table.column("type"), "game_start")
+    starts = table.column("data").filter(is_start).to_pylist()
+    setups = []
+    for text in starts:
+        setup = json.loads(text or "{}")
+        setup["names"], bots = seated(rng, int(setup["players"]))
+        setup["bots"] = bots
+        if "stakes" in setup:
+            setup["stakes"] = [None if b else int(rng.choice([100, 250, 500])) for b in bots]
+        setups.append(json.dumps(setup))
+    data = compute.replace_with_mask(
+        table.column("data").combine_chunks(), is_start.combine_chunks(), pa.array(setups)
+    )
     ids = compute.binary_join_element_wise(table.column("game_id"), suffix, "")
     shift = pa.scalar(timedelta(days=days), pa.duration("ms"))
     ts = pc.add(table.column("ts"), shift)
     out = table.set_column(0, "game_id", ids)
     out = out.set_column(out.schema.get_field_index("ts"), "ts", ts)
-    return out.set_column(out.schema.get_field_index("data"), "data", pa.array(data, pa.string()))
+    return out.set_column(out.schema.get_field_index("data"), "data", data)
 
 
 def _simulate(kind: str, counts: tuple[int, ...], bots: tuple[str, ...], start: int, n: int) -> Any:

@@ -602,4 +602,5 @@ def test_docs_list_every_view_and_statistic() -> None:
 
     doc = (Path(__file__).parents[1] / "docs" / "statistics.md").read_text(encoding="utf-8")
     generated = doc[doc.index(BEGIN) : doc.index(END) + len(END)] + "\n"
-    assert generated == reference_markdown(), "run: python -m replay.analytics.reference"
+    fix = "python -m replay.analytics.reference --write docs/statistics.md"
+    assert generated == reference_markdown(), fix

@@ -254,13 +254,13 @@ SELECT g.kind, count(*) AS games, sum(g.events) AS events,
   (SELECT count(DISTINCT s.player) FROM chosen_seats s WHERE s.kind = g.kind) AS players,
   sum(g.rounds) AS rounds, min(g.day) AS first, max(g.day) AS last
 FROM games g
-JOIN chosen c ON c.game_id = g.game_id
+JOIN chosen c ON c.gno = g.gno
 GROUP BY g.kind
 ORDER BY g.kind
 """
 
 _PLAYERS = """
-SELECT DISTINCT s.player FROM seats s JOIN chosen c ON c.game_id = s.game_id ORDER BY s.player
+SELECT DISTINCT s.player FROM seats s JOIN chosen c ON c.gno = s.gno ORDER BY s.player
 """
 
 _GAMES_BY_KIND = "SELECT kind, count(*) AS games FROM chosen GROUP BY kind"
@@ -268,7 +268,7 @@ _GAMES_BY_KIND = "SELECT kind, count(*) AS games FROM chosen GROUP BY kind"
 _INSIGHT = """
 SELECT d.{dimension} AS {dimension}, sum(m.hit) AS hits, count(*) AS opportunities
 FROM ({metric}) m
-JOIN chosen_seats d ON d.game_id = m.game_id AND d.seat = m.seat
+JOIN chosen_seats d ON d.gno = m.gno AND d.seat = m.seat
 GROUP BY d.{dimension}
 ORDER BY d.{dimension}
 """
@@ -282,7 +282,7 @@ WHERE s.place IS NOT NULL AND s.player IS NOT NULL
 ORDER BY s.started, s.game_id, s.seat
 """
 _RESULTS = ALL_RESULTS.replace(
-    "FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.game_id = s.game_id\n"
+    "FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n"
 )
 _STORED_RATINGS = """
 SELECT kind, player, mu, sigma, conservative, games

@@ -35,6 +35,8 @@ BASE_VIEWS: tuple[str, ...] = ("seat_numbers", "game_starts", "game_ends", "fina
 PARTS: tuple[str, ...] = ("card_faces", "seat_results", "round_dealers")
 #: The layers of the contract, in dependency order.
 LAYERS: tuple[str, ...] = ("seats", "plays", "tricks", "rounds", "games")
+#: Common views over the layers: per-game counts that keep the statistics off the largest views.
+SUMMARIES: tuple[str, ...] = ("trick_cards",)
 #: The filter views, built for each :class:`~replay.analytics.Filters` (parameters below).
 FILTER_VIEWS: tuple[str, ...] = ("chosen", "chosen_seats")
 #: Every parameter a file may use: the fields of ``Filters``.
@@ -128,7 +130,7 @@ def view_plan() -> tuple[tuple[str, str], ...]:
     """Every view after ``events`` as (name, SELECT), in the order they must be created."""
     plan: list[tuple[str, str]] = [(v, _strip(_common_view(v).sql)) for v in BASE_VIEWS]
     plan += [(p, part_sql(p)) for p in PARTS]
-    plan += [(v, _strip(_common_view(v).sql)) for v in LAYERS]
+    plan += [(v, _strip(_common_view(v).sql)) for v in (*LAYERS, *SUMMARIES)]
     for kind in kinds():
         plan += [(f.name, _strip(f.sql)) for f in _files(kind, "views")]
     return tuple(plan)
@@ -137,7 +139,7 @@ def view_plan() -> tuple[tuple[str, str], ...]:
 @cache
 def view_files() -> tuple[SqlFile, ...]:
     """The view files (common layers, then each kind's views), for documentation and reindex."""
-    files = [_common_view(v) for v in (*BASE_VIEWS, *LAYERS)]
+    files = [_common_view(v) for v in (*BASE_VIEWS, *LAYERS, *SUMMARIES)]
     for kind in kinds():
         files += _files(kind, "views")
     return tuple(files)

@@ -1,9 +1,13 @@
 """The reference part of docs/statistics.md, written from the SQL files' header comments.
 
-``python -m replay.analytics.reference`` prints it; a test keeps the doc equal to it.
+``python -m replay.analytics.reference`` prints it, ``... --write docs/statistics.md`` puts it in
+place; a test keeps the doc equal to it.
 """
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 from replay.analytics import catalog
 
@@ -59,5 +63,15 @@ def reference_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
+def rewrite(path: Path) -> None:
+    """Replace the reference part of a Markdown file (between its markers) with a fresh one."""
+    doc = path.read_text(encoding="utf-8")
+    start, end = doc.index(BEGIN), doc.index(END) + len(END) + 1
+    path.write_text(doc[:start] + reference_markdown() + doc[end:], encoding="utf-8")
+
+
 if __name__ == "__main__":
-    print(reference_markdown(), end="")
+    if sys.argv[1:2] == ["--write"]:
+        rewrite(Path(sys.argv[2]))
+    else:
+        print(reference_markdown(), end="")

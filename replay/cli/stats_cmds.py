@@ -116,8 +116,8 @@ def stats_cmd(
 
 
 def _echo_result(r: StatResult) -> None:
-    scope = r.kind or "all games"
-    typer.echo(f"{r.title} [{r.name}, {scope}, {r.games} games]")
+    scope = f"{r.kind} " if r.kind else ""
+    typer.echo(f"{r.title} [{r.name}: {r.games} {scope}games]")
     typer.echo(to_text(r.table) if r.table.num_rows else "  (no rows)")
 
 

@@ -2,5 +2,5 @@
 -- given: the rows that per-player and per-seat statistics count.
 SELECT s.*
 FROM seats s
-JOIN chosen c ON c.game_id = s.game_id
+JOIN chosen c ON c.gno = s.gno
 WHERE :player IS NULL OR s.player = :player

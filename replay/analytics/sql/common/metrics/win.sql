@@ -1,5 +1,5 @@
 -- title: Game won
 -- unit: seat in a game
 -- A seat in a game (opportunity) that won it (hit).
-SELECT game_id, seat, CASE WHEN won THEN 1 ELSE 0 END AS hit
+SELECT gno, seat, CASE WHEN won THEN 1 ELSE 0 END AS hit
 FROM seats

@@ -6,6 +6,6 @@ SELECT g.kind, g.players, count(*) AS games, min(g.rounds) AS min_rounds,
   avg(g.rounds) AS avg_rounds, max(g.rounds) AS max_rounds, min(g.events) AS min_events,
   avg(g.events) AS avg_events, max(g.events) AS max_events
 FROM games g
-JOIN chosen c ON c.game_id = g.game_id
+JOIN chosen c ON c.gno = g.gno
 GROUP BY g.kind, g.players
 ORDER BY g.kind, g.players

@@ -6,6 +6,6 @@ SELECT s.kind, s.player, count(*) AS games, sum(g.rounds) AS rounds,
   sum(CASE WHEN s.won THEN 1 ELSE 0 END) AS hits, count(*) AS opportunities,
   avg(s.place) AS avg_place, avg(s.score) AS avg_score
 FROM chosen_seats s
-JOIN games g ON g.game_id = s.game_id
+JOIN games g ON g.gno = s.gno
 GROUP BY s.kind, s.player
 ORDER BY s.kind, s.player

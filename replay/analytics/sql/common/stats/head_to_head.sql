@@ -8,6 +8,6 @@ SELECT a.kind, a.player, b.player AS opponent, count(*) AS opportunities,
   sum(CASE WHEN a.place > b.place THEN 1 ELSE 0 END) AS behind,
   sum(CASE WHEN a.place = b.place THEN 1 ELSE 0 END) AS level
 FROM chosen_seats a
-JOIN seats b ON b.game_id = a.game_id AND b.seat <> a.seat
+JOIN seats b ON b.gno = a.gno AND b.seat <> a.seat
 GROUP BY a.kind, a.player, b.player
 ORDER BY a.kind, a.player, b.player

@@ -5,6 +5,6 @@
 SELECT t.kind, t.led, count(*) AS opportunities,
   sum(CASE WHEN t.lead_held THEN 1 ELSE 0 END) AS hits
 FROM tricks t
-JOIN chosen c ON c.game_id = t.game_id
+JOIN chosen c ON c.gno = t.gno
 GROUP BY t.kind, t.led
 ORDER BY t.kind, t.led

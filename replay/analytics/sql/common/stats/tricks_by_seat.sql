@@ -5,7 +5,7 @@
 SELECT r.kind, r.players, r.seat, count(*) AS rounds, sum(r.tricks_won) AS tricks,
   avg(r.tricks_won) AS tricks_per_round
 FROM rounds r
-JOIN chosen_seats s ON s.game_id = r.game_id AND s.seat = r.seat
-WHERE r.kind IN (SELECT DISTINCT kind FROM tricks)
+JOIN chosen_seats s ON s.gno = r.gno AND s.seat = r.seat
+WHERE r.kind IN (SELECT DISTINCT kind FROM trick_cards)
 GROUP BY r.kind, r.players, r.seat
 ORDER BY r.kind, r.players, r.seat

@@ -18,7 +18,7 @@ WITH e AS (
   WHERE won AND player IS NOT NULL
   GROUP BY game_id
 )
-SELECT g.game_id, g.kind, g.started, g.day, g.players,
+SELECT g.game_id, g.gno, g.kind, g.started, g.day, g.players,
   get_json_object(g.data, '$.names') AS names, b.bots, e.events, e.rounds, e.ended,
   b.winners, w.winner_names
 FROM game_starts g

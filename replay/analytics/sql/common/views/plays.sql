@@ -4,9 +4,10 @@
 -- suit) or was a joker. Games without tricks (trick null) have no position and no led suit.
 -- derived: true
 WITH p AS (
-  SELECT e.game_id, e.kind, e.round, e.trick, e.seq, e.player AS seat, e.card, f.suit, f.rank,
-    coalesce(f.joker, false) AS joker, f.points
+  SELECT e.game_id, g.gno, e.kind, e.round, e.trick, e.seq, e.player AS seat, e.card, f.suit,
+    f.rank, coalesce(f.joker, false) AS joker, f.points
   FROM events e
+  LEFT JOIN game_starts g ON g.game_id = e.game_id
   LEFT JOIN card_faces f ON f.kind = e.kind AND f.card = e.card
   WHERE e.type = 'play'
 ), w AS (
@@ -21,7 +22,7 @@ WITH p AS (
       OVER (PARTITION BY game_id, round, trick) AS led
   FROM w
 )
-SELECT game_id, kind, round, trick, seq, seat, card, suit, rank, joker, points,
+SELECT game_id, gno, kind, round, trick, seq, seat, card, suit, rank, joker, points,
   CASE WHEN trick IS NOT NULL THEN nth END AS position,
   led,
   CASE WHEN led IS NOT NULL THEN coalesce(suit = led, false) END AS followed,

@@ -13,7 +13,7 @@ WITH r AS (
   FROM tricks
   GROUP BY game_id, round, winner
 )
-SELECT s.game_id, s.kind, r.round, s.seat, s.player, s.bot, s.players, sc.score, sc.total,
+SELECT s.game_id, s.gno, s.kind, r.round, s.seat, s.player, s.bot, s.players, sc.score, sc.total,
   coalesce(tw.tricks_won, 0) AS tricks_won, coalesce(tw.points_taken, 0) AS points_taken,
   d.dealer
 FROM seats s

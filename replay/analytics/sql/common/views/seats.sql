@@ -2,7 +2,7 @@
 -- games), bot or human, the seat's result (score, place, payout, stake, won) and its position
 -- counted clockwise from the first dealer (0 = the dealer), where the game has a dealer.
 -- derived: true
-SELECT g.game_id, g.kind, g.started, g.day, g.players, n.seat,
+SELECT g.game_id, g.gno, g.kind, g.started, g.day, g.players, n.seat,
   get_json_object(g.data, concat('$.names[', CAST(n.seat AS STRING), ']')) AS player,
   coalesce(get_json_object(g.data, concat('$.bots[', CAST(n.seat AS STRING), ']')) = 'true',
     false) AS bot,

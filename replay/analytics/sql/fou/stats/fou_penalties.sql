@@ -4,7 +4,7 @@
 -- seat-rounds ended with it.
 SELECT h.penalty, count(*) AS rounds
 FROM fou_rounds h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 WHERE h.penalty IS NOT NULL
 GROUP BY h.penalty
 ORDER BY h.penalty

@@ -2,10 +2,10 @@
 -- chart: histogram
 -- Per trick number: hands whose first heart was played on that trick (null: no heart played).
 WITH hands AS (
-  SELECT t.game_id, t.round, max(CASE WHEN t.breaks_hearts THEN t.trick END) AS trick
+  SELECT t.gno, t.round, max(CASE WHEN t.breaks_hearts THEN t.trick END) AS trick
   FROM hearts_tricks t
-  JOIN chosen c ON c.game_id = t.game_id
-  GROUP BY t.game_id, t.round
+  JOIN chosen c ON c.gno = t.gno
+  GROUP BY t.gno, t.round
 )
 SELECT trick, count(*) AS hands
 FROM hands

@@ -7,6 +7,6 @@ SELECT h.player, count(*) AS hands,
   sum(CASE WHEN h.moon THEN 1 ELSE 0 END) AS hits,
   sum(CASE WHEN h.points_taken >= 20 AND NOT h.moon THEN 1 ELSE 0 END) AS stopped
 FROM hearts_hands h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 GROUP BY h.player
 ORDER BY h.player

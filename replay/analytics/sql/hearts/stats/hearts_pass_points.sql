@@ -6,7 +6,7 @@ SELECT h.player, count(*) AS passes, sum(h.pass_points) AS points,
   avg(h.pass_points) AS avg_points,
   sum(CASE WHEN h.queen_received THEN 1 ELSE 0 END) AS queens
 FROM hearts_hands h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 WHERE h.passed_to
 GROUP BY h.player
 ORDER BY h.player

@@ -3,13 +3,13 @@
 -- Over the hands in which the queen of spades was passed (opportunities): how often it was taken
 -- by the seat that received it, by the seat that passed it, or by another seat (hits).
 WITH passed AS (
-  SELECT h.game_id, h.round,
+  SELECT h.gno, h.round,
     max(CASE WHEN h.queen_received THEN h.seat END) AS receiver,
     max(CASE WHEN h.queen_passed THEN h.seat END) AS passer,
     max(CASE WHEN h.took_queen THEN h.seat END) AS taker
   FROM hearts_hands h
-  JOIN chosen c ON c.game_id = h.game_id
-  GROUP BY h.game_id, h.round
+  JOIN chosen c ON c.gno = h.gno
+  GROUP BY h.gno, h.round
 ), outcome AS (
   SELECT CASE WHEN taker = receiver THEN 'receiver' WHEN taker = passer THEN 'passer'
     ELSE 'other seat' END AS taken_by

@@ -5,6 +5,6 @@
 SELECT h.player, count(*) AS opportunities,
   sum(CASE WHEN h.took_queen THEN 1 ELSE 0 END) AS hits
 FROM hearts_hands h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 GROUP BY h.player
 ORDER BY h.player

@@ -35,7 +35,7 @@ WITH q AS (
   FROM passed
   GROUP BY game_id, round, passer
 )
-SELECT r.game_id, r.round, r.seat, r.player, r.bot, r.score, r.points_taken,
+SELECT r.game_id, r.gno, r.round, r.seat, r.player, r.bot, r.score, r.points_taken,
   r.points_taken - CASE WHEN q.winner IS NOT NULL THEN 13 ELSE 0 END AS hearts_taken,
   q.winner IS NOT NULL AS took_queen,
   CASE WHEN q.winner IS NOT NULL THEN q.trick END AS queen_trick,

@@ -4,7 +4,7 @@
 -- player went out: how many seats held that many.
 SELECT h.players, h.held_at_first_out AS cards, count(*) AS seats
 FROM hez2_seats h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 WHERE h.held_at_first_out > 0
 GROUP BY h.players, h.held_at_first_out
 ORDER BY h.players, h.held_at_first_out

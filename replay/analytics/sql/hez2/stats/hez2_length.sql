@@ -5,6 +5,6 @@
 SELECT h.players, count(*) AS games, min(h.turns) AS min_turns, avg(h.turns) AS avg_turns,
   max(h.turns) AS max_turns
 FROM hez2_games h
-JOIN chosen c ON c.game_id = h.game_id
+JOIN chosen c ON c.gno = h.gno
 GROUP BY h.players
 ORDER BY h.players

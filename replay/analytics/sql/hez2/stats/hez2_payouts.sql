@@ -8,7 +8,7 @@ SELECT h.player, count(*) AS games, sum(h.stake) AS staked, sum(h.payout) AS pai
   sum(CASE WHEN h.score < 0 THEN 1 ELSE 0 END) AS lost_money,
   CAST(sum(h.score) AS DOUBLE) / sum(h.stake) AS roi
 FROM hez2_seats h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 WHERE h.stake IS NOT NULL
 GROUP BY h.player
 ORDER BY h.player

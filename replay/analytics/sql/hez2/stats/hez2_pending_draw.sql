@@ -4,6 +4,6 @@
 -- how many games.
 SELECT h.longest_draw, count(*) AS games
 FROM hez2_games h
-JOIN chosen c ON c.game_id = h.game_id
+JOIN chosen c ON c.gno = h.gno
 GROUP BY h.longest_draw
 ORDER BY h.longest_draw

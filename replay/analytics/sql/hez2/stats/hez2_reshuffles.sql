@@ -5,6 +5,6 @@
 SELECT h.players, count(*) AS opportunities, sum(h.reshuffles) AS reshuffles,
   sum(CASE WHEN h.reshuffles > 0 THEN 1 ELSE 0 END) AS hits
 FROM hez2_games h
-JOIN chosen c ON c.game_id = h.game_id
+JOIN chosen c ON c.gno = h.gno
 GROUP BY h.players
 ORDER BY h.players

@@ -5,6 +5,6 @@
 SELECT h.rank, count(*) AS played, sum(CASE WHEN h.faced THEN 1 ELSE 0 END) AS opportunities,
   sum(CASE WHEN h.answered THEN 1 ELSE 0 END) AS hits
 FROM hez2_specials h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 GROUP BY h.rank
 ORDER BY h.rank

@@ -22,7 +22,7 @@ WITH first_out AS (
   WHERE e.kind = 'hez2' AND e.player IS NOT NULL
   GROUP BY e.game_id, e.player
 )
-SELECT s.game_id, s.seat, s.player, s.bot, s.players, s.place, s.payout, s.stake, s.score,
+SELECT s.game_id, s.gno, s.seat, s.player, s.bot, s.players, s.place, s.payout, s.stake, s.score,
   CAST(coalesce(m.turns, 0) AS INT) AS turns, CAST(coalesce(m.cards_played, 0) AS INT)
   AS cards_played, CAST(coalesce(m.cards_drawn, 0) AS INT) AS cards_drawn,
   CAST(CASE WHEN m.first_out IS NOT NULL THEN m.held END AS INT) AS held_at_first_out

@@ -12,11 +12,12 @@ WITH d AS (
     lead(card) OVER (PARTITION BY game_id ORDER BY seq) AS next_card
   FROM d
 )
-SELECT n.game_id, n.seq, n.player AS seat, f.rank,
+SELECT n.game_id, g.gno, n.seq, n.player AS seat, f.rank,
   f.rank IN (1, 2) AND n.next_type IS NOT NULL AND n.next_type <> 'player_out' AS faced,
   CASE WHEN f.rank IN (1, 2) AND n.next_type IS NOT NULL AND n.next_type <> 'player_out'
     THEN n.next_type = 'play' AND coalesce(nf.rank = f.rank, false) END AS answered
 FROM n
+LEFT JOIN game_starts g ON g.game_id = n.game_id
 JOIN card_faces f ON f.kind = 'hez2' AND f.card = n.card
 LEFT JOIN card_faces nf ON nf.kind = 'hez2' AND nf.card = n.next_card
 WHERE n.type = 'play' AND f.rank IN (1, 2, 7)

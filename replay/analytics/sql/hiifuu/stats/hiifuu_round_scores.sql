@@ -5,6 +5,6 @@
 SELECT h.round, count(*) AS opportunities, avg(h.score) AS avg_score,
   sum(CASE WHEN h.score > 0 THEN 1 ELSE 0 END) AS hits
 FROM hiifuu_rounds h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 GROUP BY h.round
 ORDER BY h.round

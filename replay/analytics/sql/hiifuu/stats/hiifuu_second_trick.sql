@@ -3,7 +3,7 @@
 -- Per trick number: seat-rounds in which the seat won its second trick on that trick.
 SELECT h.second_trick AS trick, count(*) AS rounds
 FROM hiifuu_rounds h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 WHERE h.second_trick IS NOT NULL
 GROUP BY h.second_trick
 ORDER BY h.second_trick

@@ -8,6 +8,6 @@ SELECT h.player, count(*) AS opportunities,
   sum(CASE WHEN h.tricks_won = 1 THEN 1 ELSE 0 END) AS one,
   sum(CASE WHEN h.tricks_won >= 3 THEN 1 ELSE 0 END) AS three_or_more
 FROM hiifuu_rounds h
-JOIN chosen_seats s ON s.game_id = h.game_id AND s.seat = h.seat
+JOIN chosen_seats s ON s.gno = h.gno AND s.seat = h.seat
 GROUP BY h.player
 ORDER BY h.player

@@ -20,7 +20,7 @@ WITH v AS (
   FROM events
   WHERE kind = 'hiifuu' AND type = 'token_covered'
 )
-SELECT r.game_id, r.round, r.seat, r.player, r.bot, r.players, v.variant, r.tricks_won,
+SELECT r.game_id, r.gno, r.round, r.seat, r.player, r.bot, r.players, v.variant, r.tricks_won,
   sc.trick AS second_trick, t.position AS token_position, t.value AS token_value,
   t.position IS NOT NULL AND c.position IS NOT NULL AS token_covered, r.score
 FROM rounds r
