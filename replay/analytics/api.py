@@ -281,9 +281,7 @@ FROM seats s
 WHERE s.place IS NOT NULL AND s.player IS NOT NULL
 ORDER BY s.started, s.game_id, s.seat
 """
-_RESULTS = ALL_RESULTS.replace(
-    "FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n"
-)
+_RESULTS = ALL_RESULTS.replace("FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n")
 _STORED_RATINGS = """
 SELECT kind, player, mu, sigma, conservative, games
 FROM ratings
