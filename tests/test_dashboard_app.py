@@ -164,6 +164,18 @@ def test_filters_change_the_figures_and_live_in_the_url(open_page: Open) -> None
     # the widget writes the URL in the browser (bind="query-params"): tests/e2e checks it
 
 
+def test_each_kind_gets_its_own_statistics_and_the_ratings(open_page: Open) -> None:
+    fou = open_page(SAMPLE, "statistics", kind="fou")
+    hearts = open_page(SAMPLE, "statistics", kind="hearts")
+    titles_fou = {m.value for m in fou.markdown if str(m.value).startswith("#### ")}
+    titles_hearts = {m.value for m in hearts.markdown if str(m.value).startswith("#### ")}
+    assert titles_fou - titles_hearts and titles_hearts - titles_fou  # per-kind statistics
+    assert any("Ratings" in str(h.value) for h in fou.subheader)
+    ratings = next(d.value for d in fou.dataframe if "conservative" in d.value.columns)
+    assert len(ratings) > 0 and set(ratings["kind"]) == {"fou"}
+    assert list(ratings["conservative"]) == sorted(ratings["conservative"], reverse=True)
+
+
 def test_the_statistics_follow_the_filters(open_page: Open) -> None:
     every = open_page(SAMPLE, "statistics")
     hearts = open_page(SAMPLE, "statistics", kind="hearts")
@@ -239,6 +251,12 @@ def test_a_seat_view_shows_other_hands_face_down(open_page: Open, known_store: P
     assert html.count('alt="face down"') == hidden > 0
     assert f"{view['names'][1]} (you)" in html
     assert all(f'alt="{n}"' in html for n in names_of("hearts", view["hands"][1]))
+    everyone = cursor.seek(step).view()
+    passed = set(view["game"]["passes"][1])  # seen by seat 1: it passed them
+    hidden_cards = [c for s in (0, 2, 3) for c in everyone["hands"][s] if c not in passed]
+    assert not [n for n in names_of("hearts", hidden_cards) if f'"{n}"' in html]
+    words = texts(at) + re.sub(r'src="[^"]*"', "", html)  # what is written, not the pictures
+    assert not [c for c in hidden_cards if re.search(rf"(?<![\w-]){c}(?![\w-])", words)]
     at.segmented_control(key="replay_seat").set_value("everyone").run()
     assert 'alt="face down"' not in html_of(at) and "seat" not in at.query_params
 
@@ -285,6 +303,12 @@ def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) ->
     assert "step 10 /" in texts(at) and "HEARTS-FOLLOW" in texts(at)
     finding_jumps = [at.button(key=f"jump_{d}_finding").disabled for d in ("prev", "next")]
     assert finding_jumps == [True, True]  # the one finding is here
+
+
+def test_a_seat_view_keeps_the_verdict_for_everyone_s_view(open_page: Open) -> None:
+    at = open_page(FOLLOW, "replay", game="hearts-dispute-000", step="10", seat="2")
+    assert "verdict may name hidden cards" in "".join(str(i.value) for i in at.info)
+    assert "while holding" not in texts(at)
 
 
 def test_the_replay_jumps_between_findings(open_page: Open) -> None:

@@ -217,14 +217,18 @@ def main() -> None:
             stop = replay.cursor.stopped
             st.warning(f"The log cannot be replayed past step {last}: seq {stop.seq} "
                        f"breaks {stop.violation}")  # fmt: skip
-        explanation(path, game, step, replay)
+        if seat is None:
+            explanation(path, game, step, replay)
+        elif any(f.seq == step for f in replay.findings):
+            st.info("A finding at this step: its verdict may name hidden cards, so it shows in "
+                    "everyone's view only.")  # fmt: skip
         score_chart(path, game, step)
         facts = game_facts(view)
         if facts:
             st.dataframe(
                 {"": [k for k, _ in facts], "value": [v for _, v in facts]}, hide_index=True
             )
-        if replay.findings:
+        if replay.findings and seat is None:
             listed = ", ".join(f"step {f.seq} {f.rule}" for f in replay.findings[:12])
             st.caption(f"{len(replay.findings)} findings in this game: {listed}")
     set_url(game=game, step=step)
