@@ -8,11 +8,19 @@ page reads them through :func:`chosen`.
 from __future__ import annotations
 
 import datetime
+import time
 from pathlib import Path
 
 import streamlit as st
 
-from dashboards.data import Chosen, open_source, player_names, seat_counts, source_path
+from dashboards.data import (
+    PAGE_SECONDS,
+    Chosen,
+    open_source,
+    player_names,
+    seat_counts,
+    source_path,
+)
 from replay.games import available_kinds
 
 PAGES = Path(__file__).parent / "views"
@@ -59,7 +67,11 @@ def main() -> None:
         st.Page(PAGES / "replay.py", title="Replay"),
         st.Page(PAGES / "audit.py", title="Audit"),
     ]
+    start = time.perf_counter()
     st.navigation(pages).run()
+    seconds = time.perf_counter() - start
+    st.session_state[PAGE_SECONDS] = seconds  # read by benchmarks/bench_dashboard.py
+    st.sidebar.caption(f"This page ran in {seconds:.2f} s on the server.")
 
 
 main()

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 SOURCE_ENV = "REPLAY_DASHBOARD_SOURCE"
 #: The most games a game picker lists at once (search narrows it).
 PICKER_LIMIT = 500
+#: The session key holding how long the last page took to run on the server.
+PAGE_SECONDS = "page_seconds"
 #: The columns of a games table, whatever the source.
 GAME_COLUMNS = ("game_id", "kind", "players", "seats", "events", "started", "winners")
 

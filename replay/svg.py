@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 from typing import Final
 
@@ -56,6 +57,7 @@ _SHAPES: Final[dict[str, str]] = {
 }
 
 
+@lru_cache(maxsize=4096)  # a page draws the same cards again and again; bounded for odd codes
 def card_svg(
     kind: str, code: str, *, face_down: bool = False, width: int = 60, title: str | None = None
 ) -> str:
@@ -80,6 +82,7 @@ def card_svg(
     )
 
 
+@lru_cache(maxsize=4096)
 def card_img(
     kind: str, code: str, *, face_down: bool = False, width: int = 60, title: str | None = None
 ) -> str:

@@ -148,12 +148,14 @@ def headline(view: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def score_chart(path: str, game_id: str, step: int) -> None:
+@st.cache_resource(show_spinner=False, max_entries=64)
+def score_lines(path: str, game_id: str) -> Any:
+    """The score-so-far lines of a game (built once; each step adds only its rule)."""
     track = score_track(path, game_id)
     if track.num_rows == 0:
-        return
+        return None
     data = track.to_pandas()
-    lines = (
+    return (
         alt.Chart(data)
         .mark_line(point=True)
         .encode(
@@ -163,6 +165,12 @@ def score_chart(path: str, game_id: str, step: int) -> None:
             tooltip=["name", "round", "total", "step"],
         )
     )
+
+
+def score_chart(path: str, game_id: str, step: int) -> None:
+    lines = score_lines(path, game_id)
+    if lines is None:
+        return
     now = alt.Chart({"values": [{"step": step}]}).mark_rule(color="#888").encode(x="step:Q")
     st.altair_chart((lines + now).properties(height=220, title="Score so far"))
 

@@ -104,18 +104,24 @@ def result_chart(result: Any) -> Any:
     )
 
 
-def show_result(result: Any, index: int) -> None:
+@st.cache_resource(show_spinner=False, max_entries=64)
+def prepared(path: str, chosen: Chosen) -> list[tuple[Any, Any, bytes]]:
+    """Each statistic with its chart and its CSV, built once per filter (a rerun only sends
+    them)."""
+    return [(r, result_chart(r), csv_bytes(r.table)) for r in statistics(path, chosen)]
+
+
+def show_result(result: Any, chart: Any, csv: bytes, index: int) -> None:
     scope = result.kind or "every game"
     st.markdown(f"#### {result.title}")
     st.caption(f"{result.description} — {scope}; rests on {result.games:,} games.")
-    chart = result_chart(result)
     if chart is not None:
         st.altair_chart(chart)
     with st.expander("Table"):
         st.dataframe(result.table, hide_index=True)
     st.download_button(
-        "CSV", csv_bytes(result.table), f"{result.name}.csv", "text/csv",
-        key=f"csv_{index}_{result.name}",
+        "CSV", csv, f"{result.name}.csv", "text/csv", key=f"csv_{index}_{result.name}",
+        on_click="ignore",
     )  # fmt: skip
 
 
@@ -169,11 +175,11 @@ def main() -> None:
     with warned("The metric picker could not be computed"):
         picker(path, chosen)
     with warned("The statistics could not be computed"):
-        results = statistics(path, chosen)
+        results = prepared(path, chosen)
         scope = chosen.kind or "all games"
         st.subheader(f"Statistics ({scope})")
-        for index, result in enumerate(results):
-            show_result(result, index)
+        for index, (result, chart, csv) in enumerate(results):
+            show_result(result, chart, csv, index)
     with warned("The ratings could not be computed"):
         leaderboard(path, chosen)
 
