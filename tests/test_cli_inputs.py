@@ -286,3 +286,21 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         cwd=ROOT,
     )
     assert shell.stderr == b"" and shell.stdout.count(b"\n") == 1
+
+
+def test_simulate_writes_json_lines_and_lists_bots_and_options(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run("simulate", "hez2", "--games", "2", "--out", out)
+    assert result.exit_code == 0, result.output
+    listed = json.loads(run("games", out, "-f", "json").stdout)
+    assert len(listed) == 2 and not (tmp_path / "games.jsonl" / "_delta_log").exists()
+    assert run("simulate", "hez2", "-n", "2", "-o", "-").stdout == out.read_text()
+    text = run("simulate", "-h").stdout
+    assert "heuristic" in text and 'variant="normal"' in text and "stakes=" in text
+
+
+def test_the_game_may_be_left_out_when_the_input_holds_one(corpus: dict[str, Any]) -> None:
+    one = corpus["files"][0]
+    assert run("show", one, "-f", "json").exit_code == 0
+    several = run("show", corpus["store"][0])
+    assert several.exit_code == 2 and "3 games (" in several.stderr and "--game" in several.stderr

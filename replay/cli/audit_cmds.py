@@ -121,13 +121,13 @@ def _audit_store(store: Any, kind: str | None, jobs: int) -> AuditReport:
 @app.command()
 def explain(
     inputs: InputsArg,
-    game: GameOpt,
     step: Annotated[
         int,
         typer.Option(
             "--step", "-s", help="Step N: the event of seq N (judged in the state before it)."
         ),
     ],
+    game: GameOpt = None,
     fmt: Annotated[
         ExplainFormat,
         typer.Option(

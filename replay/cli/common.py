@@ -27,7 +27,12 @@ INPUTS_HELP = (
 InputsArg = Annotated[list[str], typer.Argument(metavar="INPUT...", help=INPUTS_HELP)]
 #: The one name of a store argument (commands that need a store, not any input).
 StoreArg = Annotated[Path, typer.Argument(metavar="STORE", help="An event store (a directory).")]
-GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game id, in full or a unique prefix.")]
+GameOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--game", "-g", help="Game id, in full or a unique prefix (not needed for one game)."
+    ),
+]
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -162,7 +167,7 @@ def read_inputs(paths: Sequence[str], *, code: int = 2) -> Sources:
     return sources
 
 
-def load_one_game(paths: Sequence[str], prefix: str) -> tuple[Sources, GameRef, list[Event]]:
+def load_one_game(paths: Sequence[str], prefix: str | None) -> tuple[Sources, GameRef, list[Event]]:
     """The inputs and one game of them (id or unique prefix), the inputs' problems printed as
     warnings; or exit 2 with the problems and one line naming the input and game."""
     sources = read_inputs(paths)
@@ -170,12 +175,21 @@ def load_one_game(paths: Sequence[str], prefix: str) -> tuple[Sources, GameRef, 
     return sources, ref, events
 
 
-def game_of(sources: Sources, prefix: str, *, code: int = 2) -> tuple[GameRef, list[Event]]:
-    """One game of open inputs (see :func:`load_one_game`; exit ``code`` when not found)."""
-    from replay.sources import SourceError
+def game_of(sources: Sources, prefix: str | None, *, code: int = 2) -> tuple[GameRef, list[Event]]:
+    """One game of open inputs (see :func:`load_one_game`; exit ``code`` when not found).
+    Without ``prefix``, the inputs' only game."""
+    from replay.sources import SourceError, cut_list
     from replay.store import StoreError
 
     try:
+        if prefix is None:
+            games = sources.games()
+            if len(games) != 1:
+                ids = cut_list([g.game_id for g in games])
+                raise SourceError(
+                    f"{sources.describe()}: {len(games)} games ({ids or 'none'}): give --game ID"
+                )
+            prefix = games[0].game_id
         ref = sources.resolve(prefix)
         events = sources.load(ref)
     except SourceError as exc:

@@ -81,7 +81,7 @@ JUMP_KEYS: dict[str, tuple[Jump, str]] = {
 
 
 # --------------------------------------------------------------------- loading
-def open_cursor(paths: list[str], game: str) -> Cursor:
+def open_cursor(paths: list[str], game: str | None) -> Cursor:
     """A replay cursor over one game of the inputs (id in full or a unique prefix)."""
     _, _, events = load_one_game(paths, game)
     return cursor_for(events)
@@ -136,7 +136,7 @@ def notes(cursor: Cursor) -> list[str]:
 @app.command()
 def show(
     inputs: InputsArg,
-    game: GameOpt,
+    game: GameOpt = None,
     step: Annotated[
         int,
         typer.Option(
@@ -402,7 +402,7 @@ def run_stepper(stepper: Stepper, console: Console, stream: TextIO) -> None:
 
 
 @app.command()
-def step(inputs: InputsArg, game: GameOpt, seat: SeatOpt = None) -> None:
+def step(inputs: InputsArg, game: GameOpt = None, seat: SeatOpt = None) -> None:
     """Step through a game interactively (keys: n/→ p/← g t r s q; ? lists them)."""
     if "-" in inputs:
         fail("step reads its keys from standard input: give the game as a file or store")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -59,18 +61,52 @@ def _shown(options: dict[str, Any]) -> str:
     return " ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
 
 
-@app.command()
+def games_help() -> str:
+    """Per game: its seats, bots, and the options its game_start records (with defaults).
+
+    >>> "hiifuu: 4-6 players" in games_help() and "variant=normal" in games_help()
+    True
+    """
+    from replay.games import available_kinds, get_rules
+
+    lines = []
+    for kind in available_kinds():
+        rules = get_rules(kind)
+        event = rules.setup_event("help", rules.min_players, random.Random(0), {})
+        recorded = json.loads(event.data or "{}")
+        shown = [f"{k}={json.dumps(v)}" for k, v in recorded.items() if k not in ("names", "bots")]
+        lines.append(
+            f"{kind}: {rules.min_players}-{rules.max_players} players; bots "
+            f"{', '.join(rules.bots())}; options (defaults at {rules.min_players} players) "
+            f"{' '.join(shown)}"
+        )
+    return "\n\n".join(lines)
+
+
+@app.command(epilog=games_help())
 def simulate(
     kind: Annotated[str, typer.Argument(help="Game kind: hearts, hez2, hiifuu or fou.")],
-    out: Annotated[Path, typer.Option("--out", help="Store to write the games into.")],
-    games: Annotated[int, typer.Option("--games", min=1)] = 10,
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", help="A store to write the games into, or a .jsonl file (- : stdout)."
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 10,
     seed: Annotated[int, typer.Option("--seed")] = 1,
     players: Annotated[int | None, typer.Option("--players", help="Seats (game default).")] = None,
-    bots: Annotated[str, typer.Option("--bots", help="Bots cycled over seats.")] = "random",
-    variant: Annotated[str | None, typer.Option("--variant")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", help="key=value")] = None,
+    bots: Annotated[
+        str, typer.Option("--bots", help="Bots cycled over seats (see below).")
+    ] = "random",
+    variant: Annotated[
+        str | None, typer.Option("--variant", help="The game's variant (see below).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="key=value, as game_start records it.")
+    ] = None,
 ) -> None:
-    """Simulate complete games with bots and write them into a store (same seed, same games)."""
+    """Simulate complete games with bots into a store or a JSON Lines file (same seed, same
+    games)."""
     rules = game_rules(kind)
     seats = players if players is not None else rules.min_players
     if not rules.min_players <= seats <= rules.max_players:
@@ -81,10 +117,13 @@ def simulate(
         fail(f"unknown bot {unknown[0]!r}; {kind} has {', '.join(rules.bots())}")
     options = parse_options(variant, option or [])
     check_options(rules, seats, options)
-    store = open_store(out, create=True)
     corpus = simulate_corpus(
         rules, games=games, seed=seed, players=seats, bots=names, options=options
     )
+    if str(out) == "-" or out.suffix == ".jsonl":
+        _write_jsonl(corpus, out, kind, games)
+        return
+    store = open_store(out, create=True)
     written = events = 0
     batch: list[list[Event]] = []
     with progress_bar() as progress:
@@ -99,6 +138,29 @@ def simulate(
         if batch:
             written += _ingest(store, batch)
     typer.echo(f"{written} {kind} games ({events} events) written to {out}")
+
+
+def _write_jsonl(corpus: Iterable[list[Event]], out: Path, kind: str, games: int) -> None:
+    """The games as canonical JSON Lines in a file (or on stdout)."""
+    from replay.store.jsonl import event_to_line
+
+    try:
+        sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
+    except OSError as exc:
+        fail(os_error(exc, out))
+    events = written = 0
+    try:
+        with progress_bar() as progress:
+            task = progress.add_task(f"simulating {kind}", total=games)
+            for game in corpus:
+                sink.writelines(event_to_line(e) + "\n" for e in game)
+                events += len(game)
+                written += 1
+                progress.advance(task)
+    finally:
+        if sink is not sys.stdout:
+            sink.close()
+    typer.echo(f"{written} {kind} games ({events} events) written to {out}", err=str(out) == "-")
 
 
 def _ingest(store: EventStore, batch: list[list[Event]]) -> int:

@@ -210,10 +210,14 @@ def export_cmd(
     sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
     count = 0
     try:
-        for table in _export_tables(sources, game, kind):
-            for row in table.to_pylist():
-                sink.write(row_to_line(row) + "\n")
-                count += 1
+        with progress_bar() as progress:
+            total = 1 if game is not None else len(sources.games(kind))
+            task = progress.add_task("exporting", total=total)
+            for table in _export_tables(sources, game, kind):
+                for row in table.to_pylist():
+                    sink.write(row_to_line(row) + "\n")
+                    count += 1
+                progress.advance(task, len(set(table.column("game_id").to_pylist())))
     finally:
         if sink is not sys.stdout:
             sink.close()
