@@ -37,6 +37,16 @@ def test_the_default_host_and_port(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "--server.address=0.0.0.0" in seen[1] and "http://0.0.0.0:9000" in result.output
 
 
+def test_a_json_lines_file_is_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    dispute = SAMPLE.parent / "disputes" / "hearts" / "HEARTS-FOLLOW.jsonl"
+    seen: list[list[str]] = []
+    monkeypatch.setattr(
+        "replay.cli.dashboard_cmds.os.execve", lambda program, command, env: seen.append(command)
+    )
+    assert run_cli("dashboard", str(dispute)).exit_code == 0
+    assert seen[0][-1] == str(dispute.resolve())
+
+
 @pytest.mark.parametrize("make", ["missing", "folder"])
 def test_a_source_that_is_no_store_or_file_exits_2(tmp_path: Path, make: str) -> None:
     target = tmp_path / "x"
