@@ -136,7 +136,10 @@ class Sources:
             yield ref, self.load(ref)
 
     def origin(self, game_id: str) -> str:
-        """The input a game came from ('' if unknown)."""
+        """The input a game came from ('' if unknown; one input alone: that input, without
+        indexing its games)."""
+        if self._refs is None and len(self.inputs) == 1:
+            return self.inputs[0].origin
         found = self._index().get(game_id)
         return found[0].origin if found else ""
 

@@ -143,6 +143,11 @@ def test_json_outputs_validate_against_their_schemas(corpus: dict[str, Any]) -> 
     jsonschema.validate(json.loads(info.stdout), schema("cli-info"))
     jsonl = run("games", store, "--format", "jsonl").stdout.splitlines()
     jsonschema.validate([json.loads(line) for line in jsonl], schema("cli-games"))
+    disputes = sorted(DISPUTES.glob("*/*.jsonl"))[:6]
+    audited = json.loads(run("audit", *disputes, "--format", "json").stdout)
+    assert audited["findings"]
+    jsonschema.validate(audited, schema("cli-audit"))
+    jsonschema.validate(json.loads(run("rules", "-f", "json").stdout), schema("cli-rules"))
 
 
 def test_csv_has_a_header_and_one_row_per_record(corpus: dict[str, Any]) -> None:

@@ -84,7 +84,11 @@ def audit(
     report.problems.extend(p for p in sources.collect_problems() if p not in report.problems)
     if not report.games and not report.problems:
         report.problems.append(f"{sources.describe()}: no events")
-    origins = {ref.game_id: ref.origin for ref in sources.games()}
+    origins = {
+        g.game_id: sources.origin(g.game_id)
+        for g in report.games
+        if g.findings or g.stopped_at is not None
+    }
     typer.echo(format_report(sort_report(report), fmt.value, origins))
     raise typer.Exit(report.exit_code)
 
@@ -92,15 +96,20 @@ def audit(
 def _audit_sources(sources: Sources, kind: str | None, jobs: int) -> AuditReport:
     """Every game of every input (a store's in worker processes), each game once."""
     report = AuditReport()
-    owners = {ref.game_id: ref.origin for ref in sources.games()}
+    several = len(sources.inputs) > 1  # a game id met twice is audited once (its first input)
+    owners = {ref.game_id: ref.origin for ref in sources.games()} if several else {}
+
+    def owned(game_id: str, origin: str) -> bool:
+        return not several or owners.get(game_id) == origin
+
     for source in sources.inputs:
         if isinstance(source, StoreInput):
             games = _audit_store(source.store, kind, jobs).games
-            report.games += [g for g in games if owners.get(g.game_id) == source.origin]
+            report.games += [g for g in games if owned(g.game_id, source.origin)]
             continue
         assert isinstance(source, FileInput)
         for game_id, events in source.games.items():
-            if owners.get(game_id) == source.origin and (kind is None or events[0].kind == kind):
+            if owned(game_id, source.origin) and (kind is None or events[0].kind == kind):
                 report.games.append(audit_game(events))
     return report
 
