@@ -254,6 +254,7 @@ def main() -> None:
     parser.add_argument("--memory-limit", default="6GB", help="DuckDB memory for reindex")
     parser.add_argument("--only", help="only the queries whose name contains this")
     parser.add_argument("--rebuild", action="store_true", help="build the store again")
+    parser.add_argument("--reindex", action="store_true", help="rebuild its derived tables")
     parser.add_argument("--phase", choices=["build", "reindex", "queries"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase:
@@ -268,6 +269,8 @@ def main() -> None:
 
             shutil.rmtree(args.store)
         child(args, "build")
+        args.reindex = True
+    if args.reindex:
         child(args, "reindex")
     child(args, "queries")
 

@@ -604,3 +604,22 @@ def test_docs_list_every_view_and_statistic() -> None:
     generated = doc[doc.index(BEGIN) : doc.index(END) + len(END)] + "\n"
     fix = "python -m replay.analytics.reference --write docs/statistics.md"
     assert generated == reference_markdown(), fix
+
+
+def test_sql_files_keep_to_the_portable_subset() -> None:
+    """No DuckDB-only syntax in the files Spark also runs (CONTRACTS.md A); the DuckDB prelude
+    is the one file allowed DuckDB's names."""
+    import re
+
+    from replay.analytics import catalog
+
+    forbidden = re.compile(
+        r"\bQUALIFY\b|\blist_\w+|->>|::|GROUP BY ALL|\$\w|\blambda\b|\"|\bunnest\b|\bstring_agg\b"
+        r"|\bstruct_pack\b|\{",
+        re.I,
+    )
+    files = [p for p in catalog.SQL_DIR.rglob("*.sql") if p != catalog.PRELUDE_DUCKDB]
+    assert len(files) > 50
+    for path in files:
+        code = "\n".join(catalog._code_pieces(path.read_text(encoding="utf-8")))
+        assert not forbidden.search(code), (path, forbidden.search(code))

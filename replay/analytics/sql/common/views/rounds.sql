@@ -1,8 +1,9 @@
--- rounds: one row per game x round x seat: the round's score and running total (round_scored),
--- tricks won, points taken in tricks (0 where tricks carry none) and the round's dealer.
+-- rounds: one row per game x round x seat (a round: one in which cards were dealt): the round's
+-- score and running total (round_scored), tricks won, points taken in tricks (0 where tricks
+-- carry none) and the round's dealer.
 -- derived: true
 WITH r AS (
-  SELECT DISTINCT game_id, round FROM events WHERE round IS NOT NULL
+  SELECT DISTINCT game_id, round FROM events WHERE type = 'deal' AND round IS NOT NULL
 ), sc AS (
   SELECT game_id, round, player AS seat, amount AS score, total
   FROM events

@@ -7,18 +7,19 @@ WITH t AS (
   FROM events e
   LEFT JOIN game_starts g ON g.game_id = e.game_id
   WHERE e.type = 'trick_won'
-), j AS (
-  SELECT t.game_id, t.gno, t.kind, t.round, t.trick, t.winner, t.points,
-    max(CASE WHEN p.position = 1 THEN p.seat END) AS leader,
-    max(p.led) AS led,
-    max(CASE WHEN p.seat = t.winner THEN p.card END) AS winning_card,
-    CAST(count(p.seq) AS INT) AS cards,
-    CAST(sum(CASE WHEN p.joker THEN 1 ELSE 0 END) AS INT) AS jokers,
-    CAST(sum(CASE WHEN p.discarded THEN 1 ELSE 0 END) AS INT) AS discards
-  FROM t
-  LEFT JOIN plays p ON p.game_id = t.game_id AND p.round = t.round AND p.trick = t.trick
-  GROUP BY t.game_id, t.gno, t.kind, t.round, t.trick, t.winner, t.points
+), a AS (
+  SELECT gno, round, trick, max(CASE WHEN position = 1 THEN seat END) AS leader,
+    max(led) AS led, CAST(count(*) AS INT) AS cards,
+    CAST(sum(CASE WHEN joker THEN 1 ELSE 0 END) AS INT) AS jokers,
+    CAST(sum(CASE WHEN discarded THEN 1 ELSE 0 END) AS INT) AS discards
+  FROM plays
+  WHERE trick IS NOT NULL
+  GROUP BY gno, round, trick
 )
-SELECT game_id, gno, kind, round, trick, leader, led, winner, winning_card, points, cards, jokers,
-  discards, winner = leader AS lead_held
-FROM j
+SELECT t.game_id, t.gno, t.kind, t.round, t.trick, a.leader, a.led, t.winner,
+  w.card AS winning_card, t.points, coalesce(a.cards, 0) AS cards, coalesce(a.jokers, 0) AS jokers,
+  coalesce(a.discards, 0) AS discards, t.winner = a.leader AS lead_held
+FROM t
+LEFT JOIN a ON a.gno = t.gno AND a.round = t.round AND a.trick = t.trick
+LEFT JOIN plays w ON w.gno = t.gno AND w.round = t.round AND w.trick = t.trick
+  AND w.seat = t.winner
