@@ -58,8 +58,8 @@ def test_first_last_seat_view_and_help() -> None:
     labels = re.findall(r"omniscient view|seat \d's view", out)
     assert labels[3:5] == ["seat 2's view", "omniscient view"]
     assert "previous round end" in out and "next finding" in out  # the key list
-    shown, out = steps("\x1b[F\x1b[H\nq\n")
-    assert shown == [0, c.last_step, 0]
+    shown, out = steps("\x1b[F\x1b[H\x1b[4~\x1b[1~\nq\n")
+    assert shown == [0, c.last_step, 0, c.last_step, 0]
     _, out = steps("9\nq\n")
     assert "the game has seats 0..3" in out
 

@@ -274,10 +274,11 @@ class Stepper:
 
 
 def split_keys(text: str) -> list[str]:
-    """The keys in a line of input (arrow escape sequences become ``RIGHT``/``LEFT``).
+    """The keys in a line of input (arrow escape sequences become ``RIGHT``/``LEFT``, Home
+    and End ``HOME``/``END``, in their 3- and 4-character forms).
 
-    >>> split_keys("nn\\x1b[Dq")
-    ['n', 'n', 'LEFT', 'q']
+    >>> split_keys("nn\\x1b[Dq\\x1b[4~")
+    ['n', 'n', 'LEFT', 'q', 'END']
     """
     arrows = {
         "\x1b[C": "RIGHT", "\x1b[D": "LEFT", "\x1bOC": "RIGHT", "\x1bOD": "LEFT",
@@ -287,13 +288,25 @@ def split_keys(text: str) -> list[str]:
     i = 0
     while i < len(text):
         if text[i] == "\x1b":
-            keys.append(arrows.get(text[i : i + 3], "ESC"))
-            i += 3
+            long = LONG_KEYS.get(text[i : i + 4])
+            keys.append(long or arrows.get(text[i : i + 3], "ESC"))
+            i += 4 if long else 3
             continue
         if not text[i].isspace():
             keys.append(text[i])
         i += 1
     return keys
+
+
+#: The 4-character escape sequences of Home and End (the 3-character ones: ``\x1b[H``...).
+LONG_KEYS = {"\x1b[1~": "HOME", "\x1b[4~": "END"}
+
+
+def _key_length(text: str) -> int:
+    """How many characters the first key of ``text`` takes (an escape sequence: 3 or 4)."""
+    if not text.startswith("\x1b"):
+        return 1
+    return 4 if text[:4] in LONG_KEYS else 3
 
 
 class LineKeys:
@@ -310,8 +323,9 @@ class LineKeys:
                 if not line:
                     return
                 self.rest = line.rstrip("\n")
-            keys = split_keys(self.rest[:3] if self.rest.startswith("\x1b") else self.rest[:1])
-            self.rest = self.rest[3:] if self.rest.startswith("\x1b") else self.rest[1:]
+            size = _key_length(self.rest)
+            keys = split_keys(self.rest[:size])
+            self.rest = self.rest[size:]
             yield from keys
 
     @contextmanager
@@ -353,7 +367,7 @@ class TerminalKeys:
     def read_key(self) -> str | None:
         first = os.read(self.fd, 1).decode(errors="replace")
         if first == "\x1b":
-            while len(first) < 3 and select.select([self.fd], [], [], 0.05)[0]:
+            while len(first) < 4 and select.select([self.fd], [], [], 0.05)[0]:
                 first += os.read(self.fd, 1).decode(errors="replace")
         if not first or first == "\x04":  # EOF or Ctrl-D
             return None
