@@ -103,3 +103,19 @@ def test_reindex(store: Path) -> None:
     assert "derived tables rebuilt" in result.stdout
     again = run_cli("sql", str(store), "SELECT count(*) AS n FROM tricks", "--format", "json")
     assert json.loads(again.stdout)[0]["n"] > 100
+
+
+def test_stats_over_several_inputs_count_each_game_once(store: Path, jsonl: Path) -> None:
+    one = run_cli("stats", str(store), "--stat", "game_length", "--format", "json")
+    both = run_cli("stats", str(store), str(jsonl), "--stat", "game_length", "--format", "json")
+    assert both.exit_code == 0, both.output
+    assert json.loads(both.stdout)[0]["rows"] == json.loads(one.stdout)[0]["rows"]
+    folder = run_cli("stats", str(jsonl.parent), "--stat", "game_length", "--format", "jsonl")
+    assert json.loads(folder.stdout.splitlines()[0])["rows"] == json.loads(one.stdout)[0]["rows"]
+
+
+def test_sql_decimals_and_jsonl(store: Path) -> None:
+    result = run_cli("sql", str(store), "SELECT 1.5 AS x, sum(seat) AS s FROM seats", "-f", "jsonl")
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)
+    assert row["x"] == 1.5 and isinstance(row["s"], int)

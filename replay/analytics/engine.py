@@ -136,10 +136,11 @@ def run(
 
 
 def tidy(table: pa.Table) -> pa.Table:
-    """Whole-number decimals (DuckDB's type for a sum of integers) as int64."""
+    """Decimals as int64 (whole numbers: DuckDB's type for a sum of integers) or float64."""
     for i, f in enumerate(table.schema):
-        if pa.types.is_decimal(f.type) and f.type.scale == 0:
-            table = table.set_column(i, f.name, table.column(i).cast(pa.int64()))
+        if pa.types.is_decimal(f.type):
+            wanted = pa.int64() if f.type.scale == 0 else pa.float64()
+            table = table.set_column(i, f.name, table.column(i).cast(wanted, safe=False))
     return table
 
 

@@ -7,13 +7,10 @@ connection can read no file but the store's.
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import json
 import math
-from decimal import Decimal
-from enum import StrEnum
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,21 +18,20 @@ import typer
 
 from replay.cli import app
 from replay.cli.common import KindOpt, echo_problems, fail, os_error
+from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
     from replay.analytics import Analytics, StatResult
+    from replay.sources import Sources
 
 
-class Format(StrEnum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-
-
-SourcePath = Annotated[Path, typer.Argument(help="A store directory or a JSON Lines file.")]
-FormatOpt = Annotated[Format, typer.Option("--format", help="Output: table, json or csv.")]
+SourcePaths = Annotated[
+    list[str],
+    typer.Argument(help="Stores, JSON Lines files, folders (searched recursively) or - (stdin)."),
+]
+SourcePath = Annotated[str, typer.Argument(help="A store, a JSON Lines file, a folder or -.")]
 
 
 def _date(value: str | None, option: str) -> datetime.date | None:
@@ -47,35 +43,58 @@ def _date(value: str | None, option: str) -> datetime.date | None:
         fail(f"{option} {value!r}: expected a date YYYY-MM-DD")
 
 
-def open_analytics(path: Path) -> Analytics:
-    """Statistics over a store, or over a JSON Lines file (its bad lines reported), or exit 2."""
+def open_analytics(paths: Sequence[str]) -> Analytics:
+    """Statistics over the inputs (replay/sources.py), their problems reported, or exit 2.
+
+    One store alone is read through its own files (and derived tables); anything else is read
+    into one table (a game met twice counts once, as the sources decide)."""
     from replay.analytics import Analytics
+    from replay.sources import StoreInput, open_sources
 
-    if path.is_file():
-        from replay.store.jsonl import read_jsonl
-
-        try:
-            read = read_jsonl(path)
-        except OSError as exc:
-            fail(os_error(exc, path))
-        echo_problems(read.rejected)
-        return Analytics.open(read.table)
-    from replay.cli.common import open_store
-
-    store = open_store(path)
+    sources = open_sources(paths)
+    echo_problems(sources.problems)
+    if not sources.inputs:
+        fail("no input to read")
+    only = sources.inputs[0]
     try:
-        analytics = Analytics.open(store)
-    except Exception as exc:  # an unreadable store must not end in a traceback
-        echo_problems(store.problems, "error")
-        fail(f"{path}: cannot read the event store: {type(exc).__name__}: {exc}")
+        if len(sources.inputs) == 1 and isinstance(only, StoreInput):
+            analytics = Analytics.open(only.store)
+        else:
+            analytics = Analytics.open(_one_table(sources))
+    except Exception as exc:  # an unreadable input must not end in a traceback
+        fail(f"{sources.describe()}: cannot read the events: {type(exc).__name__}: {exc}")
     echo_problems(analytics.problems)
     echo_problems(analytics.notes, "note")
     return analytics
 
 
+def _one_table(sources: Sources) -> pa.Table:
+    """Every input's events in one table, each game from the input the sources kept it from."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from replay.analytics.engine import conform_events
+    from replay.sources import FileInput
+
+    kept: dict[str, list[str]] = {}
+    for ref in sources.games():
+        kept.setdefault(ref.origin, []).append(ref.game_id)
+    tables = []
+    for source in sources.inputs:
+        if isinstance(source, FileInput):
+            table = source.table
+        else:
+            table = pa.Table.from_batches(list(source.store.scan()))
+            echo_problems(source.store.problems)
+        ids = pa.array(kept.get(source.origin, []), pa.string())
+        table = conform_events(table)
+        tables.append(table.filter(pc.is_in(table.column("game_id"), value_set=ids)))
+    return pa.concat_tables(tables)
+
+
 @app.command("stats")
 def stats_cmd(
-    source: SourcePath,
+    sources: SourcePaths,
     kind: KindOpt = None,
     player: Annotated[
         str | None, typer.Option("--player", help="Only games this player sat in.")
@@ -96,20 +115,23 @@ def stats_cmd(
     from replay.analytics import Filters, UnknownStatistic
 
     f = Filters(kind, player, players, _date(since, "--since"), _date(until, "--until"))
-    analytics = open_analytics(source)
+    analytics = open_analytics(sources)
     try:
         results = [analytics.statistic(name, f)] if name else analytics.statistics(f)
     except UnknownStatistic:
         fail(f"unknown statistic {name!r}; see docs/statistics.md")
-    if fmt is Format.json:
-        from replay.analytics.api import describe
+    from replay.analytics.api import describe
 
-        typer.echo(json.dumps([describe(r) for r in results], default=_json_value, indent=1))
+    if fmt is Format.json:
+        echo(dump([describe(r) for r in results]))
+        return
+    if fmt is Format.jsonl:
+        echo("\n".join(json.dumps(plain(describe(r)), ensure_ascii=False) for r in results))
         return
     for r in results:
         if fmt is Format.csv:
             typer.echo(f"# {r.name}: {r.title} ({r.games} games)")
-            typer.echo(to_csv(r.table), nl=False)
+            echo(records_text(r.table.to_pylist(), fmt, r.table.column_names))
         else:
             _echo_result(r)
         typer.echo("")
@@ -132,19 +154,17 @@ def sql_cmd(
 
     from replay.analytics import QueryRefused
 
-    analytics = open_analytics(source)
+    analytics = open_analytics([source])
     try:
         table = analytics.sql(query)
     except QueryRefused as exc:
         fail(f"query refused: {exc}")
     except duckdb.Error as exc:
         fail(f"query failed: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
-    if fmt is Format.json:
-        typer.echo(json.dumps(table.to_pylist(), default=_json_value, indent=1))
-    elif fmt is Format.csv:
-        typer.echo(to_csv(table), nl=False)
-    else:
+    if fmt is Format.table:
         typer.echo(to_text(table))
+    else:
+        echo(records_text(table.to_pylist(), fmt, table.column_names))
 
 
 @app.command("reindex")
@@ -166,14 +186,6 @@ def reindex_cmd(
 
 
 # --------------------------------------------------------------------- output
-def _json_value(value: object) -> object:
-    if isinstance(value, datetime.datetime | datetime.date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    return str(value)
-
-
 def _cell(value: Any) -> str:
     if value is None:
         return "-"
@@ -199,13 +211,3 @@ def to_text(table: pa.Table) -> str:
         ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
-
-
-def to_csv(table: pa.Table) -> str:
-    """CSV with a header line (empty cell for null)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(table.column_names)
-    for row in table.to_pylist():
-        writer.writerow(["" if v is None else v for v in row.values()])
-    return out.getvalue()
