@@ -129,8 +129,9 @@ def test_the_html_replay_is_one_self_contained_page_with_step_controls(tmp_path:
     assert data["tricks"] and data["rounds"]
     for action in ("first", "prev", "next", "last", "nextTrick", "nextRound", "nextFinding"):
         assert f'data-do="{action}"' in page
-    missing = run("export", path, "--format", "html", "--out", out)
-    assert missing.exit_code == 2 and "--game" in missing.stderr
+    assert run("export", path, "--format", "html", "--out", out).exit_code == 0  # its one game
+    several = run("export", path, DISPUTES / "hez2" / "HEZ2-ACE.jsonl", "-f", "html", "-o", out)
+    assert several.exit_code == 2 and "--game" in several.stderr
 
 
 def test_rules_prints_one_rule_a_games_rules_or_all() -> None:

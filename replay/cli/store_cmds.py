@@ -190,18 +190,16 @@ def export_cmd(
         typer.Option(
             "--format",
             "-f",
-            help="jsonl: canonical JSON Lines; html: one game (--game) as a self-contained "
-            "page that steps through it.",
+            help="jsonl: canonical JSON Lines; html: one game (--game, unless the input holds "
+            "one) as a self-contained page that steps through it.",
         ),
     ] = ExportFormat.jsonl,
 ) -> None:
     """Export games as canonical JSON Lines (each input's games by id and seq), or one game
     as a shareable HTML replay."""
     sources = read_inputs(inputs, code=1)
-    if fmt is ExportFormat.html:
-        if game is None:
-            fail("--format html exports one game: give --game ID")
-        ref, events = game_of(sources, game, code=1)
+    if fmt is ExportFormat.html:  # one game: --game, or the inputs' only game
+        ref, events = game_of(sources, game, code=2)
         from replay.htmlreport import replay_page
 
         _write_text(out, replay_page(events, ref.origin))
