@@ -10,7 +10,7 @@ NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
 
-.PHONY: venv native demo e2e test lint typecheck unit unit-native unit-spark bench bench-instructions samples clean
+.PHONY: venv venv-pure native install-native demo e2e check test lint typecheck unit unit-native unit-spark bench bench-instructions samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,20 @@ $(NATIVE_STAMP): $(STAMP) $(SOURCES) scripts/build_native.py benchmarks/pgo_trai
 	touch $(NATIVE_STAMP)
 
 native: $(NATIVE_STAMP)
+
+# The compiled build installed into .venv in place of the editable pure install: a wheel built
+# by mypyc against .venv's own dependencies and stubs (build/wheel/, no profile-guided pass).
+# `make venv-pure` puts the editable pure install back.
+WHEEL := build/wheel
+install-native: $(STAMP)
+	$(BIN)/pip install --quiet "setuptools>=68" wheel
+	rm -rf $(WHEEL) build/lib.* build/temp.* build/bdist.*
+	REPLAY_COMPILE=1 $(BIN)/pip wheel . --quiet --no-deps --no-build-isolation -w $(WHEEL)
+	$(BIN)/pip install --quiet --no-deps --force-reinstall $(WHEEL)/replay-*.whl
+	cd /tmp && $(abspath $(BIN))/replay --version
+
+venv-pure: $(STAMP)
+	$(BIN)/pip install --quiet --no-deps -e .
 
 # The dashboard on sample_logs/ until Ctrl-C (DEMO_CHECK=1: start, check, stop).
 demo: $(STAMP)
@@ -61,6 +75,11 @@ unit-native: $(NATIVE_STAMP)
 # Spark session, local[2]. Skipped with the reason without pyspark or Java (pip install -e '.[spark]').
 unit-spark: $(STAMP)
 	$(BIN)/pytest -n 0 -m spark
+
+# The everyday tier (under a minute on an idle 2-core machine): ruff, then the tests not marked
+# slow, pure build only. CI runs `make test`.
+check: lint
+	$(BIN)/pytest -n $(TEST_JOBS) -m 'not slow and not spark'
 
 test: lint typecheck unit unit-native unit-spark
 

@@ -1,7 +1,7 @@
 """Golden transcripts: a game's rendering after every event, checked in under tests/golden/.
 
-Set ``REPLAY_UPDATE_GOLDEN=1`` to rewrite a transcript after an intended change, then review the
-diff before committing it.
+A missing transcript fails the test. Set ``REPLAY_UPDATE_GOLDEN=1`` to write or rewrite one after
+an intended change, then review the diff before committing it.
 """
 
 from __future__ import annotations
@@ -27,11 +27,16 @@ def transcript(rules: Rules[Any], events: list[Event]) -> str:
 
 
 def check_golden(name: str, text: str) -> None:
-    """Compare ``text`` with ``tests/golden/<name>.txt`` (or rewrite it when asked)."""
-    path = GOLDEN_DIR / f"{name}.txt"
-    if os.environ.get("REPLAY_UPDATE_GOLDEN") == "1" or not path.exists():
-        if os.environ.get("CI") and not path.exists():
-            raise AssertionError(f"golden transcript {path} is missing")
+    """Compare ``text`` with ``tests/golden/<name>.txt``; fail when the file is missing."""
+    check_golden_file(GOLDEN_DIR / f"{name}.txt", text)
+
+
+def check_golden_file(path: Path, text: str) -> None:
+    """Compare ``text`` with the file at ``path``, which must exist (``REPLAY_UPDATE_GOLDEN=1``
+    writes or rewrites it first)."""
+    if os.environ.get("REPLAY_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"golden transcript {path} is missing (REPLAY_UPDATE_GOLDEN=1 writes it)"
     expected = path.read_text(encoding="utf-8")
-    assert text == expected, f"transcript differs from {path}; rerun with REPLAY_UPDATE_GOLDEN=1"
+    assert text == expected, f"output differs from {path}; rerun with REPLAY_UPDATE_GOLDEN=1"
