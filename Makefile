@@ -32,7 +32,7 @@ native: $(NATIVE_STAMP)
 WHEEL := build/wheel
 install-native: $(STAMP)
 	$(BIN)/pip install --quiet "setuptools>=68" wheel
-	rm -rf $(WHEEL) build/lib.* build/temp.* build/bdist.*
+	rm -rf $(WHEEL) build/lib build/lib.* build/temp.* build/bdist.*
 	REPLAY_COMPILE=1 $(BIN)/pip wheel . --quiet --no-deps --no-build-isolation -w $(WHEEL)
 	$(BIN)/pip install --quiet --no-deps --force-reinstall $(WHEEL)/replay-*.whl
 	cd /tmp && $(abspath $(BIN))/replay --version
