@@ -44,7 +44,7 @@ def counts_chart(findings: Any, column: str, title: str) -> None:
             y=alt.Y(f"{column}:N", sort="-x", title=column),
             tooltip=[column, "findings"],
         )
-        .properties(title=title, height=max(80, 22 * len(data)))
+        .properties(title=title, height=alt.Step(22))
     )
     st.altair_chart(chart)
 

@@ -29,35 +29,66 @@ def ratings(path: str, chosen: Chosen) -> pa.Table:
     return table
 
 
-def _numeric(table: pa.Table) -> list[str]:
-    return [
+#: Columns that count or measure (the rest, leading, are what a row is about).
+MEASURES = frozenset(
+    {"hits", "opportunities", "games", "hands", "rounds", "tricks", "passes", "played", "seats",
+     "fools", "reshuffles", "rate", "low", "high", "flagged"}
+)  # fmt: skip
+#: The most bars a chart draws (the table below it has every row).
+MAX_BARS = 60
+#: The height of one bar's row (a fixed height in pixels collapses a short bar chart).
+ROW = alt.Step(22)
+
+
+def keys_of(table: pa.Table) -> list[str]:
+    """The leading columns a row is about (kind, player, seat, card...), before the first
+    measure; at least the first column."""
+    keys = []
+    for name in table.column_names:
+        if name in MEASURES:
+            break
+        keys.append(name)
+    return keys or table.column_names[:1]
+
+
+def value_of(table: pa.Table, keys: list[str]) -> str | None:
+    """The figure a bar shows: an average or a per-round figure if there is one, else the
+    first count."""
+    numeric = [
         n for n in table.column_names
-        if pa.types.is_integer(table.schema.field(n).type)
-        or pa.types.is_floating(table.schema.field(n).type)
+        if n not in keys and n not in ("low", "high", "flagged")
+        and (pa.types.is_integer(table.schema.field(n).type)
+             or pa.types.is_floating(table.schema.field(n).type))
     ]  # fmt: skip
+    averages = [n for n in numeric if n.startswith("avg_") or n.endswith("_per_round")]
+    chosen = averages or numeric
+    return chosen[0] if chosen else None
 
 
-def _labels(table: pa.Table) -> list[str]:
-    numeric = set(_numeric(table))
-    return [n for n in table.column_names if n not in numeric]
+def labelled(table: pa.Table, keys: list[str]) -> Any:
+    """The table as a data frame with a ``row_label`` column joining the key columns."""
+    data = table.to_pandas()
+    data["row_label"] = data[keys].astype(str).agg(" · ".join, axis=1)
+    return data
 
 
 def rate_chart(table: pa.Table, key: str, title: str) -> Any:
-    """Rates per value of ``key`` with their Wilson interval as error bars."""
-    data = table.to_pandas()
-    data[key] = data[key].astype(str)
-    base = alt.Chart(data).encode(y=alt.Y(f"{key}:N", title=key))
+    """Rates per value of ``key`` (or of all the key columns, joined) with their Wilson
+    interval as error bars; grey where the sample is too small."""
+    keys = [key] if key in table.column_names else keys_of(table)
+    data = labelled(table, keys).head(MAX_BARS)
+    base = alt.Chart(data).encode(y=alt.Y("row_label:N", title=" · ".join(keys), sort=None))
     bars = base.mark_bar().encode(
         x=alt.X("rate:Q", title="rate (bars: 95% interval)", axis=alt.Axis(format="%")),
         color=alt.condition("datum.flagged", alt.value("#bdbdbd"), alt.value("#1565c0")),
-        tooltip=[key, "hits", "opportunities",
+        tooltip=[*keys, "hits", "opportunities",
                  alt.Tooltip("rate:Q", format=".1%"), alt.Tooltip("low:Q", format=".1%"),
                  alt.Tooltip("high:Q", format=".1%"), "flagged"],
     )  # fmt: skip
     errors = base.mark_errorbar(color="#212121").encode(
         x=alt.X("low:Q", title="rate (bars: 95% interval)"), x2="high:Q"
     )
-    return (bars + errors).properties(title=title, height=max(80, 26 * len(data)))
+    return (bars + errors).properties(title=title, height=ROW)
 
 
 def result_chart(result: Any) -> Any:
@@ -65,42 +96,52 @@ def result_chart(result: Any) -> Any:
     table: pa.Table = result.table
     if table.num_rows == 0:
         return None
-    numeric, labels = _numeric(table), _labels(table)
-    if "rate" in table.column_names:
-        key = (labels or [c for c in table.column_names if c not in ("rate", "low", "high")])[0]
-        return rate_chart(table, key, result.title)
-    data = table.to_pandas()
-    if result.chart == "heatmap" and len(table.column_names) >= 3 and numeric:
-        x, y = table.column_names[0], table.column_names[1]
-        value = [n for n in numeric if n not in (x, y)][-1]
-        return (
-            alt.Chart(data)
+    keys = keys_of(table)
+    if result.chart == "heatmap" and len(keys) >= 2:
+        value = "rate" if "rate" in table.column_names else value_of(table, keys)
+        x, y = keys[-2], keys[-1]
+        chart = (
+            alt.Chart(table.to_pandas())
             .mark_rect()
             .encode(
-                x=alt.X(f"{x}:O"),
-                y=alt.Y(f"{y}:O"),
-                color=alt.Color(f"{value}:Q"),
-                tooltip=[x, y, value],
+                x=alt.X(f"{x}:O"), y=alt.Y(f"{y}:O"), color=alt.Color(f"{value}:Q"),
+                tooltip=[*keys, value],
             )
-            .properties(title=result.title)
+        )  # fmt: skip
+        if len(keys) > 2:
+            chart = chart.facet(column=alt.Column(f"{keys[0]}:N"))
+        return chart.properties(title=result.title)
+    if "rate" in table.column_names:
+        return rate_chart(table, "", result.title)
+    value = value_of(table, keys)
+    if value is None:
+        return None
+    data = labelled(table, keys)
+    if result.chart == "histogram":
+        x = keys[-1]
+        numeric = pa.types.is_integer(table.schema.field(x).type) or pa.types.is_floating(
+            table.schema.field(x).type
         )
-    if not numeric:
-        return None
-    value = numeric[-1]
-    keys = labels or [n for n in numeric if n != value]
-    if not keys:
-        return None
-    key = keys[0]
-    kind = "Q" if result.chart == "histogram" and key in numeric else "N"
+        encoding: dict[str, Any] = {
+            "x": alt.X(f"{x}:{'Q' if numeric else 'O'}", title=x),
+            "y": alt.Y(f"{value}:Q", title=value),
+            "tooltip": list(table.column_names),
+        }
+        if len(keys) > 1:
+            encoding["color"] = alt.Color("group:N", title=" · ".join(keys[:-1]))
+            data["group"] = data[keys[:-1]].astype(str).agg(" · ".join, axis=1)
+        return (
+            alt.Chart(data).mark_bar(opacity=0.8).encode(**encoding).properties(title=result.title)
+        )
     return (
-        alt.Chart(data)
+        alt.Chart(data.head(MAX_BARS))
         .mark_bar()
         .encode(
-            x=alt.X(f"{key}:{kind}", title=key),
-            y=alt.Y(f"{value}:Q", title=value),
+            x=alt.X(f"{value}:Q", title=value),
+            y=alt.Y("row_label:N", title=" · ".join(keys), sort=None),
             tooltip=list(table.column_names),
         )
-        .properties(title=result.title)
+        .properties(title=result.title, height=ROW)
     )
 
 
@@ -117,6 +158,9 @@ def show_result(result: Any, chart: Any, csv: bytes, index: int) -> None:
     st.caption(f"{result.description} — {scope}; rests on {result.games:,} games.")
     if chart is not None:
         st.altair_chart(chart)
+        if result.table.num_rows > MAX_BARS and result.chart not in ("heatmap", "histogram"):
+            st.caption(f"The chart shows the first {MAX_BARS} of {result.table.num_rows:,} rows; "
+                       "the table has them all.")  # fmt: skip
     with st.expander("Table"):
         st.dataframe(result.table, hide_index=True)
     st.download_button(
