@@ -159,6 +159,9 @@ def test_filters_change_the_figures_and_live_in_the_url(open_page: Open) -> None
     three = open_page(SAMPLE, kind="hez2", players="3")
     expected = sum(1 for g in store.list_games(kind="hez2") if len(g.players) == 3)
     assert metric(three, "Games") == str(expected) and expected < len(store.list_games("hez2"))
+    spring = open_page(SAMPLE, since="2026-04-01", until="2026-04-30")
+    in_april = sum(1 for g in store.list_games() if g.started and g.started.month == 4)
+    assert metric(spring, "Games") == str(in_april) and 0 < in_april < len(store.list_games())
     every.sidebar.selectbox(key="kind").set_value("fou").run()
     assert metric(every, "Games") == str(len(store.list_games(kind="fou")))
     # the widget writes the URL in the browser (bind="query-params"): tests/e2e checks it
