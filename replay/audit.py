@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from mypy_extensions import i64
 
+from replay import fields
 from replay.cells import Column
 from replay.decode import (
     decode_table,
@@ -210,6 +211,9 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
         violation = RuleViolation("LOG-SETUP", f"unknown game kind {first.kind!r}")
         game.findings.append(_finding(game, first, 0, violation))
         return _stop(game, 0, "unknown game kind")
+    usable, stray = _before_unused_field(usable, first.kind)
+    if not usable:
+        return _unused_field_stop(game, stray)
     try:
         last_state = None
         for step in rules.walk(usable, faults_only=True):
@@ -228,9 +232,30 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
         # Malformed fields the game's checks did not anticipate: stop this game, keep the rest.
         seq = last_state.seq if last_state is not None else 0
         return _stop(game, seq, f"{INTERNAL_ERROR} while reducing: {exc!r}")
+    if stray is not None:
+        return _unused_field_stop(game, stray)
     if game.stopped_at is None and last_state is not None:
         _check_finished(game, rules, last_state, usable[-1].seq + 1)
     return game
+
+
+def _before_unused_field(events: list[Event], kind: str) -> tuple[list[Event], Event | None]:
+    """The events before the first one that sets a field its type does not use in a game of
+    ``kind`` (an event the game does not know: :mod:`replay.fields`), and that event (None:
+    there is none)."""
+    for index, event in enumerate(events):
+        if fields.unused_field(event, kind) is not None:
+            return events[:index], event
+    return events, None
+
+
+def _unused_field_stop(game: GameAudit, event: Event | None) -> GameAudit:
+    """The LOG-ORDER finding of an event with a field its type does not use; the audit stops."""
+    assert event is not None
+    name = fields.unused_field(event, game.kind) or ""
+    violation = RuleViolation(fields.RULE, fields.message(event.type, name))
+    game.findings.append(_finding(game, event, event.seq, violation))
+    return _stop(game, event.seq, f"the game knows no {event.type} with {name}")
 
 
 def _check_finished(game: GameAudit, rules: Any, state: Any, seq: int) -> None:
@@ -316,18 +341,47 @@ def _audit_decoded(table: Any, columns: list[Column], starts: list[int] | None) 
             return [audit_game(game) for game in games]
     changes = row_changes(columns, table.num_rows)  # for the game runs' clean paths only
     bounds = [*starts, table.num_rows]
-    return [audit_rows(columns, bounds[i], bounds[i + 1], changes) for i in range(len(bounds) - 1)]
+    general = _games_with_unused_fields(table, bounds)
+    return [
+        audit_rows(columns, bounds[i], bounds[i + 1], changes, general=i in general)
+        for i in range(len(bounds) - 1)
+    ]
 
 
-def audit_rows(columns: list[Column], start: int, stop: int, changes: bytes = b"") -> GameAudit:
+def _games_with_unused_fields(table: Any, bounds: list[int]) -> set[int]:
+    """The games (by index in ``bounds``) with a row that sets a field its type does not use:
+    the clean path does not look, the general one reports it."""
+    import numpy as np
+
+    rows = np.flatnonzero(fields.unused_field_rows(table))
+    if not len(rows):
+        return set()
+    return {int(i) for i in np.searchsorted(np.asarray(bounds), rows, side="right") - 1}
+
+
+def audit_rows(
+    columns: list[Column],
+    start: int,
+    stop: int,
+    changes: bytes = b"",
+    *,
+    general: bool | None = None,
+) -> GameAudit:
     """Audit the game in rows ``start`` to ``stop`` of decoded columns (one run of its game id):
     the same audit as :func:`audit_game`'s. ``changes``: the columns'
     :func:`~replay.decode.row_changes`, which make the clean path faster.
 
     A game that breaks no rule is audited on the clean path, with no event built per row
-    (:func:`audit_clean_rows`); any other game, the general way, from its events.
+    (:func:`audit_clean_rows`); any other game, the general way, from its events. The clean
+    path does not look for fields an event's type does not use: ``general`` says whether the
+    game has one (the bulk audit finds them for a whole slice at once,
+    :func:`_games_with_unused_fields`); None: the events are checked here.
     """
-    game = audit_clean_rows(columns, start, stop, changes)
+    if general is None:
+        events = events_from_columns(columns, start, stop)
+        kind = events[0].kind if events else None
+        general = any(fields.unused_field(event, kind) is not None for event in events)
+    game = None if general else audit_clean_rows(columns, start, stop, changes)
     if game is None:
         game = audit_game(events_from_columns(columns, start, stop))
     return game

@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.store import EventStore
+from replay.audit import audit_game, audit_many
+from replay.events import Event, events_to_table
+from replay.games import get_rules
+from replay.simulate import simulate_game
+from replay.store import EventStore, InvalidGame
 from replay.store.journal import MAX_QUOTED, file_name
 from replay.store.jsonl import event_to_line, read_jsonl
 from replay.text import escaped, shown
@@ -139,3 +143,47 @@ def test_an_event_of_a_hostile_id_round_trips_through_import_and_export(tmp_path
     out = tmp_path / "out.jsonl"
     assert run_cli("export", str(tmp_path / "s"), "--out", str(out)).exit_code == 0
     assert sorted(out.read_text("utf-8").split("\n")[:-1]) == sorted(lines)
+
+
+def _simulated(kind: str) -> list[Event]:
+    players = {"hearts": 4, "hez2": 3, "hiifuu": 4, "fou": 4}[kind]
+    return simulate_game(get_rules(kind), f"{kind}-stray", players=players, seed=2)
+
+
+STRAYS = [
+    ("hearts", "play", {"cards": ("ZZ",)}),  # an unknown code in a field play does not use
+    ("hearts", "deal", {"amount": 3}),
+    ("hez2", "play", {"target": 1}),
+    ("hiifuu", "play", {"values": (1,)}),
+    ("fou", "round_scored", {"card": "G2"}),
+    ("fou", "game_start", {"player": 0}),
+]
+
+
+@pytest.mark.parametrize(("kind", "event_type", "stray"), STRAYS)
+def test_a_field_the_type_does_not_use_is_one_verdict_in_audit_import_and_append(
+    tmp_path: Path, kind: str, event_type: str, stray: dict[str, object]
+) -> None:
+    events = _simulated(kind)
+    index = next(i for i, e in enumerate(events) if e.type == event_type)
+    events[index] = dataclasses.replace(events[index], **stray)  # type: ignore[arg-type]
+    name = next(iter(stray))
+    path = _file(tmp_path, *(event_to_line(e) for e in events))
+    report = audit_game(events)
+    assert [(f.rule, f.seq) for f in report.findings][-1:] == [("LOG-ORDER", index)]
+    assert name in report.findings[-1].message
+    store = EventStore.open(tmp_path / "s", create=True)
+    ingest = store.ingest(read_jsonl(path).table, source=str(path))
+    assert [(r.rule, r.seq) for r in ingest.rejected] == [("LOG-ORDER", index)]
+    assert name in ingest.rejected[0].reason
+    audited = run_cli("audit", str(path))
+    assert audited.exit_code == 1 and f"seq {index}  LOG-ORDER" in audited.output
+    with pytest.raises(InvalidGame, match="LOG-ORDER"):
+        store.append(events[0].game_id, events, expected_seq=0)
+    # the bulk audit (clean path for the others) finds it too
+    clean = [dataclasses.replace(e, game_id="clean") for e in _simulated("hearts")]
+    table = events_to_table([*clean, *events])
+    bulk = audit_many(table)
+    assert [(g.game_id, [f.rule for f in g.findings][-1:]) for g in bulk.games if g.findings] == [
+        (events[0].game_id, ["LOG-ORDER"])
+    ]

@@ -300,6 +300,9 @@ class Rules(ABC, Generic[S]):
     max_players: ClassVar[int]
     #: Every event type of the game (common ones included) and its category.
     event_types: ClassVar[Mapping[str, Category]]
+    #: The optional fields each event type carries (``ts`` is allowed on every event); a type
+    #: left out, or a game that declares none, is not checked (:mod:`replay.fields`).
+    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: The game's rule IDs (as in RULES.md), besides the LOG-* integrity rules.
     rule_ids: ClassVar[tuple[str, ...]]
     #: The rule cited when a decision is made by a seat whose turn it is not.
@@ -912,6 +915,9 @@ def random_bot(rules: Rules[Any]) -> Bot:
 
     return choose
 
+
+#: The fields of the event types every game has (``deal`` differs: each game declares it).
+COMMON_EVENT_FIELDS: dict[str, tuple[str, ...]] = {"game_start": ("data",), "game_end": ("values",)}
 
 COMMON_EVENT_TYPES: dict[str, Category] = {
     "game_start": Category.SETUP,

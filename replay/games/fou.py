@@ -30,6 +30,7 @@ from mypy_extensions import i64
 from replay.cards import Deck, bits, popcount
 from replay.events import Category, Event
 from replay.games.base import (
+    COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
     Bot,
@@ -566,6 +567,18 @@ class Fou(Rules[FouState]):
         "trick_won": Category.RULING,
         "fool": Category.RULING,
         "round_scored": Category.RULING,
+    }
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        **COMMON_EVENT_FIELDS,
+        "deck": ("cards",),
+        "dealer": ("player",),
+        "deal": ("round", "player", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards"),
+        "fool": ("round", "trick", "player", "card"),
+        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[str, ...]] = (
         "FOU-SETUP",

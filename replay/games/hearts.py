@@ -23,6 +23,7 @@ from mypy_extensions import i64
 from replay.cards import Deck, bits, highest, lowest, popcount, repeated
 from replay.events import Category, Event
 from replay.games.base import (
+    COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
     Bot,
@@ -269,6 +270,16 @@ class Hearts(Rules[HeartsState]):
         "play": Category.DECISION,
         "trick_won": Category.RULING,
         "round_scored": Category.RULING,
+    }
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        **COMMON_EVENT_FIELDS,
+        "deal": ("round", "player", "cards"),
+        "pass": ("round", "player", "target", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards", "amount"),
+        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[str, ...]] = (
         "HEARTS-SETUP",

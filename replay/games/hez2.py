@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Final
 from replay.cards import Deck, bits, popcount
 from replay.events import Category, Event
 from replay.games.base import (
+    COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
     Bot,
@@ -231,6 +232,25 @@ class Hez2(Rules[Hez2State]):
         "player_out": Category.RULING,
         "placed": Category.RULING,
         "payout": Category.RULING,
+    }
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        **COMMON_EVENT_FIELDS,
+        "deal": ("round", "player", "cards"),
+        "start_card": ("round", "card"),
+        "play": ("round", "player", "card"),
+        "declare_suit": ("round", "player", "suit"),
+        "draw": ("round", "player"),
+        "accept_skip": ("round", "player"),
+        "accept_draw": ("round", "player"),
+        "card_drawn": ("round", "player", "card"),
+        "skip": ("round", "player"),
+        "forced_draw": ("round", "player", "amount"),
+        "reshuffle": ("round", "cards", "amount"),
+        "player_out": ("round", "player", "amount"),
+        "placed": ("round", "player", "amount"),
+        "payout": ("player", "amount"),
     }
     rule_ids: ClassVar[tuple[str, ...]] = (
         "HEZ2-SETUP",

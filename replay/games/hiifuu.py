@@ -30,6 +30,7 @@ from mypy_extensions import i64
 from replay.cards import Deck, bits, lowest, popcount, repeated
 from replay.events import Category, Event
 from replay.games.base import (
+    COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
     Bot,
@@ -303,6 +304,20 @@ class Hiifuu(Rules[HiifuuState]):
         "token_taken": Category.RULING,
         "token_covered": Category.RULING,
         "round_scored": Category.RULING,
+    }
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        **COMMON_EVENT_FIELDS,
+        "first_leader": ("round", "player"),
+        "tokens": ("round", "values"),
+        "deal": ("round", "player", "cards"),
+        "discard": ("round", "player", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards", "total"),
+        "token_taken": ("round", "player", "target", "amount"),
+        "token_covered": ("round", "player", "target", "amount"),
+        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[str, ...]] = (
         "HIIFUU-SETUP",

@@ -27,6 +27,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from replay import fields
 from replay.cards import Deck
 from replay.events import SCHEMA
 from replay.games import GAME_MODULES, UnknownGame, get_rules
@@ -344,12 +345,22 @@ def is_json_object(text: str) -> bool:
         return False
 
 
+def _unused_field_faults(b: _Batch) -> Iterable[_Fault]:
+    """A field the event's type does not use (:mod:`replay.fields`, as the audit reports it)."""
+
+    def describe(r: int) -> tuple[int | None, str]:
+        return int(b.seq[r]), fields.message(b.types[r].as_py(), fields.first_unused(b.table, r))
+
+    yield _Fault(fields.RULE, np.flatnonzero(fields.unused_field_rows(b.table)), describe)
+
+
 CHECKS = (
     _null_faults,
     _value_faults,
     _sequence_faults,
     _setup_faults,
     _after_end_faults,
+    _unused_field_faults,  # before the card check: a stray ``cards`` is this fault first
     _kind_faults,
 )
 
@@ -437,6 +448,9 @@ def check_appended(
         types = allowed_types(kind)
         if types is not None and event.type not in types:
             raise fail("LOG-ORDER", f"unknown {kind} event type {event.type!r}")
+        unused = fields.unused_field(event)
+        if unused is not None:
+            raise fail(fields.RULE, fields.message(event.type, unused))
         codes = deck_codes(kind)
         if codes is not None:
             for code in (event.card, *(event.cards or ())):
