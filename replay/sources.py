@@ -386,7 +386,7 @@ def unreadable_start(path: Path, lines: int = SNIFF_LINES) -> int:
             try:
                 if isinstance(json.loads(raw.removeprefix(b"\xef\xbb\xbf")), dict):
                     return 0
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: nested too deeply
                 pass
             seen += 1
             if seen >= lines:

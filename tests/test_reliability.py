@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from replay.audit import audit_game, audit_many
 from replay.events import Event, events_to_table
 from replay.games import get_rules
 from replay.simulate import simulate_game
-from replay.store import EventStore, InvalidGame
+from replay.store import EventStore, InvalidGame, stream
 from replay.store.journal import MAX_QUOTED, file_name
 from replay.store.jsonl import event_to_line, read_jsonl
 from replay.text import escaped, shown
@@ -187,3 +188,26 @@ def test_a_field_the_type_does_not_use_is_one_verdict_in_audit_import_and_append
     assert [(g.game_id, [f.rule for f in g.findings][-1:]) for g in bulk.games if g.findings] == [
         (events[0].game_id, ["LOG-ORDER"])
     ]
+
+
+def test_a_large_interleaved_file_is_imported_in_parts_in_one_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stream, "PIECE_BYTES", 20_000)
+    monkeypatch.setattr(stream, "PART_BYTES", 60_000)
+    games = [_game_lines(f"g-{i}") for i in range(6)]
+    lines = [line for row in itertools.zip_longest(*games) for line in row if line]
+    lines.insert(1000, "[" * 50_000)  # a deep line in the middle of a piece
+    lines.insert(2000, "not json")
+    path = _file(tmp_path, *lines)
+    assert path.stat().st_size > 5 * stream.PART_BYTES
+    store = EventStore.open(tmp_path / "s", create=True)
+    done = stream.import_jsonl(store, path)
+    assert [r.line for r in done.unreadable] == [1001, 2001]
+    assert done.lines == len(lines) and done.report.rejected == []
+    assert sorted(done.report.ingested) == [f"g-{i}" for i in range(6)]
+    assert store.table().version() == 1  # one commit for the whole file
+    for i in range(6):
+        assert [event_to_line(e) for e in store.load_game(f"g-{i}")] == games[i]
+    again = stream.import_jsonl(store, path)
+    assert len(again.report.skipped) == 6 and store.table().version() == 1

@@ -41,8 +41,8 @@ from replay.sources import (
     StoreInput,
     expand,
     is_store,
-    read_file,
     read_stream,
+    unreadable_start,
 )
 from replay.store import EventStore, Rejection, StorageFailure, StoreError
 from replay.store.jsonl import row_to_line
@@ -110,11 +110,15 @@ def import_cmd(
     with progress_bar() as progress:
         task = progress.add_task("importing", total=len(files))
         for item in files:
-            read = (
-                read_stream(sys.stdin.buffer, problems)
-                if item == STDIN
-                else read_file(Path(item), problems)
-            )
+            if item != STDIN:  # streamed: memory bounded whatever the file's size
+                streamed = _import_file(Path(item), into, problems, prefix, renames)
+                progress.advance(task)
+                if streamed is not None:
+                    store = store or streamed[0]
+                    stored += streamed[1]
+                    events += streamed[2]
+                continue
+            read = read_stream(sys.stdin.buffer, problems)
             progress.advance(task)
             if read is None:
                 continue
@@ -137,6 +141,28 @@ def import_cmd(
         typer.echo(f"nothing stored in {into}" + ("" if existed else " (no store created)"))
     if problems:
         raise typer.Exit(1)
+
+
+def _import_file(
+    path: Path, into: Path, problems: list[str], prefix: str | None, renames: dict[str, str]
+) -> tuple[EventStore, int, int] | None:
+    """Import one JSON Lines file, streamed (:func:`replay.store.stream.import_jsonl`): the
+    store, the games stored and the events read; None when the file is no log at all."""
+    from replay.store.stream import import_jsonl
+
+    try:
+        unreadable = unreadable_start(path)
+    except OSError as exc:
+        problems.append(f"{path}: {exc.strerror or exc}")
+        return None
+    if unreadable:
+        problems.append(f"{path}: not JSON Lines: first {unreadable} lines unreadable")
+        return None
+    store = EventStore.open(into, create=True)
+    done = import_jsonl(store, path, transform=lambda t: renamed(t, prefix, renames))
+    typer.echo(f"{path}: {done.lines} lines; {done.report.summary()}")
+    problems += [str(r) for r in done.unreadable + done.report.rejected]
+    return store, len(done.report.ingested), done.events
 
 
 def parse_renames(items: list[str]) -> dict[str, str]:

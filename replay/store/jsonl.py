@@ -221,11 +221,17 @@ def read_jsonl(path: str | Path) -> JsonlRead:
     them by line number and parse the others. One object per line: a UTF-8 byte order mark,
     CRLF line ends and blank lines are accepted; an object over several lines, or two on one
     line, is not."""
-    data = Path(path).read_bytes()
+    return parse_jsonl(Path(path).read_bytes(), str(path))
+
+
+def parse_jsonl(data: bytes, source: str, first_line: int = 1) -> JsonlRead:
+    """:func:`read_jsonl` of the bytes of a file (or of a piece of one, cut after a newline,
+    whose first line is line ``first_line`` of the file: the streaming import)."""
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    data = data.removeprefix(_BOM)
+    if first_line == 1:
+        data = data.removeprefix(_BOM)
     if not data or data.isspace():
-        return JsonlRead(SCHEMA.empty_table(), 0)
+        return JsonlRead(SCHEMA.empty_table(), lines if first_line > 1 else 0)
     table = None
     if not _has_deep_line(data):
         with contextlib.suppress(ValueError, pa.ArrowNotImplementedError):
@@ -235,16 +241,18 @@ def read_jsonl(path: str | Path) -> JsonlRead:
     # Some line is bad, or Arrow read another number of objects than there are lines (an
     # object over several lines, two on one line, CR-only line ends, or just a blank line):
     # judge the file line by line, as the slow path does any file with a bad line.
-    good, rejected = _split_lines(data, str(path))
-    return JsonlRead(_parse_good(good, str(path), rejected), lines, rejected)
+    good, rejected = _split_lines(data, source, first_line)
+    return JsonlRead(_parse_good(good, source, rejected), lines, rejected)
 
 
-def _split_lines(data: bytes, source: str) -> tuple[list[tuple[int, bytes]], list[Rejection]]:
+def _split_lines(
+    data: bytes, source: str, first_line: int = 1
+) -> tuple[list[tuple[int, bytes]], list[Rejection]]:
     """The well-formed lines with their numbers, and one rejection per malformed line (slow
     path, Python)."""
     good: list[tuple[int, bytes]] = []
     rejected: list[Rejection] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in enumerate(data.split(b"\n"), start=first_line):
         if not raw.strip():
             continue
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -207,6 +208,7 @@ class EventStore:
         #: Problems met while reading (corrupt files...), for the caller to report.
         self.problems: list[Rejection] = []
         self._verdicts: dict[tuple[str, int, int], Fault] = {}
+        self._pinned: list[DataFile] | None = None
         if self.path.exists() and not self.path.is_dir():
             raise StoreNotFound(f"{self.path}: not a directory, so not an event store")
         with self._delta_errors():
@@ -295,7 +297,10 @@ class EventStore:
             os.close(fd)
 
     def files(self, kind: str | None = None) -> list[DataFile]:
-        """The data files of the current snapshot (optionally of one kind)."""
+        """The data files of the current snapshot (optionally of one kind); during a streamed
+        write, the snapshot it started from (deltalake cannot be called from its writer)."""
+        if self._pinned is not None:
+            return [f for f in self._pinned if kind is None or f.kind == kind]
         actions = pa.table(self.table().get_add_actions(flatten=True))
         rows = actions.select(
             ["path", "partition.kind", "size_bytes", "num_records", "min.game_id", "max.game_id"]
@@ -486,35 +491,70 @@ class EventStore:
         identically is skipped; an id stored with other content is rejected (STORE-GAME-ID).
         """
         table = games if isinstance(games, pa.Table) else _events_table(games)
+        return self.ingest_batches([table], source=source)
+
+    def ingest_batches(
+        self, tables: Iterable[pa.Table], *, source: str | None = None
+    ) -> IngestReport:
+        """:meth:`ingest` of a stream of tables, each holding whole games (no game in two of
+        them), in ONE commit: each table is checked and written as it comes, so memory is
+        bounded by a table, not by the stream (the streaming import, :mod:`replay.store.ingest`).
+        Nothing is committed when no table holds a game to store."""
         report = IngestReport()
-        try:
-            checked = check_games(table, source)
-        except InvalidGame as exc:
-            report.rejected.append(Rejection(exc.rule, exc.message, source=source))
-            return report
-        report.rejected.extend(checked.rejected)
         with self._locked():
             blocker = self._write_blocker()
+            batches = self._fresh_batches(tables, report, source, blocker)
+            first = next(batches, None)  # nothing to store: no commit at all
+            if first is None:
+                return report
+            reader = pa.RecordBatchReader.from_batches(SCHEMA, itertools.chain([first], batches))
+            with self._delta_errors(), self._guarded(), self._pinned_files():
+                write_deltalake(
+                    str(self.path),
+                    reader,
+                    mode="append",
+                    partition_by=["kind"],
+                    writer_properties=writer_properties(9),
+                )
+        return report
+
+    @contextlib.contextmanager
+    def _pinned_files(self) -> Iterator[None]:
+        """:meth:`files` answers from the current snapshot, read once, while the block runs
+        (under the store lock, no other commit can come)."""
+        self._pinned = self.files()
+        try:
+            yield
+        finally:
+            self._pinned = None
+
+    def _fresh_batches(
+        self,
+        tables: Iterable[pa.Table],
+        report: IngestReport,
+        source: str | None,
+        blocker: str | None,
+    ) -> Iterator[pa.RecordBatch]:
+        """The record batches to store from each table: checked, without the games stored
+        before (the report filled in as they go)."""
+        for table in tables:
+            try:
+                checked = check_games(table, source)
+            except InvalidGame as exc:
+                report.rejected.append(Rejection(exc.rule, exc.message, source=source))
+                continue
+            report.rejected.extend(checked.rejected)
             if blocker is not None:
                 reason = f"not stored: {blocker}"
                 ids = _strings(checked.table.column("game_id"))
                 report.rejected.extend(
                     Rejection("STORE-CORRUPT", reason, g, None, source) for g in ids
                 )
-                return report
+                continue
             fresh = self._drop_stored(checked.table, report, source)
-            if fresh.num_rows:
-                with self._delta_errors(), self._guarded():
-                    write_deltalake(
-                        str(self.path),
-                        fresh,
-                        mode="append",
-                        partition_by=["kind"],
-                        writer_properties=writer_properties(9),
-                    )
-        report.ingested.extend(_strings(fresh.column("game_id")))
-        report.events += fresh.num_rows
-        return report
+            report.ingested.extend(_strings(fresh.column("game_id")))
+            report.events += fresh.num_rows
+            yield from fresh.to_batches()
 
     def _drop_stored(self, table: pa.Table, report: IngestReport, source: str | None) -> pa.Table:
         """``table`` without the games already stored (skipped, or rejected when different)."""

@@ -1,0 +1,147 @@
+"""The streaming import: a JSON Lines file of any size into a store, in bounded memory.
+
+The file is read in pieces of :data:`PIECE_BYTES` (cut after a newline), each parsed by
+:func:`~replay.store.jsonl.parse_jsonl` (bad lines named by their line number in the file).
+A file of one piece is ingested as it is. A larger one may interleave its games (a platform
+logs its tables as they play), and a game is only judged whole: the rows of each piece are
+spread over ``n`` Arrow IPC files in a temporary directory by a hash of their game id (every
+game in one of them, ``n`` such that each holds about :data:`PART_BYTES` of the file), then
+the parts are checked and written one after the other by
+:meth:`~replay.store.EventStore.ingest_batches`, **all in one Delta commit**: an import killed
+midway leaves the store as it was (and a new import of the file stores it whole); it is never
+half stored, and a re-import converges as before. Memory is bounded by a piece and a part
+(plus the largest game), not by the file: ``benchmarks/bench_memory.py`` measures it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.ipc as ipc
+
+from replay.events import SCHEMA
+from replay.store.jsonl import parse_jsonl
+from replay.store.table import EventStore, IngestReport
+from replay.store.validate import Rejection
+
+#: Bytes of the file parsed at once.
+PIECE_BYTES = 32 << 20
+#: Bytes of the file (about) whose games one part holds.
+PART_BYTES = 64 << 20
+
+Transform = Callable[[pa.Table], pa.Table]
+#: The schema of the part files: SCHEMA with every column nullable, as the JSON reader gives it
+#: (the nulls are the checks' to reject).
+SPILLED = pa.schema([f.with_nullable(True) for f in SCHEMA])
+
+
+@dataclass(slots=True)
+class Imported:
+    """What :func:`import_jsonl` read and stored."""
+
+    lines: int = 0
+    events: int = 0
+    unreadable: list[Rejection] = field(default_factory=list)
+    report: IngestReport = field(default_factory=IngestReport)
+
+
+def pieces(path: Path, size: int = PIECE_BYTES) -> Iterator[tuple[int, bytes]]:
+    """The file in pieces of about ``size`` bytes, each ending after a newline (the last may
+    not), with the number of its first line."""
+    line = 1
+    carry = b""
+    with path.open("rb") as file:
+        while block := file.read(size):
+            data = carry + block
+            cut = data.rfind(b"\n") + 1
+            if not cut:  # one line longer than a piece: read on
+                carry = data
+                continue
+            carry = data[cut:]
+            yield line, data[:cut]
+            line += data.count(b"\n", 0, cut)
+    if carry:
+        yield line, carry
+
+
+def import_jsonl(
+    store: EventStore,
+    path: Path,
+    *,
+    source: str | None = None,
+    transform: Transform | None = None,
+) -> Imported:
+    """Import a JSON Lines file into ``store`` in one commit, streaming (see the module).
+    ``transform`` may rename games (it must keep each game whole)."""
+    name = source or str(path)
+    out = Imported()
+    size = path.stat().st_size
+    parts = max(1, -(-size // PART_BYTES))
+
+    def parsed() -> Iterator[pa.Table]:
+        for first, data in pieces(path):
+            read = parse_jsonl(data, name, first)
+            out.lines += read.lines
+            out.events += read.table.num_rows
+            out.unreadable += read.rejected
+            yield transform(read.table) if transform is not None else read.table
+
+    if parts == 1:  # its pieces in one table (a game may lie across two of them)
+        tables = list(parsed())
+        whole = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
+        out.report = store.ingest_batches([whole], source=name) if whole.num_rows else out.report
+        return out
+    with tempfile.TemporaryDirectory(prefix="replay-import-") as spill:
+        files = _spread(parsed(), Path(spill), parts)
+        out.report = store.ingest_batches(_read_parts(files), source=name)
+    return out
+
+
+def _spread(tables: Iterator[pa.Table], directory: Path, parts: int) -> list[Path]:
+    """Write the rows of ``tables`` into ``parts`` IPC files, by a hash of their game id."""
+    paths = [directory / f"part-{i:04d}.arrow" for i in range(parts)]
+    writers = [ipc.new_file(str(p), SPILLED) for p in paths]
+    try:
+        for table in tables:
+            if not table.num_rows:
+                continue
+            part = _part_of_rows(table.column("game_id"), parts)
+            order = np.argsort(part, kind="stable")
+            bounds = np.searchsorted(part[order], np.arange(parts + 1))
+            sorted_rows = table.take(order).cast(SPILLED)
+            for i in range(parts):
+                if bounds[i + 1] > bounds[i]:
+                    rows = sorted_rows.slice(int(bounds[i]), int(bounds[i + 1] - bounds[i]))
+                    writers[i].write_table(rows)
+    finally:
+        for writer in writers:
+            writer.close()
+    return paths
+
+
+def _part_of_rows(ids: pa.ChunkedArray[Any], parts: int) -> np.ndarray:
+    """Per row, the part of its game id (a hash of the id: the same in every piece)."""
+    encoded: Any = pc.dictionary_encode(ids).combine_chunks()
+    values = encoded.dictionary.to_pylist()
+    per_id = np.array([hash(v) % parts for v in values] + [0], dtype=np.int64)  # null: part 0
+    codes = encoded.indices.fill_null(len(values)).to_numpy(zero_copy_only=False)
+    parts_of_rows: np.ndarray = per_id[codes]
+    return parts_of_rows
+
+
+def _read_parts(paths: list[Path]) -> Iterator[pa.Table]:
+    """Each part file as one table (memory mapped), then deleted."""
+    for path in paths:
+        with pa.memory_map(str(path)) as source:
+            table = ipc.open_file(source).read_all()
+        if table.num_rows:
+            yield table
+        del table
+        path.unlink()
