@@ -134,7 +134,8 @@ def test_fuzzed_logs_get_one_verdict_from_the_file_and_from_the_store(
     store = EventStore.open(tmp_path / "s", create=True)
     done = import_jsonl(store, path)
     assert {r.line for r in done.unreadable} == unreadable
-    rejected = {r.game_id for r in done.report.rejected}
+    rejected = {r.game_id or "" for r in done.report.rejected}
+    assert all(r.game_id is not None for r in done.report.rejected)  # each names its game
     stored = set(done.report.ingested)
     assert rejected | stored == in_file and not rejected & stored
     store_audits = audit_many(_all(store))
