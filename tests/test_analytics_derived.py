@@ -42,6 +42,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> EventStore:
     return _store(tmp_path_factory.mktemp("derived") / "store")
 
 
+@pytest.mark.slow
 def test_derived_tables_equal_the_views(store: EventStore) -> None:
     raw = Analytics.open(store, use_derived=False, materialize=False)
     in_memory = Analytics.open(store, use_derived=False, materialize=True)
@@ -61,6 +62,7 @@ def test_derived_tables_equal_the_views(store: EventStore) -> None:
     assert fast.ratings(Filters(since=DAY)) != fast.ratings(Filters())
 
 
+@pytest.mark.slow
 def test_views_over_a_store_equal_the_views_over_the_table(store: EventStore) -> None:
     from_store = Analytics.open(store, use_derived=False, materialize=False)
     from_table = Analytics.open(table_of(corpus()), materialize=False)
@@ -79,6 +81,7 @@ def test_a_large_store_without_derived_tables_says_so(
     assert slow.overview(Filters()).num_rows == 4
 
 
+@pytest.mark.slow
 def test_stale_derived_tables_are_not_used(tmp_path: Path) -> None:
     store = EventStore.open(tmp_path / "s", create=True)
     store.ingest([list(corpus()[0])])

@@ -57,6 +57,7 @@ def game(kind: str, seed: int, players: int | None = None) -> list[Event]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.slow
 def test_simulated_corpora_audit_clean(kind: str) -> None:
     rules = get_rules(kind)
     for seed in range(30):
@@ -114,6 +115,7 @@ def test_clean_and_unfinished_games_take_the_clean_path_with_the_same_audit(kind
 
 @settings(max_examples=400)
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 3), data=st.data())
+@pytest.mark.slow
 def test_a_changed_event_gets_the_same_audit_from_rows_as_from_events(
     kind: str, seed: int, data: st.DataObject
 ) -> None:
@@ -436,6 +438,7 @@ def test_progress_counts_every_game_once(jobs: int) -> None:
     jobs=st.integers(1, 4),
     order=st.lists(st.booleans(), min_size=200, max_size=200),
 )
+@pytest.mark.slow
 def test_slice_plans_cover_every_row_once_in_whole_games(
     lengths: list[int], jobs: int, order: list[bool]
 ) -> None:

@@ -93,6 +93,7 @@ def test_games_lists_the_same_games_from_every_input(corpus: dict[str, Any], for
 
 
 @pytest.mark.parametrize("form", FORMS)
+@pytest.mark.slow
 def test_show_explain_audit_info_and_export_agree_on_every_input(
     corpus: dict[str, Any], form: str
 ) -> None:
@@ -268,6 +269,7 @@ def test_colour_follows_color_and_no_color(corpus: dict[str, Any]) -> None:
         del os.environ["NO_COLOR"]
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     """``replay export ... --out - | head -1`` through a real pipe: no message at all."""
     store = ROOT / "sample_logs" / "store"

@@ -46,6 +46,7 @@ def expected(path: Path) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.slow
 def test_reports_of_every_dispute_name_the_rule_the_verdict_and_the_cards(path: Path) -> None:
     want = expected(path)
     args = ("explain", path, "-g", str(want["game_id"]), "-s", str(want["seq"]))

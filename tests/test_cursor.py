@@ -291,6 +291,7 @@ def test_seat_view_hides_other_hands(kind: str, players: int) -> None:
 
 
 @pytest.mark.parametrize(("kind", "players"), [(k, n) for k in KINDS for n in sizes(k)])
+@pytest.mark.slow
 def test_seat_view_never_names_hidden_cards(kind: str, players: int) -> None:
     """No card of another seat's hand (or secret discard/pass) appears anywhere in a seat's
     view, unless that seat has legitimately seen it (played publicly, or its own deal/pass/draw).
@@ -351,6 +352,7 @@ def check_consistency(view: dict[str, Any], seat: int | None) -> None:
 
 
 @pytest.mark.parametrize(("kind", "players"), CASES)
+@pytest.mark.slow
 def test_views_validate_against_documented_shape(kind: str, players: int) -> None:
     """Every step's view, omniscient and from each seat, validates against the schema, and the
     game's own ``game`` keys are documented there."""

@@ -109,6 +109,7 @@ def bad_line_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # --------------------------------------------------------------------- every page renders
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.slow
 def test_every_page_renders_on_the_sample_store(open_page: Open, page: str) -> None:
     at = open_page(SAMPLE, page)
     assert [t.value for t in at.title] == [page.capitalize()]
@@ -116,6 +117,7 @@ def test_every_page_renders_on_the_sample_store(open_page: Open, page: str) -> N
 
 
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.slow
 def test_every_page_renders_on_an_empty_store(
     open_page: Open, empty_store: Path, page: str
 ) -> None:
@@ -124,6 +126,7 @@ def test_every_page_renders_on_an_empty_store(
 
 
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.slow
 def test_a_damaged_store_file_is_a_warning_naming_it(
     open_page: Open, damaged_store: tuple[Path, Path, str], page: str
 ) -> None:
@@ -179,6 +182,7 @@ def test_each_kind_gets_its_own_statistics_and_the_ratings(open_page: Open) -> N
     assert list(ratings["conservative"]) == sorted(ratings["conservative"], reverse=True)
 
 
+@pytest.mark.slow
 def test_the_statistics_follow_the_filters(open_page: Open) -> None:
     every = open_page(SAMPLE, "statistics")
     hearts = open_page(SAMPLE, "statistics", kind="hearts")
@@ -209,6 +213,7 @@ def names_of(kind: str, cards: list[str | None]) -> list[str]:
     return sorted(card_face(kind, str(c)).name for c in cards)
 
 
+@pytest.mark.slow
 def test_the_replay_shows_the_cards_and_moves_by_tricks_and_rounds(
     open_page: Open, known_store: Path
 ) -> None:

@@ -44,6 +44,7 @@ def _accepted(rules: Any, state: Any, event: Event) -> bool:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.slow
 def test_advance_is_verify_then_apply(kind: str) -> None:
     rules = get_rules(kind)
     for events in _games(kind):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -169,6 +170,7 @@ def check_game(players: int, events: list[Event]) -> LogChecker:
 
 @settings(max_examples=900)
 @given(players=st.integers(4, 8), seed=st.integers(0, 2**32), mix=st.integers(0, 2))
+@pytest.mark.slow
 def test_simulated_games_follow_the_rules_and_replay_to_the_same_state(
     players: int, seed: int, mix: int
 ) -> None:

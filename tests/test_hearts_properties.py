@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ def check_conservation(state: HeartsState, won: int) -> None:
 
 @settings(max_examples=150)
 @given(seed=st.integers(0, 2**32), mix=st.integers(0, 2))
+@pytest.mark.slow
 def test_every_step_conserves_cards_and_replays_to_the_same_state(seed: int, mix: int) -> None:
     events = simulate(seed, mix)
     state = RULES.start(events[0])
@@ -47,6 +49,7 @@ def test_every_step_conserves_cards_and_replays_to_the_same_state(seed: int, mix
 
 @settings(max_examples=150)
 @given(seed=st.integers(0, 2**32), mix=st.integers(0, 2))
+@pytest.mark.slow
 def test_hand_scores_are_26_or_a_moon_and_totals_add_up(seed: int, mix: int) -> None:
     events = simulate(seed, mix)
     by_round: dict[int, list[int]] = {}
@@ -69,6 +72,7 @@ def test_hand_scores_are_26_or_a_moon_and_totals_add_up(seed: int, mix: int) -> 
 
 @settings(max_examples=100)
 @given(seed=st.integers(0, 2**32))
+@pytest.mark.slow
 def test_trick_points_sum_to_26_per_hand(seed: int) -> None:
     events = simulate(seed, 0)
     per_hand: dict[int, int] = {}
@@ -85,6 +89,7 @@ def test_same_seed_gives_the_same_game() -> None:
     assert simulate(42, 2) != simulate(43, 2)
 
 
+@pytest.mark.slow
 def test_a_thousand_games_replay_clean() -> None:
     """Thousands of dealt hands: every event of 1,000 games verified by the reducer."""
     hands = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def check_result(state: Hez2State, events: list[Event]) -> None:
 
 @settings(max_examples=250)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), mix=st.integers(0, 2))
+@pytest.mark.slow
 def test_every_step_conserves_cards_and_every_decision_is_legal(
     seed: int, players: int, mix: int
 ) -> None:
@@ -79,6 +81,7 @@ def test_every_step_conserves_cards_and_every_decision_is_legal(
 
 @settings(max_examples=100)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+@pytest.mark.slow
 def test_random_bots_games_end_with_a_full_ranking(seed: int, players: int) -> None:
     events = simulate(seed, players, 3)
     final = RULES.replay(events, check=True)
@@ -113,6 +116,7 @@ def test_same_seed_gives_the_same_game() -> None:
     assert simulate(42, 4, 1) != simulate(43, 4, 1)
 
 
+@pytest.mark.slow
 def test_two_thousand_games_replay_clean() -> None:
     """2,000 heuristic games of 2-4 players, every event verified; results hold."""
     events_total = 0

@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def check_conservation(state: HiifuuState, won: int) -> None:
 
 @settings(max_examples=300)
 @given(events=games)
+@pytest.mark.slow
 def test_every_step_conserves_cards_and_replay_reproduces_the_state(events: list[Event]) -> None:
     state = RULES.start(events[0])
     won = 0
@@ -83,6 +85,7 @@ def token_fates(events: list[Event]) -> dict[int, dict[str, list[int]]]:
 
 @settings(max_examples=300)
 @given(events=games)
+@pytest.mark.slow
 def test_each_token_ends_held_covered_or_in_the_centre_exactly_once(events: list[Event]) -> None:
     for fate in token_fates(events).values():
         taken, covered = fate["token_taken"], fate["token_covered"]
@@ -96,6 +99,7 @@ def test_each_token_ends_held_covered_or_in_the_centre_exactly_once(events: list
 
 @settings(max_examples=300)
 @given(events=games)
+@pytest.mark.slow
 def test_totals_are_the_sum_of_kept_tokens_and_the_end_is_right(events: list[Event]) -> None:
     n = RULES.start(events[0]).n
     kept = [0] * n
@@ -148,6 +152,7 @@ def test_same_seed_gives_the_same_game() -> None:
     assert simulate(42, 5, 2, 1) != simulate(43, 5, 2, 1)
 
 
+@pytest.mark.slow
 def test_thousands_of_games_replay_clean() -> None:
     """Every event of 1,000 games per player count verified by the reducer; cards dealt in full."""
     for players in (4, 5, 6):
@@ -179,6 +184,7 @@ MUTATIONS: dict[str, list[object]] = {
 
 @settings(max_examples=200)
 @given(events=games, data=st.data())
+@pytest.mark.slow
 def test_corrupted_logs_raise_rule_violations_only(
     events: list[Event], data: st.DataObject
 ) -> None:

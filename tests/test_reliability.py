@@ -137,6 +137,7 @@ def test_a_hashed_journal_without_a_complete_line_is_no_live_game(tmp_path: Path
     assert store.live_games() == []
 
 
+@pytest.mark.slow
 def test_an_event_of_a_hostile_id_round_trips_through_import_and_export(tmp_path: Path) -> None:
     lines = [line for game_id in HOSTILE_IDS for line in _game_lines(game_id)]
     path = _file(tmp_path, *lines)

@@ -58,6 +58,7 @@ def tiny_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_clean_line_and_the_store_is_as_it_was(
     tiny_disk: Path, tmp_path: Path
 ) -> None:
@@ -109,6 +110,7 @@ def test_a_storage_fault_names_the_store_and_the_cause(
     assert EventStore.open(tmp_path / "s").list_games() == []
 
 
+@pytest.mark.slow
 def test_the_runtime_panic_never_reaches_the_terminal(tmp_path: Path) -> None:
     """A real process, its descriptor 2 captured: the panic the writer prints is silenced."""
     log = _log(tmp_path / "games.jsonl", 2)

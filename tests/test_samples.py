@@ -53,6 +53,7 @@ def season_table(games: list[list[Event]]) -> pa.Table:
     return sorted_table(events_to_table([e for g in games for e in g]))
 
 
+@pytest.mark.slow
 def test_the_season_is_deterministic(games: list[list[Event]]) -> None:
     assert plan() == plan()
     assert list(season_games()) == games
@@ -63,6 +64,7 @@ def test_the_committed_store_is_the_season(games: list[list[Event]]) -> None:
     assert stored.equals(season_table(games).cast(stored.schema)), "run `make samples`"
 
 
+@pytest.mark.slow
 def test_build_season_writes_the_store_and_the_jsonl_files(
     games: list[list[Event]], tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pyarrow as pa
+import pytest
 
 from replay.store import EventStore
 from replay.store.synthetic import hearts_like_table
@@ -89,6 +90,7 @@ def test_sigkilled_writer_loses_no_acknowledged_event(tmp_path: Path) -> None:
     assert store.load_game("live-1") == list(game)
 
 
+@pytest.mark.slow
 def test_two_concurrent_writers_one_conflicts_stream_stays_whole(tmp_path: Path) -> None:
     path = str(tmp_path / "store")
     store = EventStore.open(path, create=True)
@@ -109,6 +111,7 @@ def test_two_concurrent_writers_one_conflicts_stream_stays_whole(tmp_path: Path)
     assert store.load_game("race-1") == list(game[: rounds + 1])
 
 
+@pytest.mark.slow
 def test_compaction_killed_midway_loses_and_duplicates_nothing(tmp_path: Path) -> None:
     store = EventStore.open(tmp_path / "store", create=True)
     for seed in range(6):

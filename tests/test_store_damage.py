@@ -97,6 +97,7 @@ def test_a_file_in_the_schema_written_by_another_tool_is_read(copy: Path) -> Non
 
 
 @pytest.mark.parametrize("damage", list(DAMAGES))
+@pytest.mark.slow
 def test_a_data_file_of_the_wrong_schema_is_named_and_the_other_games_served(
     copy: Path, tmp_path: Path, damage: str
 ) -> None:
@@ -228,6 +229,7 @@ def _without_read_override(probe: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("target", ["commit file", "log directory"])
+@pytest.mark.slow
 def test_an_unreadable_delta_log_is_one_clean_error(copy: Path, target: str) -> None:
     commit = _commits(copy)[-1]
     path = commit if target == "commit file" else commit.parent

@@ -70,6 +70,7 @@ def _jsonl(path: Path, events: list[Event]) -> Path:
 
 
 @pytest.mark.parametrize("case", list(CORRUPTIONS))
+@pytest.mark.slow
 def test_a_bad_data_file_is_named_and_the_other_games_served(
     copy: Path, tmp_path: Path, case: str
 ) -> None:
