@@ -186,7 +186,7 @@ class Sources:
             return self._refs
         refs: dict[str, tuple[GameRef, Input]] = {}
         for source in self.inputs:
-            for ref in _refs_of(source):
+            for ref in _refs_of(source, self.problems):
                 known = refs.get(ref.game_id)
                 if known is not None:
                     self.problems.append(
@@ -232,7 +232,10 @@ def cut_list(items: Sequence[str], limit: int = 10) -> str:
 _EPOCH = datetime(1, 1, 1)
 
 
-def _refs_of(source: Input) -> list[GameRef]:
+def _refs_of(source: Input, problems: list[str]) -> list[GameRef]:
+    """The games of an input (a journal that cannot be read: one of ``problems``)."""
+    from replay.store import StoreError
+
     if isinstance(source, FileInput):
         return [GameRef(g, events[0].kind, source.origin) for g, events in source.games.items()]
     table = source.store.list_games_table()
@@ -241,7 +244,11 @@ def _refs_of(source: Input) -> list[GameRef]:
     live = [g for g in source.store.live_games() if g not in set(ids)]
     refs = [GameRef(g, k, source.origin) for g, k in zip(ids, kinds, strict=True)]
     for game_id in live:
-        events = source.store.journal.read(game_id)
+        try:
+            events = source.store.journal.read(game_id)
+        except StoreError as exc:  # an unreadable journal: named, the other games served
+            problems.append(str(exc))
+            continue
         if events:
             refs.append(GameRef(game_id, events[0].kind, source.origin))
     return refs

@@ -75,3 +75,15 @@ def test_summaries_of_a_file_match_the_stores(tmp_path: Path) -> None:
 
 def test_cut_list() -> None:
     assert cut_list([str(i) for i in range(12)]).endswith("9 and 2 more")
+
+
+def test_an_unreadable_journal_is_a_problem_and_the_other_games_are_served(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    EventStore.open(store, create=True).ingest(
+        [simulate_game(get_rules("hez2"), "kept", players=2, seed=1)]
+    )
+    (store / "_live" / "live-1.jsonl").mkdir(parents=True)  # a journal that cannot be read
+    other = _write(tmp_path / "b.jsonl", "beta")
+    sources = open_sources([store, other])
+    assert [g.game_id for g in sources.games()] == ["kept", "beta"]
+    assert any("live-1" in p for p in sources.collect_problems())
