@@ -116,6 +116,7 @@ def _verdicts(audits: Any) -> dict[str, list[tuple[str, int, str]]]:
 
 
 @pytest.mark.parametrize("seed", range(FILES))
+@pytest.mark.slow
 def test_fuzzed_logs_get_one_verdict_from_the_file_and_from_the_store(
     tmp_path: Path, seed: int
 ) -> None:
