@@ -212,3 +212,29 @@ def test_a_large_interleaved_file_is_imported_in_parts_in_one_commit(
         assert [event_to_line(e) for e in store.load_game(f"g-{i}")] == games[i]
     again = stream.import_jsonl(store, path)
     assert len(again.report.skipped) == 6 and store.table().version() == 1
+
+
+def test_the_store_audit_streams_slices_of_whole_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replay.store import slices
+
+    store = EventStore.open(tmp_path / "s", create=True)
+    names = ["hearts", "fou", "hearts", "hez2", "hearts", "hearts", "hearts"]
+    games = [
+        [dataclasses.replace(e, game_id=f"g-{i}") for e in _simulated(kind)]
+        for i, kind in enumerate(names)
+    ]
+    store.ingest(games[:3])
+    store.ingest([games[3], games[4][:40], games[5]])  # g-4 cut short, g-5 after it...
+    store.ingest([games[4], games[6]])  # ...continued, g-6 after it: never one run
+    runs = slices.game_runs(store, "hearts")
+    assert runs.games == 5 and runs.split == {"g-4"}
+    monkeypatch.setattr(slices, "SLICE_ROWS", 300)
+    cut = [t.num_rows for t in slices.game_slices(store, "hearts", runs, rows=300)]
+    assert len(cut) >= 3 and sum(cut) == sum(len(games[i]) for i in (0, 2, 4, 5, 6))
+    whole = audit_many(events_to_table([e for g in games for e in g]))
+    result = run_cli("audit", str(tmp_path / "s"), "--format", "json")
+    streamed = json.loads(result.output)
+    assert streamed["games"] == 7
+    assert streamed["findings"] == [f.to_dict() for f in whole.findings]

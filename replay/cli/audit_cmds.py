@@ -7,14 +7,12 @@ import os
 from enum import StrEnum
 from typing import Annotated, Any
 
-import pyarrow as pa
 import typer
 
 from replay.audit import (
     AuditReport,
     audit_game,
     audit_many,
-    count_games,
     sort_report,
 )
 from replay.cli import app
@@ -114,17 +112,32 @@ def _audit_sources(sources: Sources, kind: str | None, jobs: int) -> AuditReport
     return report
 
 
+def _join_helper_threads() -> None:
+    """Wait for the threads an earlier :func:`audit_many` left joining its workers."""
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and thread.daemon:
+            thread.join(timeout=10)
+
+
 def _audit_store(store: Any, kind: str | None, jobs: int) -> AuditReport:
-    batches = list(store.scan(kind, dictionary=True))  # strings read once per distinct value
-    if not batches:
-        return AuditReport()
-    table = pa.Table.from_batches(batches)
-    games = count_games(table)
+    """Every game of a store, streamed per kind in slices of whole games (memory bounded by
+    a slice, :mod:`replay.store.slices`; strings read once per distinct value)."""
+    from replay.store.slices import game_runs, game_slices, kinds
+
+    report = AuditReport()
+    runs = {k: game_runs(store, k) for k in kinds(store, kind)}
     with progress_bar(auto_refresh=False) as progress:  # audit_many forks: no refresh thread
-        task = progress.add_task("auditing", total=games)
-        return audit_many(
-            table, jobs, lambda done: progress.update(task, advance=done, refresh=True)
-        )
+        task = progress.add_task("auditing", total=sum(r.games for r in runs.values()))
+        for name, of_kind in runs.items():
+            for table in game_slices(store, name, of_kind):
+                _join_helper_threads()  # the last slice's worker joiners: nothing runs at a fork
+                done = audit_many(
+                    table, jobs, lambda n: progress.update(task, advance=n, refresh=True)
+                )
+                report.games += done.games
+    return sort_report(report)
 
 
 @app.command()
