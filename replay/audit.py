@@ -24,7 +24,7 @@ import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mypy_extensions import i64
@@ -39,7 +39,16 @@ from replay.decode import (
     run_starts,
     values_at,
 )
-from replay.events import Event, RowVisitor, event_at, events_from_columns, visit_rows
+from replay.events import (
+    COLUMNS as EVENT_FIELDS,
+)
+from replay.events import (
+    Event,
+    RowVisitor,
+    event_at,
+    events_from_columns,
+    visit_rows,
+)
 from replay.games import UnknownGame, get_rules
 from replay.games.base import GameState, Phase, Rules, RuleViolation, describe_payload
 from replay.rulebook import rule_text
@@ -49,7 +58,10 @@ INTERNAL_ERROR = "internal error"
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One fault of a recorded game."""
+    """One fault of a recorded game: the text fields for people (``event``, ``expected``,
+    ``state``: one line each), the ``*_data`` fields for programs (the recorded event, the
+    event the rules give and the state before the event as JSON objects;
+    ``docs/schemas/finding.json``)."""
 
     game_id: str
     kind: str
@@ -59,6 +71,9 @@ class Finding:
     event: str = ""
     expected: str = ""
     state: str = ""
+    event_data: dict[str, Any] | None = None
+    expected_data: dict[str, Any] | None = None
+    state_data: dict[str, Any] | None = None
 
     @property
     def rule_text(self) -> str:
@@ -66,16 +81,54 @@ class Finding:
         return rule_text(self.rule)
 
     def to_dict(self) -> dict[str, Any]:
-        """The finding as JSON-ready data (with the rule text)."""
-        out = asdict(self)
-        out["rule_text"] = self.rule_text
-        return out
+        """The finding as JSON-ready data (``docs/schemas/finding.json``)."""
+        return {
+            "game_id": self.game_id,
+            "kind": self.kind,
+            "seq": self.seq,
+            "rule": self.rule,
+            "rule_text": self.rule_text,
+            "message": self.message,
+            "event": self.event_data,
+            "expected": self.expected_data,
+            "state": self.state_data,
+            "summary": self.state,
+        }
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled through the constructor (compiled, a frozen class cannot be set field by
         field): findings travel from audit workers to the parent."""
         fields = (self.game_id, self.kind, self.seq, self.rule, self.message, self.event)
-        return (Finding, (*fields, self.expected, self.state))
+        data = (self.event_data, self.expected_data, self.state_data)
+        return (Finding, (*fields, self.expected, self.state, *data))
+
+
+def event_object(event: Event) -> dict[str, Any]:
+    """An event as a JSON object: its set fields as in a JSON Lines log (lists for card lists
+    and values), but ``ts``, which the audit does not read (:data:`UNREAD_COLUMNS`)."""
+    out: dict[str, Any] = {}
+    for name in EVENT_FIELDS:
+        value = getattr(event, name)
+        if value is None or name in UNREAD_COLUMNS:
+            continue
+        out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def problem_object(problem: object) -> dict[str, Any]:
+    """Unreadable input as a JSON object: file, line or game and seq (null when unknown), the
+    rule (a STORE-* ID, or null) and the reason. ``problem`` is a store's rejection (with
+    those attributes) or a line of text."""
+    if isinstance(problem, str):
+        return {**dict.fromkeys(("file", "line", "game_id", "seq", "rule")), "reason": problem}
+    return {
+        "file": getattr(problem, "source", None),
+        "line": getattr(problem, "line", None),
+        "game_id": getattr(problem, "game_id", None),
+        "seq": getattr(problem, "seq", None),
+        "rule": getattr(problem, "rule", None),
+        "reason": str(getattr(problem, "reason", problem)),
+    }
 
 
 @dataclass(slots=True, init=False)
@@ -88,6 +141,10 @@ class GameAudit:
     findings: list[Finding]
     stopped_at: int | None  # seq where the audit could not go on, if it had to stop
     stop_reason: str
+    # A log that stops before its game ended (audited as incomplete): the seq the next event
+    # would have, and what the game waits for there.
+    waiting_seq: int | None
+    waiting_for: str
 
     def __init__(
         self,
@@ -97,6 +154,8 @@ class GameAudit:
         findings: list[Finding] | None = None,
         stopped_at: int | None = None,
         stop_reason: str = "",
+        waiting_seq: int | None = None,
+        waiting_for: str = "",
     ) -> None:
         # Written out: compiled, a dataclass's generated __init__ runs as Python bytecode
         # (3,500 instructions, once per game).
@@ -106,6 +165,14 @@ class GameAudit:
         self.findings = findings if findings is not None else []
         self.stopped_at = stopped_at
         self.stop_reason = stop_reason
+        self.waiting_seq = waiting_seq
+        self.waiting_for = waiting_for
+
+    @property
+    def incomplete(self) -> bool:
+        """The log stops before its game ended, and the audit was not asked to judge a
+        finished game (RULES.md, "Recording order")."""
+        return self.waiting_seq is not None
 
     @property
     def clean(self) -> bool:
@@ -120,7 +187,7 @@ class GameAudit:
         """Pickled through the constructor: audits travel from the workers to the parent, and
         the generic route (a state dict per object) takes twice as long."""
         fields = (self.game_id, self.kind, self.events, self.findings, self.stopped_at)
-        return (GameAudit, (*fields, self.stop_reason))
+        return (GameAudit, (*fields, self.stop_reason, self.waiting_seq, self.waiting_for))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -130,12 +197,24 @@ class GameAudit:
             "findings": [f.to_dict() for f in self.findings],
             "stopped_at": self.stopped_at,
             "stop_reason": self.stop_reason,
+            "waiting": self.waiting(),
         }
+
+    def waiting(self) -> dict[str, Any] | None:
+        """Where an incomplete log stops, as data: the seq the next event would have and what
+        the game waits for (None: the log is not incomplete)."""
+        if self.waiting_seq is None:
+            return None
+        return {"seq": self.waiting_seq, "waiting_for": self.waiting_for}
 
 
 def _finding(game: GameAudit, event: Event | None, seq: int, violation: RuleViolation,
-             state: str = "") -> Finding:  # fmt: skip
-    expected = describe_payload(violation.expected) if violation.expected is not None else ""
+             state: str = "", view: dict[str, Any] | None = None) -> Finding:  # fmt: skip
+    """A finding of ``game`` at ``seq``; ``view``: the state before the event, as
+    ``Rules.view`` gives it (its ``step`` is set here, its ``last_step`` by :func:`_last_step`)."""
+    wanted = violation.expected
+    if view is not None:
+        view = {**view, "step": seq - 1, "last_step": seq - 1}
     return Finding(
         game_id=game.game_id,
         kind=game.kind,
@@ -143,9 +222,22 @@ def _finding(game: GameAudit, event: Event | None, seq: int, violation: RuleViol
         rule=violation.rule,
         message=violation.message,
         event=event.describe() if event is not None else "",
-        expected=expected,
+        expected=describe_payload(wanted) if wanted is not None else "",
         state=state,
+        event_data=event_object(event) if event is not None else None,
+        expected_data=event_object(wanted) if wanted is not None else None,
+        state_data=view,
     )
+
+
+def _last_step(game: GameAudit, last_seq: int) -> GameAudit:
+    """Give every finding's state the game's last step (as ``docs/state.md`` counts it: the
+    last event the audit could apply)."""
+    last = game.stopped_at - 1 if game.stopped_at is not None else last_seq
+    for finding in game.findings:
+        if finding.state_data is not None:
+            finding.state_data["last_step"] = max(last, finding.state_data["step"])
+    return game
 
 
 def _stop(game: GameAudit, seq: int, reason: str) -> GameAudit:
@@ -194,8 +286,10 @@ def in_sequence(events: list[Event]) -> bool:
     return True
 
 
-def audit_game(events: Sequence[Event]) -> GameAudit:
-    """Audit one game's events (any order; they must share one game id)."""
+def audit_game(events: Sequence[Event], *, complete: bool = False) -> GameAudit:
+    """Audit one game's events (any order; they must share one game id). A log that stops
+    before its game ended is incomplete (``waiting_seq``, ``waiting_for``), or with
+    ``complete`` a finding (RULES.md, "Recording order")."""
     if not events:
         raise ValueError("no events")
     first = events[0]  # seq 0 if present: usually first already, else found by one pass
@@ -219,12 +313,13 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
         for step in rules.walk(usable, faults_only=True):
             last_state = step.state
             if step.violation is not None:
-                game.findings.append(
-                    _finding(game, step.event, step.event.seq, step.violation, step.before)
-                )
+                seq = step.event.seq
+                found = _finding(game, step.event, seq, step.violation, step.before,
+                                 step.before_view)  # fmt: skip
+                game.findings.append(found)
                 if step.applied is None:
                     reason = f"the state cannot absorb {step.event.describe()}"
-                    return _stop(game, step.event.seq, reason)
+                    return _last_step(_stop(game, step.event.seq, reason), seq)
     except RuleViolation as violation:  # the first event cannot start a game
         game.findings.append(_finding(game, usable[0], usable[0].seq, violation))
         return _stop(game, 0, "no valid game_start")
@@ -235,8 +330,8 @@ def audit_game(events: Sequence[Event]) -> GameAudit:
     if stray is not None:
         return _unused_field_stop(game, stray)
     if game.stopped_at is None and last_state is not None:
-        _check_finished(game, rules, last_state, usable[-1].seq + 1)
-    return game
+        _check_finished(game, rules, last_state, usable[-1].seq + 1, complete)
+    return _last_step(game, usable[-1].seq)
 
 
 def _before_unused_field(events: list[Event], kind: str) -> tuple[list[Event], Event | None]:
@@ -258,17 +353,37 @@ def _unused_field_stop(game: GameAudit, event: Event | None) -> GameAudit:
     return _stop(game, event.seq, f"the game knows no {event.type} with {name}")
 
 
-def _check_finished(game: GameAudit, rules: Any, state: Any, seq: int) -> None:
-    """LOG-ORDER: a log that ends while a ruling is still due, or before the game's end."""
+def _check_finished(game: GameAudit, rules: Any, state: Any, seq: int, complete: bool) -> None:
+    """A log that ends before its game did: incomplete (what the game waits for, at ``seq``),
+    or with ``complete`` a finding: LOG-ORDER, or the game's END rule where its end is due
+    (RULES.md, "Recording order")."""
     due = rules.due(state)
     if due.phase is Phase.OVER:
         return
+    if not complete:
+        game.waiting_seq = seq
+        game.waiting_for = waiting_text(due)
+        return
     if due.phase is Phase.RULING:
-        message = f"the log ends but the ruling {describe_payload(due.ruling)} is due ({due.rule})"
-        violation = RuleViolation("LOG-ORDER", message, expected=due.ruling)
+        ruling = due.ruling
+        rule = due.rule if ruling is not None and ruling.type == "game_end" else "LOG-ORDER"
+        message = f"the log ends but the ruling {describe_payload(ruling)} is due ({due.rule})"
+        violation = RuleViolation(rule, message, expected=ruling)
     else:
         violation = RuleViolation("LOG-ORDER", f"the log ends before the game did ({due.what} due)")
-    game.findings.append(_finding(game, None, seq, violation, rules.summary(state)))
+    game.findings.append(_finding(game, None, seq, violation, rules.summary(state),
+                                  rules.view(state)))  # fmt: skip
+
+
+def waiting_text(due: Any) -> str:
+    """What a game waits for, in words: ``the ruling trick_won(...) (HEARTS-TRICK)``, ``a play
+    by seat 2``, ``a deal (seats 1, 3)``."""
+    if due.phase is Phase.RULING:
+        return f"the ruling {describe_payload(due.ruling)} ({due.rule})"
+    seats = ", ".join(str(s) for s in due.seats)
+    if due.phase is Phase.DECISION:
+        return f"a {due.what} by seat {seats}"
+    return f"a {due.what} (seats {seats})" if seats else f"a {due.what}"
 
 
 def group_games(events: Iterable[Event]) -> list[list[Event]]:
@@ -285,7 +400,9 @@ class AuditReport:
     """The audit of many games, in a stable order (kind, game id) whatever the number of jobs."""
 
     games: list[GameAudit] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # input that could not be read
+    #: Input that could not be read: lines of text, or a store's rejections (file, line,
+    #: game, seq, rule, reason; see :func:`problem_object`).
+    problems: list[Any] = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
@@ -312,7 +429,12 @@ class AuditReport:
                 for g in self.games
                 if g.stopped_at is not None
             ],
-            "problems": self.problems,
+            "incomplete": [
+                {"game_id": g.game_id, "kind": g.kind, **(g.waiting() or {})}
+                for g in self.games
+                if g.waiting_seq is not None
+            ],
+            "problems": [problem_object(p) for p in self.problems],
         }
 
 
@@ -321,29 +443,37 @@ class AuditReport:
 UNREAD_COLUMNS: Final = ("ts",)
 
 
-def audit_table(table: Any, starts: list[int] | None = None) -> list[GameAudit]:
+def audit_table(
+    table: Any, starts: list[int] | None = None, *, complete: bool = False
+) -> list[GameAudit]:
     """Audit every game of an Arrow table in the event SCHEMA (runs in worker processes).
-    ``starts``: where each game begins, when the caller knows that each game is one run."""
+    ``starts``: where each game begins, when the caller knows that each game is one run;
+    ``complete``: as in :func:`audit_game`."""
     # The collector is paused while the slice is audited (its cycles, few: exceptions, are
     # collected once, after it). The decoded columns are freed before it resumes: a
     # collection then would walk every cell of the slice, for nothing (they hold no cycles).
     with paused_gc():
-        audits = _audit_decoded(table, decode_table(table, skip=UNREAD_COLUMNS), starts)
+        columns = decode_table(table, skip=UNREAD_COLUMNS)
+        audits = _audit_decoded(table, columns, starts, complete)
     return audits
 
 
-def _audit_decoded(table: Any, columns: list[Column], starts: list[int] | None) -> list[GameAudit]:
+def _audit_decoded(
+    table: Any, columns: list[Column], starts: list[int] | None, complete: bool
+) -> list[GameAudit]:
     """:func:`audit_table` on the table's decoded columns."""
     if starts is None:
         starts, distinct = _game_runs(table)
         if distinct < len(starts):  # a game in pieces
             games = group_games(events_from_columns(columns, 0, table.num_rows))
-            return [audit_game(game) for game in games]
+            return [audit_game(game, complete=complete) for game in games]
     changes = row_changes(columns, table.num_rows)  # for the game runs' clean paths only
     bounds = [*starts, table.num_rows]
     general = _games_with_unused_fields(table, bounds)
     return [
-        audit_rows(columns, bounds[i], bounds[i + 1], changes, general=i in general)
+        audit_rows(
+            columns, bounds[i], bounds[i + 1], changes, general=i in general, complete=complete
+        )
         for i in range(len(bounds) - 1)
     ]
 
@@ -366,6 +496,7 @@ def audit_rows(
     changes: bytes = b"",
     *,
     general: bool | None = None,
+    complete: bool = False,
 ) -> GameAudit:
     """Audit the game in rows ``start`` to ``stop`` of decoded columns (one run of its game id):
     the same audit as :func:`audit_game`'s. ``changes``: the columns'
@@ -381,14 +512,14 @@ def audit_rows(
         events = events_from_columns(columns, start, stop)
         kind = events[0].kind if events else None
         general = any(fields.unused_field(event, kind) is not None for event in events)
-    game = None if general else audit_clean_rows(columns, start, stop, changes)
+    game = None if general else audit_clean_rows(columns, start, stop, changes, complete=complete)
     if game is None:
-        game = audit_game(events_from_columns(columns, start, stop))
+        game = audit_game(events_from_columns(columns, start, stop), complete=complete)
     return game
 
 
 def audit_clean_rows(
-    columns: list[Column], start: int, stop: int, changes: bytes = b""
+    columns: list[Column], start: int, stop: int, changes: bytes = b"", *, complete: bool = False
 ) -> GameAudit | None:
     """The audit of a game that breaks no rule, from its rows (one run of its game id), or
     None as soon as anything is out of the ordinary: the caller then audits the game with
@@ -417,8 +548,8 @@ def audit_clean_rows(
             AttributeError):  # fmt: skip
         return None
     game = GameAudit(game_id=first.game_id, kind=first.kind, events=stop - start)
-    _check_finished(game, rules, clean.state, stop - start)
-    return game
+    _check_finished(game, rules, clean.state, stop - start, complete)
+    return _last_step(game, stop - start - 1)
 
 
 class _CleanRun(RowVisitor):
@@ -571,9 +702,11 @@ def audit_many(
     on_progress: Callable[[int], None] | None = None,
     *,
     min_rows_per_job: int = MIN_ROWS_PER_JOB,
+    complete: bool = False,
 ) -> AuditReport:
     """Audit every game of an event table on up to ``jobs`` processes (one per
     ``min_rows_per_job`` rows at most); the report does not depend on ``jobs``.
+    ``complete``: as in :func:`audit_game`.
     ``on_progress`` receives the number of games done after each slice (in this thread, as
     this process audits or receives each slice)."""
     report = AuditReport()
@@ -586,7 +719,7 @@ def audit_many(
     if distinct < len(starts):  # a game in several runs
         table = sorted_by_game(table)
         starts = game_starts(table)
-    plan = _SlicePlan(starts, table.num_rows, jobs)
+    plan = _SlicePlan(starts, table.num_rows, jobs, complete)
     context = _fork_context() if jobs > 1 and len(starts) > 2 else None
     if context is None:  # one process: not worth starting workers, or no fork here
         ends = [0, table.num_rows]
@@ -613,9 +746,10 @@ class _SlicePlan:
     shrink as the processes meet and they finish within a small slice of each other, with few
     slices (and little set-up) in all. With one job, every slice has the largest size."""
 
-    def __init__(self, starts: list[int], rows: int, jobs: int) -> None:
+    def __init__(self, starts: list[int], rows: int, jobs: int, complete: bool = False) -> None:
         self.starts = starts
         self.jobs = jobs
+        self.complete = complete
         self.largest = max(1, min(MAX_SLICE_ROWS, rows // 8))  # 8 slices at least: progress
         self.smallest = max(1, min(MIN_SLICE_ROWS, rows // (8 * jobs)))
 
@@ -650,7 +784,7 @@ class _SlicePlan:
         first = bisect_left(self.starts, offset)
         last = bisect_left(self.starts, offset + rows)
         starts = [start - offset for start in self.starts[first:last]]
-        return audit_table(table.slice(offset, rows), starts)
+        return audit_table(table.slice(offset, rows), starts, complete=self.complete)
 
 
 def _fork_context() -> Any:

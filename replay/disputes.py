@@ -2,9 +2,9 @@
 
 Used to build ``sample_logs/disputes/`` and by the tests that check the audit finds a ruling
 changed by one field. Generic over the games: it changes fields of recorded events (the card, the
-cards, the seat, the amount, the total...) using only values seen in the game's own log, asks the
-rules which rule the change breaks, and plays the game on with bots after it (from the state the
-audit would reach), so the finding is the only one.
+cards, the seat, the amount, the total...) using only values seen in the game's own log, or
+records the next event in its place, asks the rules which rule the change breaks, and plays the
+game on with bots after it (from the state the audit would reach), so the finding is the only one.
 
 >>> from replay.games import get_rules
 >>> from replay.simulate import simulate_game
@@ -35,6 +35,13 @@ class Dispute:
     seq: int
     events: list[Event]
     message: str
+
+
+def renamed(dispute: Dispute, game_id: str) -> Dispute:
+    """The dispute with its game under another id (each file of the dispute set has its own,
+    ``<kind>-<RULE>``, so that all of them can share one store)."""
+    events = [replace(e, game_id=game_id) for e in dispute.events]
+    return Dispute(dispute.rule, dispute.seq, events, dispute.message)
 
 
 def _codes_in(events: Sequence[Event]) -> list[str]:
@@ -80,6 +87,14 @@ def variants(
         for suit in suits:
             if suit != event.suit:
                 yield replace(event, suit=suit)
+
+
+def _moved_up(game: Sequence[Event], index: int) -> list[Event]:
+    """The event after ``game[index]`` recorded in its place (a seat acting before its turn,
+    with a card it holds: what breaks a TURN rule once a card not held is LOG-CARD)."""
+    if index + 1 >= len(game):
+        return []
+    return [game[index + 1].at(game[index].seq)]
 
 
 def _dispute_from(
@@ -132,7 +147,7 @@ def _try_variants(
     per_rule: int,
     seed: int,
 ) -> None:
-    for changed in variants(game[index], state.n, codes, suits):
+    for changed in [*variants(game[index], state.n, codes, suits), *_moved_up(game, index)]:
         try:
             rules.verify(state, changed)
         except RuleViolation as violation:

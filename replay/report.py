@@ -48,6 +48,10 @@ def _records(report: AuditReport, where: Mapping[str, str]) -> list[dict[str, An
     out += [
         {"record": "stopped", "file": where.get(s["game_id"], ""), **s} for s in data["stopped"]
     ]
+    out += [
+        {"record": "incomplete", "file": where.get(g["game_id"], ""), **g}
+        for g in data["incomplete"]
+    ]
     out += [{"record": "problem", "problem": p} for p in data["problems"]]
     return out
 
@@ -75,6 +79,9 @@ def summary_line(report: AuditReport) -> str:
     )
     if stopped:
         line += f"; {stopped} games could not be audited to the end"
+    incomplete = sum(1 for g in report.games if g.incomplete)
+    if incomplete:
+        line += f"; {incomplete} games incomplete (the log stops before the end)"
     if report.problems:
         line += f"; {len(report.problems)} inputs could not be read"
     return line
@@ -120,6 +127,11 @@ def _table(report: AuditReport, where: Mapping[str, str]) -> str:
         if g.stopped_at is not None:
             stop = f"{shown(g.game_id)}: audit stopped at seq {g.stopped_at}: {g.stop_reason}"
             parts.append(_text(stop))
+        if g.incomplete:
+            wait = (
+                f"{shown(g.game_id)}: incomplete, waits at seq {g.waiting_seq} for {g.waiting_for}"
+            )
+            parts.append(_text(wait))
     parts.extend(f"unreadable: {_text(p)}" for p in report.problems)
     parts.append(summary_line(report))
     return "\n\n".join(parts)

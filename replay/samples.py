@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from replay.disputes import Dispute, find_disputes, integrity_disputes
+from replay.disputes import Dispute, find_disputes, integrity_disputes, renamed
 from replay.events import Event
 from replay.games import available_kinds, get_rules
 from replay.season import STAKES_NIGHT, nights, season_games
@@ -60,7 +60,8 @@ def write_disputes(out: Path, kinds: Sequence[str]) -> dict[str, list[str]]:
     missing: dict[str, list[str]] = {}
     for kind in kinds:
         found = disputes_for(kind)
-        for rule, dispute in sorted(found.items()):
+        for rule, found_dispute in sorted(found.items()):
+            dispute = renamed(found_dispute, f"{kind}-{rule}")
             base = out / kind / rule
             write_jsonl(base.with_suffix(".jsonl"), dispute.events)
             expected = {

@@ -105,12 +105,20 @@ def cached_game(kind: str, seed: int) -> list[Event]:
 def test_clean_and_unfinished_games_take_the_clean_path_with_the_same_audit(kind: str) -> None:
     for seed in range(4):
         events = cached_game(kind, seed)
-        for log, rules_found in ((events, []), (events[: len(events) * 2 // 3], ["LOG-ORDER"])):
+        cut = events[: len(events) * 2 // 3]
+        cases: list[tuple[list[Event], bool, list[str]]] = [
+            (events, False, []),
+            (cut, False, []),
+            (cut, True, ["LOG-ORDER"]),
+        ]
+        for log, complete, rules_found in cases:
             columns = rows_of(log)
-            audit = audit_clean_rows(columns, 0, len(log), row_changes(columns, len(log)))
+            changes = row_changes(columns, len(log))
+            audit = audit_clean_rows(columns, 0, len(log), changes, complete=complete)
             assert audit is not None  # the clean path took it to the end
             assert [f.rule for f in audit.findings] == rules_found
-            assert audit.to_dict() == audit_game(log).to_dict()
+            assert audit.incomplete == (log is cut and not complete)
+            assert audit.to_dict() == audit_game(log, complete=complete).to_dict()
 
 
 @settings(max_examples=400)
@@ -146,7 +154,7 @@ def changed(events: list[Event], index: int, **fields: object) -> list[Event]:
 
 
 def only_finding(events: list[Event]) -> tuple[str, int]:
-    findings = audit_game(events).findings
+    findings = audit_game(events, complete=True).findings
     assert len(findings) == 1, [(f.rule, f.seq, f.message) for f in findings]
     return findings[0].rule, findings[0].seq
 
@@ -245,7 +253,7 @@ def test_integrity_gap_duplicate_after_end_and_missing_ruling() -> None:
     cut = events[:i]
     rule, seq = only_finding(cut)
     assert (rule, seq) == ("LOG-ORDER", i)
-    assert "trick_won" in audit_game(cut).findings[0].message
+    assert "trick_won" in audit_game(cut, complete=True).findings[0].message
 
 
 def test_missing_game_start_and_unknown_kind() -> None:
@@ -304,11 +312,12 @@ def test_game_audits_survive_pickling() -> None:
 
 
 def test_report_formats_cite_rule_and_text() -> None:
+    """A trick's wrong point count cites HEARTS-POINTS (RULES.md HEARTS-POINTS [decision])."""
     events = game("hearts", 1)
     i = first(events, "trick_won")
     report = AuditReport(games=[audit_game(changed(events, i, amount=99))])
     table = format_report(report, "table")
-    assert "HEARTS-TRICK" in table and "highest card of the led suit" in table
+    assert "HEARTS-POINTS" in table and "each heart taken is 1 penalty point" in table
     assert "| hearts-1 |" in format_report(report, "markdown")
     assert report.exit_code == 1
 
@@ -390,7 +399,8 @@ def dictionary_encoded(table: pa.Table) -> pa.Table:
 
 
 def test_dictionary_encoded_tables_audit_as_plain_ones() -> None:
-    """The fast read path (dictionary columns) gives the same report, grouped or interleaved."""
+    """The fast read path (dictionary columns) gives the same report, grouped or interleaved
+    (a trick's wrong point count: HEARTS-POINTS, RULES.md HEARTS-POINTS [decision])."""
     games = [game("hearts", s) for s in range(5)] + [game("hiifuu", s) for s in range(3)]
     i = first(games[1], "trick_won", 1)
     games[1][i] = dataclasses.replace(games[1][i], amount=(games[1][i].amount or 0) + 1)
@@ -403,7 +413,9 @@ def test_dictionary_encoded_tables_audit_as_plain_ones() -> None:
         assert format_report(audit_many(encoded, 1), "json") == expected
         assert format_report(audit_many(encoded, 2, min_rows_per_job=0), "json") == expected
     assert count_games(dictionary_encoded(grouped)) == count_games(grouped) == 8
-    assert [f.rule for f in audit_many(dictionary_encoded(grouped), 1).findings] == ["HEARTS-TRICK"]
+    assert [f.rule for f in audit_many(dictionary_encoded(grouped), 1).findings] == [
+        "HEARTS-POINTS"
+    ]
 
 
 def test_the_audit_does_not_read_times() -> None:

@@ -389,7 +389,8 @@ def test_two_fools_at_seven_players_both_sit_out() -> None:
     assert state.need == 5 and RULES.view(state)["game"]["sitting_out"] == [2, 3]
     play(log, 0, card_name(min(bits(RULES.legal_cards(log.state, 0)))))
     play(log, 1, card_name(min(bits(RULES.legal_cards(log.state, 1)))))
-    assert violation(log, 2, "R4").rule == "FOU-TURN"
+    held = card_name(min(bits(log.state.hand(2))))
+    assert violation(log, 2, held).rule == "FOU-TURN"
     assert RULES.due(log.state).seats == (4,)
     for seat in (4, 5, 6):
         play(log, seat, card_name(min(bits(RULES.legal_cards(log.state, seat)))))

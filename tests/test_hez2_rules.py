@@ -129,8 +129,9 @@ def test_setup_takes_two_to_four_players(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_two_to_four_players_are_accepted(players: int) -> None:
+    """Every seat may be dealt first (RULES.md, Recording order: any seat order)."""
     log = new_log(players)
-    assert due(log) == (Phase.CHANCE, (0,), "deal")
+    assert due(log) == (Phase.CHANCE, tuple(range(players)), "deal")
 
 
 def test_setup_without_dealer_or_bots_is_rejected() -> None:
@@ -207,13 +208,16 @@ def test_turns_go_clockwise_and_only_the_turn_seat_decides() -> None:
 
 
 def test_players_who_are_out_are_passed_over() -> None:
+    """A seat that is out acting cites HEZ2-TURN; its play of a card it does not hold is
+    LOG-CARD (RULES.md, "Which rule a finding cites", 1.)."""
     log = mid_round(["3O", "4O 6C", "5C 6E"], "SO")
     play(log, 0, "3O")
     assert ruling_types(log) == [("player_out", 0, 1)]
     draw(log, 1, "7B")
     draw(log, 2, "RB")
     assert due(log)[1] == (1,)
-    assert rule_of(log, "play", player=0, card="4O") == "HEZ2-TURN"
+    assert rule_of(log, "draw", player=0) == "HEZ2-TURN"
+    assert rule_of(log, "play", player=0, card="4O") == "LOG-CARD"
 
 
 # ----------------------------------------------------------------------------- HEZ2-MATCH

@@ -59,7 +59,7 @@ def start_round(log: GameLog, deals: Deal, layout: tuple[int, ...] | None = None
     state: HiifuuState = log.state
     number = state.round + 1
     if layout is None:
-        layout = state.setup.tokens[number - 1]
+        layout = (state.setup.tokens or DEFAULT_TOKENS)[number - 1]
     log.add("tokens", round=number, values=layout)
     for seat, cards in enumerate(deals):
         log.add("deal", round=number, player=seat, cards=tuple(cards))
@@ -216,6 +216,8 @@ def test_cards_not_held_with_a_wrong_round_number_are_still_log_card() -> None:
 
 
 def test_discards_come_in_any_seat_order_and_all_before_play() -> None:
+    """A second discard cites HIIFUU-SETUP, or LOG-CARD for cards already out of the hand
+    (RULES.md, "Which rule a finding cites", 1. and 2.)."""
     log = new_log(4)
     deals, plays, discards = script(4, [0] * 9)
     start_round(log, deals)
@@ -225,7 +227,9 @@ def test_discards_come_in_any_seat_order_and_all_before_play() -> None:
     for seat in (3, 0, 1):
         log.add("discard", round=1, player=seat, cards=tuple(discards[seat]))
     assert log.rules.due(log.state).phase is Phase.DECISION
-    assert rule_of(log, "discard", round=1, player=0, cards=tuple(discards[0])) == "LOG-ORDER"
+    assert rule_of(log, "discard", round=1, player=0, cards=tuple(discards[0])) == "LOG-CARD"
+    held = tuple(plays[t][0] for t in range(4))  # four cards seat 0 still holds
+    assert rule_of(log, "discard", round=1, player=0, cards=held) == "HIIFUU-SETUP"
 
 
 def test_discarded_cards_are_out_of_the_round() -> None:
@@ -264,7 +268,8 @@ def test_normal_rule_lays_tokens_out_in_increasing_order() -> None:
 
 
 def test_variant_accepts_any_order_of_the_rounds_tokens_only() -> None:
-    log = new_log(4, variant="random-tokens")
+    """The values the setup states (RULES.md HIIFUU-TOKENS), in any order in the variant."""
+    log = new_log(4, variant="random-tokens", tokens=[list(t) for t in DEFAULT_TOKENS])
     violation = log.violation("tokens", round=1, values=(1, 2, 3, 5))
     assert violation.rule == "HIIFUU-TOKENS" and not violation.recoverable
     log.add("tokens", round=1, values=(3, 1, 4, 2))
@@ -280,11 +285,16 @@ def test_token_values_come_from_the_log() -> None:
     assert of_type(rulings, "game_end")[0].values == (2,)
 
 
-def test_default_token_values_are_used_when_the_setup_gives_none() -> None:
+def test_default_token_values_only_write_logs_and_never_judge_one() -> None:
+    """RULES.md HIIFUU-TOKENS [decision]: where the setup states no values, each round's
+    recorded layout is the record (increasing in the normal rule)."""
     event = RULES.setup_event("g", 4, random.Random(1), {})
     assert json.loads(event.data or "{}")["tokens"] == [list(t) for t in DEFAULT_TOKENS]
     log = new_log(4)  # a setup without "tokens"
-    assert log.state.setup.tokens == DEFAULT_TOKENS
+    assert log.state.setup.tokens == ()
+    assert RULES.can(log.state, log.event("tokens", round=1, values=(2, 5, 7, 30)))
+    assert rule_of(log, "tokens", round=1, values=(5, 2, 7, 30)) == "HIIFUU-TOKENS"
+    assert rule_of(log, "tokens", round=1, values=(1, 2, 3)) == "HIIFUU-TOKENS"
 
 
 def test_simulated_variant_records_a_random_order_per_round() -> None:

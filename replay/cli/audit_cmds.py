@@ -27,10 +27,13 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
+from replay.events import Event
 from replay.explain import explain_step
 from replay.report import format_report
 from replay.sources import FileInput, Sources, StoreInput
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
+from replay.store.errors import InvalidGame
+from replay.store.validate import Rejection
 
 DEFAULT_JOBS = os.cpu_count() or 1
 
@@ -69,16 +72,25 @@ def audit(
     ] = DEFAULT_JOBS,
     engine: EngineOpt = Engine.local,
     master: MasterOpt = None,
+    complete: Annotated[
+        bool,
+        typer.Option(
+            "--complete", help="Judge finished games: a log that stops before its end is a finding."
+        ),
+    ] = False,
 ) -> None:
-    """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable."""
+    """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable.
+
+    A log that stops before its game ended (a live game, a cut file) is reported as incomplete,
+    with what the game waits for, unless ``--complete``."""
     sources = read_inputs(inputs)
     if engine is Engine.spark:
         report = audit_with_spark(sources, game, kind, master)
     elif game is not None:
         _, events = game_of(sources, game)
-        report = AuditReport(games=[audit_game(events)])
+        report = AuditReport(games=[audit_game(events, complete=complete)])
     else:
-        report = _audit_sources(sources, kind, jobs)
+        report = _audit_sources(sources, kind, jobs, complete)
     report.problems.extend(p for p in sources.collect_problems() if p not in report.problems)
     if not report.games and not report.problems:
         report.problems.append(f"{sources.describe()}: no events")
@@ -91,7 +103,7 @@ def audit(
     raise typer.Exit(report.exit_code)
 
 
-def _audit_sources(sources: Sources, kind: str | None, jobs: int) -> AuditReport:
+def _audit_sources(sources: Sources, kind: str | None, jobs: int, complete: bool) -> AuditReport:
     """Every game of every input (a store's in worker processes), each game once."""
     report = AuditReport()
     several = len(sources.inputs) > 1  # a game id met twice is audited once (its first input)
@@ -102,13 +114,13 @@ def _audit_sources(sources: Sources, kind: str | None, jobs: int) -> AuditReport
 
     for source in sources.inputs:
         if isinstance(source, StoreInput):
-            games = _audit_store(source.store, kind, jobs).games
+            games = _audit_store(source.store, kind, jobs, complete).games
             report.games += [g for g in games if owned(g.game_id, source.origin)]
             continue
         assert isinstance(source, FileInput)
         for game_id, events in source.games.items():
             if owned(game_id, source.origin) and (kind is None or events[0].kind == kind):
-                report.games.append(audit_game(events))
+                report.games.append(audit_game(events, complete=complete))
     return report
 
 
@@ -121,9 +133,10 @@ def _join_helper_threads() -> None:
             thread.join(timeout=10)
 
 
-def _audit_store(store: Any, kind: str | None, jobs: int) -> AuditReport:
+def _audit_store(store: Any, kind: str | None, jobs: int, complete: bool) -> AuditReport:
     """Every game of a store, streamed per kind in slices of whole games (memory bounded by
-    a slice, :mod:`replay.store.slices`; strings read once per distinct value)."""
+    a slice, :mod:`replay.store.slices`; strings read once per distinct value), and every live
+    game (a journal: audited as incomplete unless ``complete``)."""
     from replay.store.slices import game_runs, game_slices, kinds
 
     report = AuditReport()
@@ -134,10 +147,30 @@ def _audit_store(store: Any, kind: str | None, jobs: int) -> AuditReport:
             for table in game_slices(store, name, of_kind):
                 _join_helper_threads()  # the last slice's worker joiners: nothing runs at a fork
                 done = audit_many(
-                    table, jobs, lambda n: progress.update(task, advance=n, refresh=True)
+                    table,
+                    jobs,
+                    lambda n: progress.update(task, advance=n, refresh=True),
+                    complete=complete,
                 )
                 report.games += done.games
+    for live in _live_games(store, kind):
+        report.games.append(audit_game(live, complete=complete))
     return sort_report(report)
+
+
+def _live_games(store: Any, kind: str | None) -> list[list[Event]]:
+    """The events of each live game (journal) of ``kind``; an unreadable journal joins the
+    store's problems."""
+    out = []
+    for game_id in store.live_games():
+        try:
+            events = store.journal.read(game_id)
+        except InvalidGame as exc:
+            store.problems.append(Rejection(exc.rule, exc.message, game_id, exc.seq, exc.source))
+            continue
+        if events and (kind is None or events[0].kind == kind):
+            out.append(events)
+    return out
 
 
 @app.command()

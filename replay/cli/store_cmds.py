@@ -33,6 +33,7 @@ from replay.cli.common import (
 from replay.cli.output import Format, FormatOpt, echo, records_text
 from replay.events import Event, events_to_table
 from replay.games.base import RuleViolation
+from replay.results import recomputed_result
 from replay.sources import (
     STDIN,
     FileInput,
@@ -422,6 +423,11 @@ def games_cmd(
         rows = rows[: max(limit, 0)]
     fmt = Format.jsonl if as_json else fmt
     if fmt is not Format.table:
+        results = {
+            ref.game_id: recomputed_result(events) for ref, events in sources.iter_games(kind)
+        }
+        for row in rows:
+            row["recomputed"] = results.get(row["game_id"])  # the result as the rules give it
         echo(records_text(rows, fmt, GAMES_COLUMNS))
     else:
         several = len(sources.inputs) > 1

@@ -307,6 +307,13 @@ class Rules(ABC, Generic[S]):
     rule_ids: ClassVar[tuple[str, ...]]
     #: The rule cited when a decision is made by a seat whose turn it is not.
     turn_rule: ClassVar[str]
+    #: The rule that says when the game ends (its ``game_end`` ruling): cited for a game end
+    #: recorded where the game goes on, and for a missing one.
+    end_rule: ClassVar[str]
+    #: The rule that requires each chance event or decision a game waits for (``Due.what``):
+    #: a LOG-ORDER finding names the rule whose event was due (RULES.md, "Which rule a
+    #: finding cites", 4.).
+    due_rules: ClassVar[Mapping[str, str]]
 
     def __init__(self) -> None:
         #: ``event_types`` as an instance dict: compiled, read without a class lookup.
@@ -436,23 +443,29 @@ class Rules(ABC, Generic[S]):
         due = self.due(state)
         if due.phase is Phase.OVER:
             raise RuleViolation("LOG-AFTER-END", f"{event.type} after the end of the game")
+        if event.type == "game_end":
+            self._verify_game_end(due)
         if due.phase is Phase.RULING:
-            self._verify_ruling(due, event, category)
+            self._verify_ruling(state, due, event, category)
             return
         if category is Category.RULING:
-            raise RuleViolation("LOG-ORDER", f"ruling {event.type} while no ruling is due")
+            raise RuleViolation(
+                "LOG-ORDER",
+                f"ruling {event.type} while no ruling is due: {self._due_words(due)}",
+            )
         if category is Category.SETUP:
             raise RuleViolation("LOG-SETUP", "a second game_start in one game")
         if due.phase is Phase.CHANCE:
             if category is not Category.CHANCE:
-                raise RuleViolation(
-                    "LOG-ORDER", f"{event.type} while a chance event ({due.what}) is due"
-                )
+                raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
             self.verify_chance(state, event)
             return
         if category is not Category.DECISION:
-            raise RuleViolation("LOG-ORDER", f"{event.type} while a decision ({due.what}) is due")
+            raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
         if event.player not in due.seats:
+            fault = self.card_fault(state, event)  # a card not held is LOG-CARD first
+            if fault is not None:
+                raise fault
             whose = ", ".join(str(s) for s in due.seats)
             raise RuleViolation(
                 self.turn_rule,
@@ -460,7 +473,27 @@ class Rules(ABC, Generic[S]):
             )
         self.verify_decision(state, event)
 
-    def _verify_ruling(self, due: Due, event: Event, category: Category) -> None:
+    def _due_words(self, due: Due) -> str:
+        """What is due, naming the rule that requires it, e.g. ``a chance event (deal) is due
+        (HEARTS-SETUP)``."""
+        kind = "a chance event" if due.phase is Phase.CHANCE else "a decision"
+        return f"{kind} ({due.what}) is due ({self.due_rules.get(due.what, self.turn_rule)})"
+
+    def _verify_game_end(self, due: Due) -> None:
+        """The game's END rule (:attr:`end_rule`) for a ``game_end`` where the game goes on
+        (RULES.md, "Which rule a finding cites", 2.): where a ruling is due, the audit goes on
+        with it."""
+        expected = due.ruling
+        if expected is not None and expected.type == "game_end":
+            return  # the end is due: compared as any ruling
+        raise RuleViolation(
+            self.end_rule,
+            f"game_end recorded but the game goes on ({due.what} due)",
+            recoverable=expected is not None,
+            expected=expected,
+        )
+
+    def _verify_ruling(self, state: S, due: Due, event: Event, category: Category) -> None:
         expected = due.ruling
         assert expected is not None and due.rule is not None
         if category is not Category.RULING:
@@ -472,11 +505,24 @@ class Rules(ABC, Generic[S]):
             )
         if not same_payload(event, expected):
             raise RuleViolation(
-                due.rule,
+                self.ruling_rule(state, due, event),
                 f"recorded {describe_payload(event)}, the rules give {describe_payload(expected)}",
                 recoverable=True,
                 expected=expected,
             )
+
+    def card_fault(self, state: S, event: Event) -> RuleViolation | None:
+        """LOG-CARD for a decision naming a card its seat does not hold (RULES.md, "Which rule
+        a finding cites", 1.: before the TURN rule); None otherwise. The default knows no
+        hands and finds none."""
+        return None
+
+    def ruling_rule(self, state: S, due: Due, event: Event) -> str:
+        """The rule a wrong ruling breaks: the rule that requires the ruling due, or a rule
+        more specific to the field that is wrong (a game overrides it; RULES.md, "Which rule a
+        finding cites")."""
+        assert due.rule is not None
+        return due.rule
 
     def can(self, state: S, event: Event) -> bool:
         """Whether ``event`` may be recorded next."""
@@ -572,6 +618,7 @@ class Rules(ABC, Generic[S]):
             applied: Event | None = event
             violation = None
             summary = ""
+            view: dict[str, Any] | None = None
             try:
                 if event.game_id != game_id or event.kind != kind:
                     raise RuleViolation(
@@ -587,8 +634,9 @@ class Rules(ABC, Generic[S]):
             except RuleViolation as exc:
                 violation = exc
                 summary = self.summary(state, event.player)
+                view = self.view(state)
                 if not exc.recoverable:
-                    yield Step(event, None, state, exc, summary)
+                    yield Step(event, None, state, exc, summary, view)
                     return
                 if exc.expected is not None:
                     applied = exc.expected
@@ -597,7 +645,7 @@ class Rules(ABC, Generic[S]):
             if faults_only and violation is None and new is state:
                 continue  # nothing the audit needs: no Step built, no yield
             state = new
-            yield Step(event, applied, state, violation, summary)
+            yield Step(event, applied, state, violation, summary, view)
 
     def _advance_run(
         self, state: S, events: list[Event], index: int, game_id: str, kind: str
@@ -627,14 +675,15 @@ class Rules(ABC, Generic[S]):
 @dataclass(slots=True, init=False)
 class Step:
     """One event of a :meth:`Rules.walk`: what was recorded, what the reducer applied (``None``
-    when it could not), the state after it, the violation if any, and a summary of the state
-    before it (only when there is a violation)."""
+    when it could not), the state after it, the violation if any, and a summary and the view
+    of the state before it (only when there is a violation)."""
 
     event: Event
     applied: Event | None
     state: Any
     violation: RuleViolation | None
     before: str
+    before_view: dict[str, Any] | None  # the state before as :meth:`Rules.view` gives it
 
     def __init__(
         self,
@@ -643,12 +692,14 @@ class Step:
         state: Any,
         violation: RuleViolation | None,
         before: str,
+        before_view: dict[str, Any] | None = None,
     ) -> None:  # written out: compiled by mypyc, a dataclass's generated __init__ is slow
         self.event = event
         self.applied = applied
         self.state = state
         self.violation = violation
         self.before = before
+        self.before_view = before_view
 
 
 T = TypeVar("T")
@@ -804,6 +855,62 @@ def round_fault(event: Event, expected: int) -> RuleViolation | None:
         "LOG-ORDER", f"{event.type} in round {event.round} during round {expected}",
         recoverable=True,
     )  # fmt: skip
+
+
+def deal_fault(event: Event, dealt_seats: int, n: int, round_: int | None) -> RuleViolation | None:
+    """LOG-ORDER for a deal that names no seat of the table, a seat dealt already this round
+    (``dealt_seats``, a bit set) or, unless ``round_`` is None, another round; None for a deal
+    that may come now. RULES.md, "Recording order": the deals of a round come in any seat
+    order, each seat dealt once."""
+    seat = event.player
+    if seat is None or not 0 <= seat < n:  # narrowed: compiled, native comparisons
+        return RuleViolation("LOG-ORDER", f"deal for seat {seat}, not a seat of {n} players")
+    if dealt_seats >> seat & 1:
+        return RuleViolation("LOG-ORDER", f"a second deal to seat {seat} in one round")
+    if round_ is not None and not same(event.round, round_):
+        return RuleViolation("LOG-ORDER", f"deal for round {event.round} during round {round_}")
+    return None
+
+
+def held_fault(event: Event, hand: int, deck: Any) -> RuleViolation | None:
+    """LOG-CARD when the card (or a card of the cards) of ``event`` is not in ``hand`` (a bit
+    set of ``deck``'s indices); None when its seat holds them all."""
+    codes = (event.card,) if event.card is not None else (event.cards or ())
+    for code in codes:
+        card = deck.find(code) if isinstance(code, str) else -1
+        if card < 0 or not hand >> card & 1:
+            return RuleViolation(
+                "LOG-CARD",
+                f"seat {event.player} made a {event.type} of {code} which it does not hold",
+            )
+    return None
+
+
+def seat_hand_fault(event: Event, state: SeatHandsState, deck: Any) -> RuleViolation | None:
+    """:func:`held_fault` for the seat of ``event`` in a state with hands (None: no seat of
+    the table, or no hands yet)."""
+    seat = event.player
+    if seat is None or not 0 <= seat < state.n or not state.hands_dealt():
+        return None
+    return held_fault(event, state.hand(seat), deck)
+
+
+def first_undealt(dealt_seats: int) -> int:
+    """The lowest seat not in the bit set ``dealt_seats`` (the seat a simulation deals next).
+
+    >>> first_undealt(0b1011)
+    2
+    """
+    return (~dealt_seats & (dealt_seats + 1)).bit_length() - 1
+
+
+def undealt_seats(dealt_seats: int, n: int) -> tuple[int, ...]:
+    """The seats of ``n`` not in the bit set ``dealt_seats``, ascending.
+
+    >>> undealt_seats(0b0101, 4)
+    (1, 3)
+    """
+    return tuple(seat for seat in range(n) if not dealt_seats >> seat & 1)
 
 
 def seat_description(event: Event | None, seat: int | None, private: frozenset[str]) -> str | None:

@@ -41,15 +41,18 @@ from replay.games.base import (
     RuleViolation,
     bot_flags,
     check_players,
+    deal_fault,
+    first_undealt,
     game_winners,
+    held_fault,
     lowest_of,
     numbered,
     play_in_turn,
     random_bot,
-    same,
     seat_description,
     seat_names,
     setup_of,
+    undealt_seats,
 )
 from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
 
@@ -308,6 +311,7 @@ class FouState(GameState):
     undealt_low: int
     undealt_high: int
     deals: int  # deal events this round
+    dealt_seats: int  # seats dealt this round (bit set)
     round_leader: int  # leader of the round's first trick
     trick: int
     leader: int  # leader of the current trick
@@ -356,6 +360,7 @@ class FouState(GameState):
         self.undealt_low = 0
         self.undealt_high = 0
         self.deals = 0
+        self.dealt_seats = 0
         self.round_leader = -1
         self.trick = 0
         self.leader = -1
@@ -559,6 +564,13 @@ class Fou(Rules[FouState]):
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 8
     turn_rule: ClassVar[str] = "FOU-TURN"
+    end_rule: ClassVar[str] = "FOU-END"
+    due_rules: ClassVar[Mapping[str, str]] = {
+        "deck": "FOU-SETUP",
+        "dealer": "FOU-LEAD",
+        "deal": "FOU-SETUP",
+        "play": "FOU-TURN",
+    }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
         "deck": Category.CHANCE,
@@ -623,7 +635,7 @@ class Fou(Rules[FouState]):
         if stage == FOOL:
             return Due.of_ruling(self._fool(state), "FOU-FOOL")
         if stage == DEAL:
-            return Due.chance(state.deals, what="deal")
+            return Due.chance(*undealt_seats(state.dealt_seats, state.n), what="deal")
         if stage == SCORE:
             return Due.of_ruling(self._round_scored(state), "FOU-SCORE")
         if stage == END:
@@ -667,14 +679,9 @@ class Fou(Rules[FouState]):
             # The first Fool holds the worst card of the trick (ranked as it was played).
             first = state.fool_count == 0
             pos = rank_position(state.worst_rank) if first else self._fool_position(state)
-            card = event.card
-            return (
-                numbered(event, state.round, state.trick)
-                and event.cards is None and event.amount is None and event.total is None
-                and player == nth(state.last_table_players, pos, SEAT_BITS)
-                and card is not None
-                and card == DECK.order[nth(state.last_table_cards, pos, CARD_BITS)]
-            )  # fmt: skip
+            if self._names_fool(state, event, player, pos):
+                return True
+            return first and self._second_fool_first(state, event, player)
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
             amount = self.round_score(state, seat)
@@ -687,6 +694,28 @@ class Fou(Rules[FouState]):
                 and total is not None and total == state.totals[seat] + amount
             )  # fmt: skip
         return False
+
+    def _names_fool(self, state: FouState, event: Event, player: int, pos: int) -> bool:
+        """Whether ``event`` (by ``player``, its seat) names the player and the card at
+        ``pos`` of the last trick as a Fool, numbered in the trick (its other fields empty)."""
+        card = event.card
+        return (
+            numbered(event, state.round, state.trick)
+            and event.cards is None and event.amount is None and event.total is None
+            and player == nth(state.last_table_players, pos, SEAT_BITS)
+            and card is not None
+            and card == DECK.order[nth(state.last_table_cards, pos, CARD_BITS)]
+        )  # fmt: skip
+
+    def _second_fool_first(self, state: FouState, event: Event, player: int) -> bool:
+        """FOU-FOOL: at 7-8 players the two Fools may be recorded in either order (RULES.md
+        FOU-FOOL [decision]): whether ``event`` names the second worst card first."""
+        if fools_per_trick(state.n) < 2:
+            return False
+        worst = nth(state.last_table_players, rank_position(state.worst_rank), SEAT_BITS)
+        cards, seats = state.last_cards, state.last_seats
+        second = fool_position(cards, seats, state.last_led, [worst])
+        return self._names_fool(state, event, player, second)
 
     def _fool_position(self, state: FouState) -> int:
         """Position in the last trick of the worst card whose player is not yet named Fool."""
@@ -733,7 +762,9 @@ class Fou(Rules[FouState]):
                 low, high = self._verify_deal(state, event)
             except RuleViolation:
                 return False  # verify() raises it again, refined
-            self._deal(state, state.deals, low, high)
+            seat = event.player
+            assert seat is not None  # checked by _verify_deal
+            self._deal(state, seat, low, high)
         else:
             return False
         state.seq = event.seq + 1
@@ -770,6 +801,9 @@ class Fou(Rules[FouState]):
                     f"but seat {state.turn} leads it",
                 )  # fmt: skip
             return exc
+        fools = self._fool_count_fault(state, event, exc)
+        if fools is not None:
+            return fools
         if exc.rule != "LOG-ORDER":
             return exc
         if event.type == "play" and state.stage == SCORE:
@@ -783,11 +817,6 @@ class Fou(Rules[FouState]):
                 "FOU-ROUND-END",
                 f"round_scored recorded in round {state.round} while every player holds cards",
             )
-        if event.type == "game_end" and state.stage in (PLAY, DEAL):
-            return RuleViolation(
-                "FOU-END", f"game_end recorded but no player has {PLUS_ROUNDS_TO_END} rounds "
-                f"of +10 or a total of {LOSING_TOTAL} or less",
-            )  # fmt: skip
         if event.type == "deal" and state.stage == END:
             return RuleViolation(
                 "FOU-END", f"deal for round {event.round} but the game is over: "
@@ -795,12 +824,35 @@ class Fou(Rules[FouState]):
             )  # fmt: skip
         return exc
 
+    def _fool_count_fault(
+        self, state: FouState, event: Event, exc: RuleViolation
+    ) -> RuleViolation | None:
+        """FOU-FOOL for a Fool too many (a ``fool`` where none is due) or too few (another
+        event where a Fool is due) (RULES.md FOU-FOOL [decision]); None otherwise."""
+        if event.type == "fool" and state.stage != FOOL:
+            why = f"a Fool too many: trick {state.trick} of round {state.round} has its Fools"
+        elif event.type != "fool" and state.stage == FOOL and event.type != "game_end":
+            named = state.fool_count
+            why = (
+                f"{event.type} recorded but trick {state.trick} has {named} of its "
+                f"{fools_per_trick(state.n)} Fools"
+            )
+        else:
+            return None
+        return RuleViolation("FOU-FOOL", why, recoverable=exc.recoverable, expected=exc.expected)
+
     def _end_reason(self, state: FouState) -> str:
         for seat in range(state.n):
             if state.plus[seat] >= PLUS_ROUNDS_TO_END:
                 return f"seat {seat} scored +10 in {state.plus[seat]} rounds"
         seat = min(range(state.n), key=state.totals.__getitem__)
         return f"seat {seat} has a total of {state.totals[seat]}"
+
+    def card_fault(self, state: FouState, event: Event) -> RuleViolation | None:
+        seat = event.player
+        if seat is None or not 0 <= seat < state.n:
+            return None
+        return held_fault(event, state.hand(seat), DECK)
 
     def verify_chance(self, state: FouState, event: Event) -> None:
         stage = state.stage
@@ -813,7 +865,9 @@ class Fou(Rules[FouState]):
 
     def _verify_deck(self, state: FouState, event: Event) -> None:
         if event.type != "deck":
-            raise RuleViolation("LOG-ORDER", f"{event.type} before the deck in play is recorded")
+            raise RuleViolation(
+                "LOG-ORDER", f"{event.type} before the deck in play is recorded (FOU-SETUP)"
+            )
         cards = event.cards or ()
         mask = known_cards(cards)
         if popcount(mask) != len(cards):
@@ -826,7 +880,9 @@ class Fou(Rules[FouState]):
 
     def _verify_dealer(self, state: FouState, event: Event) -> None:
         if event.type != "dealer":
-            raise RuleViolation("LOG-ORDER", f"{event.type} before the first dealer is recorded")
+            raise RuleViolation(
+                "LOG-ORDER", f"{event.type} before the first dealer is recorded (FOU-LEAD)"
+            )
         if not isinstance(event.player, int) or not 0 <= event.player < state.n:
             raise RuleViolation(
                 "FOU-LEAD", f"first dealer {event.player} is not a seat of {state.n} players"
@@ -835,12 +891,10 @@ class Fou(Rules[FouState]):
     def _verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
         """Check a deal; return its cards as the halves of a hand (see SPLIT)."""
         if event.type != "deal":
-            raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
-        if not same(event.player, state.deals) or not same(event.round, state.round):
-            raise RuleViolation(
-                "LOG-ORDER", f"deal for seat {event.player} round {event.round}, expected seat "
-                f"{state.deals} round {state.round}",
-            )  # fmt: skip
+            raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due (FOU-SETUP)")
+        fault = deal_fault(event, state.dealt_seats, state.n, state.round)
+        if fault is not None:
+            raise fault
         cards = event.cards or ()
         # The hand in two native halves (no long int per card), and whether a card repeats.
         low = high = 0
@@ -878,22 +932,20 @@ class Fou(Rules[FouState]):
     def verify_decision(self, state: FouState, event: Event) -> None:
         seat = event.player
         assert seat is not None
-        if event.type != "play":
-            raise RuleViolation("LOG-ORDER", f"{event.type} while a play is due")
-        code = event.card
+        code = event.card  # a play: Fou!'s one decision
         if code is None or code not in DECK:
             raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
         card = DECK.index(code)
         hand = state.hand(seat)
         if not hand >> card & 1:
             raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+        if not may_play(hand, state.led, card):  # the game's rule before the numbering
+            raise self._follow_violation(state, seat, card)
         if event.round != state.round or event.trick != state.trick:
             raise RuleViolation(
                 "LOG-ORDER", f"play in round {event.round} trick {event.trick} during round "
                 f"{state.round} trick {state.trick}", recoverable=True,
             )  # fmt: skip
-        if not may_play(hand, state.led, card):
-            raise self._follow_violation(state, seat, card)
 
     def _follow_violation(self, state: FouState, seat: int, card: int) -> RuleViolation:
         """FOU-FOLLOW (or FOU-JOKER when a led 1 let a later card set the colour)."""
@@ -941,7 +993,7 @@ class Fou(Rules[FouState]):
         return state
 
     def _reduce_deal(self, state: FouState, event: Event) -> FouState:
-        seat = event.player if event.player is not None else state.deals
+        seat = event.player if event.player is not None else first_undealt(state.dealt_seats)
         mask = DECK.mask(event.cards or ())
         self._deal(state, seat, mask & LOW_HALF, mask >> SPLIT)
         return state
@@ -953,6 +1005,7 @@ class Fou(Rules[FouState]):
         state.undealt_low &= ~low
         state.undealt_high &= ~high
         state.deals += 1
+        state.dealt_seats |= 1 << seat
         if state.deals == state.n:
             state.emptied = _an_empty_hand(state)
             state.trick = 0
@@ -1033,7 +1086,7 @@ class Fou(Rules[FouState]):
         state.clear_hands()
         state.undealt_low = state.deck & LOW_HALF
         state.undealt_high = state.deck >> SPLIT
-        state.deals = 0
+        state.deals = state.dealt_seats = 0
         state.trick = 0
         state.clear_fools()
         state.last_played = state.last_table_cards = state.last_table_players = 0
@@ -1064,7 +1117,7 @@ class Fou(Rules[FouState]):
         remaining = list(bits(state.undealt_high << SPLIT | state.undealt_low))
         hand = sorted(rng.sample(remaining, state.hand_size))
         return self.new_event(
-            state, "deal", round=state.round, player=state.deals,
+            state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
             cards=DECK.codes_of(tuple(hand)),
         )  # fmt: skip
 

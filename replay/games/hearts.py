@@ -34,13 +34,18 @@ from replay.games.base import (
     all_recorded,
     check_players,
     check_round,
+    deal_fault,
+    first_undealt,
     led_suit_best,
     numbered,
     play_in_turn,
     replace_at,
+    same,
     seat_description,
+    seat_hand_fault,
     seat_names,
     setup_of,
+    undealt_seats,
 )
 from replay.packed import CARD_BITS, nth, placed
 
@@ -123,6 +128,7 @@ class HeartsState(SeatTrickState):
     stage: int
     dealt: int  # cards dealt this hand (bit set)
     deals: int  # deal events this hand
+    dealt_seats: int  # seats dealt this hand (bit set)
     passes: tuple[int, ...]  # passed cards per seat, -1 = not yet
     trick_no: int
     leader: int
@@ -142,6 +148,7 @@ class HeartsState(SeatTrickState):
         self.stage = DEAL
         self.dealt = 0
         self.deals = 0
+        self.dealt_seats = 0
         self.passes = (-1, -1, -1, -1)
         self.trick_no = 1
         self.leader = 0
@@ -252,6 +259,24 @@ def _play(state: HeartsState, seat: int, card: int) -> None:
     state.turn = (seat + 1) % 4
 
 
+def _pass_fault(state: HeartsState, event: Event) -> RuleViolation | None:
+    """HEARTS-PASS for a pass the hand does not take once it is dealt: in a hand that keeps,
+    or a second pass by a seat (RULES.md HEARTS-PASS [decision], before HEARTS-TURN)."""
+    stage = state.stage
+    if event.type != "pass" or stage == DEAL or stage >= END:
+        return None
+    seat = event.player
+    if not pass_offset(state.hand_no):
+        return RuleViolation(
+            "HEARTS-PASS", f"seat {seat} passed in hand {state.hand_no}, which keeps (no pass)"
+        )
+    if stage != PASS or (seat is not None and 0 <= seat < 4 and state.passes[seat] >= 0):
+        return RuleViolation(
+            "HEARTS-PASS", f"seat {seat} passed a second time in hand {state.hand_no}"
+        )
+    return None
+
+
 def _suit_name(card: int) -> str:
     return SUIT_NAMES[card // 13]
 
@@ -264,6 +289,12 @@ class Hearts(Rules[HeartsState]):
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4
     turn_rule: ClassVar[str] = "HEARTS-TURN"
+    end_rule: ClassVar[str] = "HEARTS-END"
+    due_rules: ClassVar[Mapping[str, str]] = {
+        "deal": "HEARTS-SETUP",
+        "pass": "HEARTS-PASS",
+        "play": "HEARTS-TURN",
+    }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
         "pass": Category.DECISION,
@@ -319,7 +350,7 @@ class Hearts(Rules[HeartsState]):
                 return Due.of_ruling(self._trick_won(state), "HEARTS-TRICK")
             return _PLAY_DUE[state.turn]
         if stage == DEAL:
-            return Due.chance(state.deals, what="deal")
+            return Due.chance(*undealt_seats(state.dealt_seats, 4), what="deal")
         if stage == PASS:
             waiting = tuple(s for s in range(4) if state.passes[s] < 0)
             return Due.decision(*waiting, what="pass")
@@ -403,9 +434,30 @@ class Hearts(Rules[HeartsState]):
         takes the general path, which finds the precise rule broken. Same rules, one copy."""
         if _legal_play(state, event) >= 0:
             return
-        if event.seq == state.seq and self.verify_dealt(state, event):
-            return
+        if event.seq == state.seq:
+            if self.verify_dealt(state, event):
+                return
+            fault = _pass_fault(state, event)
+            if fault is not None:
+                raise self.card_fault(state, event) or fault  # a card not held: LOG-CARD
         super().verify(state, event)
+
+    def ruling_rule(self, state: HeartsState, due: Due, event: Event) -> str:
+        """HEARTS-POINTS for a trick's point count, or a running total, that is wrong where
+        the seat is right (RULES.md HEARTS-POINTS [decision]; a moon hand's scores stay
+        HEARTS-MOON, a trick's winner HEARTS-TRICK)."""
+        expected = due.ruling
+        assert expected is not None and due.rule is not None
+        if event.type != expected.type or not same(event.player, expected.player):
+            return due.rule
+        if event.type == "trick_won" and not same(event.amount, expected.amount):
+            return "HEARTS-POINTS"
+        if (
+            event.type == "round_scored" and same(event.amount, expected.amount)
+            and not same(event.total, expected.total)
+        ):  # fmt: skip
+            return "HEARTS-POINTS"
+        return due.rule
 
     def verify_dealt(self, state: HeartsState, event: Event) -> bool:
         """A deal or a pass where one is due (see :meth:`Rules.verify_dealt`)."""
@@ -423,17 +475,13 @@ class Hearts(Rules[HeartsState]):
             return True
         return False
 
+    def card_fault(self, state: HeartsState, event: Event) -> RuleViolation | None:
+        return seat_hand_fault(event, state, DECK)
+
     def verify_chance(self, state: HeartsState, event: Event) -> None:
-        if event.type != "deal":
-            raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due")
-        seat = event.player
-        number = event.round
-        if seat is None or seat != state.deals or number is None or number != state.hand_no:
-            raise RuleViolation(  # narrowed above: compiled, the comparisons are native
-                "LOG-ORDER",
-                f"deal for seat {event.player} round {event.round}, expected seat "
-                f"{state.deals} round {state.hand_no}",
-            )
+        fault = deal_fault(event, state.dealt_seats, 4, state.hand_no)
+        if fault is not None:
+            raise fault
         cards = event.cards or ()
         mask = self._known_cards(cards)
         if len(cards) != HAND_SIZE:
@@ -449,9 +497,7 @@ class Hearts(Rules[HeartsState]):
         assert seat is not None
         if state.stage == PASS:
             self._verify_pass(state, seat, event)
-        elif event.type != "play":
-            raise RuleViolation("LOG-ORDER", f"{event.type} while a play is due")
-        else:
+        else:  # a pass outside the passing is _pass_fault's
             self._verify_play(state, seat, event)
 
     def _known_cards(self, codes: tuple[str, ...] | None) -> int:
@@ -545,11 +591,12 @@ class Hearts(Rules[HeartsState]):
         return state
 
     def _reduce_deal(self, state: HeartsState, event: Event) -> HeartsState:
-        seat = event.player if event.player is not None else state.deals
+        seat = event.player if event.player is not None else first_undealt(state.dealt_seats)
         mask = DECK.mask(event.cards or ())
         state.set_hand(seat, mask)
         state.dealt |= mask
         state.deals += 1
+        state.dealt_seats |= 1 << seat
         if state.deals == 4:
             if pass_offset(state.hand_no):
                 state.stage = PASS
@@ -609,7 +656,7 @@ class Hearts(Rules[HeartsState]):
         state.hand_no += 1
         state.stage = DEAL
         state.clear_hands()
-        state.dealt = state.deals = state.scored = 0
+        state.dealt = state.deals = state.dealt_seats = state.scored = 0
         state.passes = (-1, -1, -1, -1)
         state.trick_no = 1
         state.clear_table()
@@ -648,7 +695,7 @@ class Hearts(Rules[HeartsState]):
         remaining = list(bits(DECK.full & ~state.dealt))
         hand = sorted(rng.sample(remaining, HAND_SIZE))
         return self.new_event(
-            state, "deal", round=state.hand_no, player=state.deals,
+            state, "deal", round=state.hand_no, player=first_undealt(state.dealt_seats),
             cards=tuple(DECK.order[c] for c in hand),
         )  # fmt: skip
 

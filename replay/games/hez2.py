@@ -36,12 +36,16 @@ from replay.games.base import (
     SeatHandsState,
     check_players,
     check_round,
+    deal_fault,
+    first_undealt,
     random_bot,
     replace_at,
     round_fault,
     same,
     seat_description,
+    seat_hand_fault,
     setup_of,
+    undealt_seats,
 )
 
 # Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
@@ -132,6 +136,7 @@ class Hez2State(SeatHandsState):
     dealer: int
     stage: int
     dealt: int  # deal events recorded
+    dealt_seats: int  # seats dealt (bit set)
     stock: int  # cards not yet seen (set of unknown order)
     discard: int  # the discard pile, its top card included
     top: int  # the exposed card
@@ -157,6 +162,7 @@ class Hez2State(SeatHandsState):
         self.dealer = 0
         self.stage = DEAL
         self.dealt = 0
+        self.dealt_seats = 0
         self.stock = DECK.full
         self.discard = 0
         self.top = -1
@@ -217,6 +223,16 @@ class Hez2(Rules[Hez2State]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     turn_rule: ClassVar[str] = "HEZ2-TURN"
+    end_rule: ClassVar[str] = "HEZ2-RANKING"
+    due_rules: ClassVar[Mapping[str, str]] = {
+        "deal": "HEZ2-SETUP",
+        "start card": "HEZ2-SETUP",
+        "card drawn": "HEZ2-DRAW",
+        "play or draw": "HEZ2-TURN",
+        "answer the skip": "HEZ2-ACE",
+        "answer the draw": "HEZ2-TWO",
+        "declare a suit": "HEZ2-SEVEN",
+    }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
         "start_card": Category.CHANCE,
@@ -322,7 +338,7 @@ class Hez2(Rules[Hez2State]):
         if stage == DECLARE:
             return _DECLARE[state.turn]
         if stage == DEAL:
-            return Due.chance(state.dealt, what="deal")
+            return Due.chance(*undealt_seats(state.dealt_seats, state.n), what="deal")
         if stage == START:
             return Due.chance(what="start card")
         return OVER
@@ -398,35 +414,115 @@ class Hez2(Rules[Hez2State]):
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: Hez2State, event: Event) -> None:
-        """As :meth:`Rules.verify`; acting again after one's own draw cites HEZ2-DRAW/-TWO."""
+        """As :meth:`Rules.verify`, citing the game's rule that names the situation where a
+        generic check (the turn, the order of events) caught the fault (RULES.md, "Which rule
+        a finding cites", 2.)."""
         try:
             super().verify(state, event)
         except RuleViolation as exc:
-            if exc.rule in ("HEZ2-TURN", "LOG-ORDER") and self._acts_after_draw(state, event):
-                rule = "HEZ2-TWO" if state.forced else "HEZ2-DRAW"
-                raise RuleViolation(
-                    rule,
-                    f"seat {event.player} made a {event.type} after drawing; the draw ended "
-                    "its turn",
-                    recoverable=exc.recoverable,
-                    expected=exc.expected,
-                ) from None
-            raise
+            refined = exc
+            if exc.rule in ("HEZ2-TURN", "LOG-ORDER", "HEZ2-ACE", "HEZ2-TWO", "HEZ2-SEVEN"):
+                refined = (
+                    self._imposed_by_final_card(state, event, exc)
+                    or self._final_seven_undeclared(state, event, exc)
+                    or self._skipped_seat_acts(state, event, exc)
+                    or self._acts_after_draw(state, event, exc)
+                    or self._play_after_round(state, event, exc)
+                    or exc
+                )
+            if refined is exc:
+                raise
+            raise refined from None
 
-    def _acts_after_draw(self, state: Hez2State, event: Event) -> bool:
+    def _imposed_by_final_card(
+        self, state: Hez2State, event: Event, exc: RuleViolation
+    ) -> RuleViolation | None:
+        """HEZ2-OUT: a skip or a draw imposed after a final 1 or 2, which imposes nothing."""
+        top_seat = state.top_seat
+        imposed = event.type in ("accept_skip", "skip", "accept_draw", "forced_draw")
+        if not imposed or top_seat < 0 or state.hand(top_seat) or state.top < 0:
+            return None
+        if rank_of(state.top) not in (ACE, TWO) or state.pending_skip or state.pending_draw:
+            return None
+        return _refined(
+            "HEZ2-OUT", f"{event.type} recorded after seat {top_seat} went out with "
+            f"{DECK.order[state.top]}: a last card imposes nothing", exc,
+        )  # fmt: skip
+
+    def _final_seven_undeclared(
+        self, state: Hez2State, event: Event, exc: RuleViolation
+    ) -> RuleViolation | None:
+        """HEZ2-OUT: a final 7 still declares the suit; anything else recorded instead (a
+        suit that is none of the four stays HEZ2-SEVEN)."""
+        if state.stage != DECLARE or state.queue or state.hand(state.turn):
+            return None
+        if event.type == "declare_suit" and same(event.player, state.turn):
+            return None
+        return _refined(
+            "HEZ2-OUT", f"{event.type} recorded but seat {state.turn} went out with a 7 and "
+            "declared no suit; a final 7 still declares it", exc,
+        )  # fmt: skip
+
+    def _skipped_seat_acts(
+        self, state: Hez2State, event: Event, exc: RuleViolation
+    ) -> RuleViolation | None:
+        """HEZ2-ACE: a skipped seat that plays or draws in the turn it lost (its skip due, or
+        just recorded)."""
+        if event.type not in ("play", "draw", "card_drawn"):
+            return None
+        seat = event.player
+        skip_due = bool(state.queue) and state.queue[0][0] == "skip" and state.queue[0][1] == seat
         last = state.last
-        return (
+        skipped = last is not None and last.type == "skip" and same(last.player, seat)
+        if seat is None or not (skip_due or skipped):
+            return None
+        return _refined(
+            "HEZ2-ACE", f"seat {seat} made a {event.type} in the turn it lost to a skip", exc
+        )
+
+    def _acts_after_draw(
+        self, state: Hez2State, event: Event, exc: RuleViolation
+    ) -> RuleViolation | None:
+        """HEZ2-DRAW (HEZ2-TWO after a penalty): acting again after one's own draw, which
+        ended the turn."""
+        if exc.rule not in ("HEZ2-TURN", "LOG-ORDER"):
+            return None
+        last = state.last
+        if not (
             last is not None
             and last.type in ("card_drawn", "draw")
             and event.type in ("play", "draw", "card_drawn")
             and event.player == last.player
             and state.stage == TURN
-        )
+        ):
+            return None
+        rule = "HEZ2-TWO" if state.forced else "HEZ2-DRAW"
+        return _refined(
+            rule, f"seat {event.player} made a {event.type} after drawing; the draw ended its turn",
+            exc,
+        )  # fmt: skip
+
+    def _play_after_round(
+        self, state: Hez2State, event: Event, exc: RuleViolation
+    ) -> RuleViolation | None:
+        """HEZ2-RANKING: a decision or a card recorded after the round ended (the places, the
+        payouts and the end are due)."""
+        if state.stage != END or self.categories.get(event.type) not in _PLAY_CATEGORIES:
+            return None
+        return _refined(
+            "HEZ2-RANKING", f"{event.type} recorded after the round ended "
+            f"(seat {state.places[0] if state.places else state.queue[0][1]} went out first)",
+            exc,
+        )  # fmt: skip
+
+    def card_fault(self, state: Hez2State, event: Event) -> RuleViolation | None:
+        return seat_hand_fault(event, state, DECK)
 
     def verify_chance(self, state: Hez2State, event: Event) -> None:
         expected = _CHANCE_TYPES.get(state.stage)
         if event.type != expected:
-            raise RuleViolation("LOG-ORDER", f"{event.type} while a {expected} is due")
+            due = self.due(state)
+            raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
         if event.type == "deal":
             self._verify_deal(state, event)
         else:
@@ -453,10 +549,9 @@ class Hez2(Rules[Hez2State]):
         return None
 
     def _verify_deal(self, state: Hez2State, event: Event) -> None:
-        if not same(event.player, state.dealt):
-            raise RuleViolation(
-                "LOG-ORDER", f"deal for seat {event.player}, expected seat {state.dealt}"
-            )
+        fault = deal_fault(event, state.dealt_seats, state.n, None)  # the round: check_round
+        if fault is not None:
+            raise fault
         cards = event.cards or ()
         mask = 0
         for code in cards:
@@ -585,11 +680,12 @@ class Hez2(Rules[Hez2State]):
         return state
 
     def _reduce_deal(self, state: Hez2State, event: Event) -> None:
-        seat = state.dealt
+        seat = event.player if event.player is not None else first_undealt(state.dealt_seats)
         mask = DECK.mask(event.cards or ())
         state.set_hand(seat, mask)
         state.stock &= ~mask
         state.dealt += 1
+        state.dealt_seats |= 1 << seat
         if state.dealt == state.n:
             state.stage = START
 
@@ -747,7 +843,7 @@ class Hez2(Rules[Hez2State]):
         if state.stage == DEAL:
             hand = sorted(rng.sample(stock, HAND_SIZE))
             return self.new_event(
-                state, "deal", round=ROUND, player=state.dealt,
+                state, "deal", round=ROUND, player=first_undealt(state.dealt_seats),
                 cards=tuple(DECK.order[c] for c in hand),
             )  # fmt: skip
         card = DECK.order[rng.choice(stock)]
@@ -873,6 +969,15 @@ def _queued_round(type_: str) -> int | None:
 def _queued_amount(type_: str, amount: int) -> int | None:
     """The amount of a queued ruling's event (a skip has none)."""
     return None if type_ == "skip" else amount
+
+
+_PLAY_CATEGORIES: Final = (Category.DECISION, Category.CHANCE)
+
+
+def _refined(rule: str, message: str, exc: RuleViolation) -> RuleViolation:
+    """``exc`` cited under ``rule`` (the rule that names its situation), as soundly absorbed
+    as before."""
+    return RuleViolation(rule, message, recoverable=exc.recoverable, expected=exc.expected)
 
 
 def _end_turn(state: Hez2State) -> None:

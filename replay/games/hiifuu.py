@@ -41,6 +41,8 @@ from replay.games.base import (
     bot_flags,
     check_players,
     check_round,
+    deal_fault,
+    first_undealt,
     game_winners,
     highest_of,
     led_suit_best,
@@ -49,8 +51,10 @@ from replay.games.base import (
     replace_at,
     same,
     seat_description,
+    seat_hand_fault,
     seat_names,
     setup_of,
+    undealt_seats,
 )
 from replay.packed import CARD_BITS, nth, placed
 
@@ -124,7 +128,7 @@ class Setup:
     deal_size: int
     discard_size: int
     variant: str
-    tokens: tuple[tuple[int, ...], ...]  # each round's token values, sorted
+    tokens: tuple[tuple[int, ...], ...]  # each round's token values, sorted; () if unstated
     deck: Deck
 
     @property
@@ -165,6 +169,7 @@ class HiifuuState(SeatTrickState):
     next_token: int  # index in ``layout`` of the first token still in the centre
     dealt: int  # cards dealt this round (bit set)
     deals: int  # deal events this round
+    dealt_seats: int  # seats dealt this round (bit set)
     discards: list[int]  # discarded cards per seat, -1 = not yet
     trick_no: int
     leader: int
@@ -189,6 +194,7 @@ class HiifuuState(SeatTrickState):
         self.next_token = 0
         self.dealt = 0
         self.deals = 0
+        self.dealt_seats = 0
         self.discards = []
         self.trick_no = 1
         self.leader = 0
@@ -294,6 +300,14 @@ class Hiifuu(Rules[HiifuuState]):
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 6
     turn_rule: ClassVar[str] = "HIIFUU-TURN"
+    end_rule: ClassVar[str] = "HIIFUU-END"
+    due_rules: ClassVar[Mapping[str, str]] = {
+        "first_leader": "HIIFUU-LEAD",
+        "tokens": "HIIFUU-TOKENS",
+        "deal": "HIIFUU-SETUP",
+        "discard": "HIIFUU-SETUP",
+        "play": "HIIFUU-TURN",
+    }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
         "first_leader": Category.CHANCE,
@@ -371,7 +385,7 @@ class Hiifuu(Rules[HiifuuState]):
             waiting = tuple(s for s in range(state.n) if state.discards[s] < 0)
             return Due.decision(*waiting, what="discard")
         if stage == DEAL:
-            return Due.chance(state.deals, what="deal")
+            return Due.chance(*undealt_seats(state.dealt_seats, state.n), what="deal")
         if stage == TOKENS:
             return Due.chance(what="tokens")
         if stage == SCORE:
@@ -502,7 +516,35 @@ class Hiifuu(Rules[HiifuuState]):
                     f"but seat {state.leader} leads it",
                     recoverable=exc.recoverable,
                 ) from None
+            if event.type == "token_taken" and state.token_due != TAKE:
+                raise self._token_not_due(state, exc) from None
             raise
+
+    def _token_not_due(self, state: HiifuuState, exc: RuleViolation) -> RuleViolation:
+        """HIIFUU-SECOND for a token taken where none is due: none is left, or no seat has
+        just won its second trick (RULES.md HIIFUU-SECOND [decision])."""
+        if state.stage == PLAY and state.next_token >= len(state.layout):
+            why = f"no token is left in round {state.round}"
+        else:
+            why = "no seat has just won its second trick"
+        return RuleViolation(
+            "HIIFUU-SECOND", f"token_taken recorded but {why}",
+            recoverable=exc.recoverable, expected=exc.expected,
+        )  # fmt: skip
+
+    def ruling_rule(self, state: HiifuuState, due: Due, event: Event) -> str:
+        """HIIFUU-THIRD for a round's score that counts a covered token (RULES.md
+        HIIFUU-THIRD [decision]); else the rule of the ruling due."""
+        expected = due.ruling
+        assert expected is not None and due.rule is not None
+        seat = expected.player
+        if (
+            event.type == expected.type == "round_scored" and seat is not None
+            and same(event.player, seat) and state.covered[seat]
+            and not same(event.amount, expected.amount)
+        ):  # fmt: skip
+            return "HIIFUU-THIRD"
+        return due.rule
 
     def verify_dealt(self, state: HiifuuState, event: Event) -> bool:
         """A deal, a discard or a round's tokens where one is due (see
@@ -524,10 +566,13 @@ class Hiifuu(Rules[HiifuuState]):
             return True
         return False
 
+    def card_fault(self, state: HiifuuState, event: Event) -> RuleViolation | None:
+        return seat_hand_fault(event, state, state.setup.deck)
+
     def verify_chance(self, state: HiifuuState, event: Event) -> None:
-        expected = self.due(state).what
-        if event.type != expected:
-            raise RuleViolation("LOG-ORDER", f"{event.type} while {expected} is due")
+        due = self.due(state)
+        if event.type != due.what:
+            raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
         if event.type == "deal":
             self._verify_deal(state, event)
         elif event.type == "tokens":
@@ -544,6 +589,9 @@ class Hiifuu(Rules[HiifuuState]):
         if event.round != number:
             raise RuleViolation("LOG-ORDER", f"tokens for round {event.round}, expected {number}")
         values = tuple(event.values or ())
+        if not state.setup.tokens:
+            self._verify_unstated_tokens(state, number, values)
+            return
         expected = state.setup.tokens[number - 1]
         if values != expected and tuple(sorted(values)) != expected:  # sorted: a generic call
             raise RuleViolation(
@@ -559,13 +607,30 @@ class Hiifuu(Rules[HiifuuState]):
                 recoverable=True,
             )
 
-    def _verify_deal(self, state: HiifuuState, event: Event) -> None:
-        if not same(event.player, state.deals) or not same(event.round, state.round):
+    def _verify_unstated_tokens(
+        self, state: HiifuuState, number: int, values: tuple[int, ...]
+    ) -> None:
+        """HIIFUU-TOKENS where the setup states no values: the recorded layout is the record
+        (four values, increasing in the normal rule), never judged against the [default]
+        (RULES.md HIIFUU-TOKENS [decision])."""
+        if _token_round(list(values)) is None:
             raise RuleViolation(
-                "LOG-ORDER",
-                f"deal for seat {event.player} round {event.round}, expected seat "
-                f"{state.deals} round {state.round}",
+                "HIIFUU-TOKENS",
+                f"round {number} lays out tokens {_join(values)}; a round has "
+                f"{TOKENS_PER_ROUND} tokens of non-negative values",
             )
+        if state.setup.variant == NORMAL and values != _token_round(list(values)):
+            raise RuleViolation(
+                "HIIFUU-TOKENS",
+                f"round {number} lays out tokens {_join(values)}, not in increasing order "
+                f"as the normal rule requires",
+                recoverable=True,
+            )
+
+    def _verify_deal(self, state: HiifuuState, event: Event) -> None:
+        fault = deal_fault(event, state.dealt_seats, state.n, state.round)
+        if fault is not None:
+            raise fault
         cards = event.cards or ()
         mask = self._known_cards(state, cards)
         if popcount(mask) != len(cards) or mask & state.dealt:
@@ -582,8 +647,10 @@ class Hiifuu(Rules[HiifuuState]):
         assert seat is not None
         if state.stage == DISCARD:
             self._verify_discard(state, seat, event)
-        elif event.type != "play":
-            raise RuleViolation("LOG-ORDER", f"{event.type} by seat {seat} while a play is due")
+        elif event.type != "play":  # a discard once every seat discarded
+            raise self.card_fault(state, event) or RuleViolation(
+                "HIIFUU-SETUP", f"seat {seat} discarded a second time in round {state.round}"
+            )
         else:
             self._verify_play(state, seat, event)
 
@@ -674,7 +741,7 @@ class Hiifuu(Rules[HiifuuState]):
         state.stage = DEAL
         state.clear_hands()
         state.discards = [-1] * n
-        state.dealt = state.deals = state.scored = 0
+        state.dealt = state.deals = state.dealt_seats = state.scored = 0
         state.trick_no = 1
         state.clear_table()
         state.tricks = [0] * n
@@ -684,11 +751,12 @@ class Hiifuu(Rules[HiifuuState]):
         return state
 
     def _reduce_deal(self, state: HiifuuState, event: Event) -> HiifuuState:
-        seat = event.player if event.player is not None else state.deals
+        seat = event.player if event.player is not None else first_undealt(state.dealt_seats)
         mask = state.setup.deck.mask(event.cards or ())
         state.set_hand(seat, mask)
         state.dealt |= mask
         state.deals += 1
+        state.dealt_seats |= 1 << seat
         if state.deals == state.n:
             state.stage = DISCARD
         return state
@@ -784,7 +852,7 @@ class Hiifuu(Rules[HiifuuState]):
         if state.stage == DEAL:
             return self._sample_deal(state, rng)
         if state.stage == TOKENS:
-            values = list(state.setup.tokens[state.round])
+            values = list((state.setup.tokens or DEFAULT_TOKENS)[state.round])  # writing a log
             if state.setup.variant == RANDOM_TOKENS:
                 rng.shuffle(values)
             return self.new_event(state, "tokens", round=state.round + 1, values=tuple(values))
@@ -795,7 +863,7 @@ class Hiifuu(Rules[HiifuuState]):
         remaining = list(bits(deck.full & ~state.dealt))
         hand = sorted(rng.sample(remaining, state.setup.deal_size))
         return self.new_event(
-            state, "deal", round=state.round, player=state.deals,
+            state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
             cards=tuple(deck.order[c] for c in hand),
         )  # fmt: skip
 
@@ -943,7 +1011,7 @@ def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
     return Setup(
         names=names, bots=bots, values=values,
         deal_size=deal_size, discard_size=discard_size, variant=str(variant),
-        tokens=_parse_tokens(setup.get("tokens", DEFAULT_TOKENS)), deck=DECKS[values],
+        tokens=_parse_tokens(setup["tokens"]) if "tokens" in setup else (), deck=DECKS[values],
     )  # fmt: skip
 
 
