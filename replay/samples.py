@@ -19,7 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from replay.disputes import Dispute, find_disputes, integrity_disputes, renamed
+from replay.disputes import (
+    NOT_BREAKABLE_ALONE,
+    Dispute,
+    find_disputes,
+    integrity_disputes,
+    renamed,
+)
 from replay.events import Event
 from replay.games import available_kinds, get_rules
 from replay.season import STAKES_NIGHT, nights, season_games
@@ -39,7 +45,7 @@ def write_jsonl(path: Path, events: Sequence[Event]) -> None:
 def disputes_for(kind: str) -> dict[str, Dispute]:
     """One dispute per rule ID the search can break, for one game kind."""
     rules = get_rules(kind)
-    wanted = {*rules.rule_ids, "LOG-CARD", "LOG-ORDER"}
+    wanted = {*rules.rule_ids, "LOG-CARD", "LOG-ORDER"} - NOT_BREAKABLE_ALONE
     found: dict[str, Dispute] = {}
     players = range(rules.min_players, rules.max_players + 1)
     for seed in range(DISPUTE_SEARCH_GAMES):

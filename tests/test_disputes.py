@@ -9,6 +9,7 @@ import pytest
 
 from replay.audit import UNREAD_COLUMNS, audit_game, audit_rows, group_games
 from replay.decode import decode_table
+from replay.disputes import NOT_BREAKABLE_ALONE
 from replay.events import events_to_table
 from replay.games import available_kinds, get_rules
 from replay.store.jsonl import line_to_event
@@ -16,8 +17,6 @@ from replay.store.jsonl import line_to_event
 DISPUTES = Path(__file__).parent.parent / "sample_logs" / "disputes"
 CASES = sorted(DISPUTES.glob("*/*.expected.json"))
 LOG_RULES = {"LOG-SEQUENCE", "LOG-SETUP", "LOG-CARD", "LOG-ORDER", "LOG-AFTER-END"}
-#: Rules that no single changed event can break: see docs/audit.md.
-NOT_BREAKABLE_ALONE = {"FOU-ROUND-END"}
 
 
 def test_the_dispute_set_exists() -> None:
