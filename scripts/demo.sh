@@ -12,7 +12,7 @@ step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 step "$BIN/replay" info "$STORE"
 step "$BIN/replay" audit "$STORE" --jobs 2 >/dev/null && echo "audit: every game of $STORE is clean"
 DISPUTE=sample_logs/disputes/hearts/HEARTS-FOLLOW
-step "$BIN/replay" explain "$DISPUTE.jsonl" --game hearts-dispute-000 --step 10 | tail -3
+step "$BIN/replay" explain "$DISPUTE.jsonl" --game hearts-HEARTS-FOLLOW --step 10 | tail -3
 
 # The first free port from PORT (8501) on.
 PORT=$("$BIN/python" - "${PORT:-8501}" "$HOST" <<'EOF'

@@ -307,20 +307,20 @@ def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) ->
     assert "HEARTS-FOLLOW" in words
     at.button(key="open_replay").click().run()
     assert not at.exception
-    assert at.query_params["game"] == "hearts-dispute-000" and at.query_params["step"] == "10"
+    assert at.query_params["game"] == "hearts-HEARTS-FOLLOW" and at.query_params["step"] == "10"
     assert "step 10 /" in texts(at) and "HEARTS-FOLLOW" in texts(at)
     finding_jumps = [at.button(key=f"jump_{d}_finding").disabled for d in ("prev", "next")]
     assert finding_jumps == [True, True]  # the one finding is here
 
 
 def test_a_seat_view_keeps_the_verdict_for_everyone_s_view(open_page: Open) -> None:
-    at = open_page(FOLLOW, "replay", game="hearts-dispute-000", step="10", seat="2")
+    at = open_page(FOLLOW, "replay", game="hearts-HEARTS-FOLLOW", step="10", seat="2")
     assert "verdict may name hidden cards" in "".join(str(i.value) for i in at.info)
     assert "while holding" not in texts(at)
 
 
 def test_the_replay_jumps_between_findings(open_page: Open) -> None:
-    at = open_page(FOLLOW, "replay", game="hearts-dispute-000")
+    at = open_page(FOLLOW, "replay", game="hearts-HEARTS-FOLLOW")
     at.button(key="jump_next_finding").click().run()
     assert at.query_params["step"] == "10" and "illegal" in texts(at)
 

@@ -174,7 +174,7 @@ def test_a_finding_opens_the_replay_and_the_next_finding(serve: Any, page: Any) 
     assert "step=0" in page.url or "step" not in page.url
     click(page, "jump_next_finding")
     assert "step=10" in page.url
-    page.goto(f"{url}/replay?game=hearts-dispute-000&step=10&seat=0")
+    page.goto(f"{url}/replay?game=hearts-HEARTS-FOLLOW&step=10&seat=0")
     settle(page)
     assert page.locator('img[alt="face down"]').count() > 0
     shot(page, "replay-seat-view")
