@@ -81,7 +81,7 @@ unit-spark: $(STAMP)
 check: lint
 	$(BIN)/pytest -n $(TEST_JOBS) -m 'not slow and not spark'
 
-test: lint typecheck unit unit-native
+test: lint typecheck unit unit-native unit-spark
 
 # Benchmarks run the compiled build (the figures the targets are about).
 bench: $(NATIVE_STAMP)

@@ -4,18 +4,19 @@ The events are grouped by ``game_id`` (one shuffle of the event table); each gro
 Python worker as one Arrow table, is put in the order the local engine reads it (by seq, then
 by file and row: that order decides between two rows with one seq) and is audited by
 :func:`replay.audit.audit_table`, the local engine's own function. Each game's audit comes back
-as one row (its findings a list of structs) and the driver sorts the report as
+as one row (the audit pickled) and the driver sorts the report as
 :func:`replay.audit.sort_report` does: the findings and their order are the local engine's.
 """
 
 from __future__ import annotations
 
+import pickle
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from replay.audit import AuditReport, Finding, GameAudit, audit_table, sort_report
+from replay.audit import AuditReport, GameAudit, audit_table, sort_report
 from replay.events import COLUMNS
 from replay.spark.frame import FILE_COLUMN, ROW_COLUMN, events_frame
 from replay.spark.session import quiet_pandas_warning
@@ -26,27 +27,12 @@ if TYPE_CHECKING:
 
     from replay.store import EventStore
 
-#: A finding without its game (the row's).
-FINDING_FIELDS: Final = ("seq", "rule", "message", "event", "expected", "state")
-FINDING_TYPE: Final = pa.struct(
-    [pa.field("seq", pa.int32()), *(pa.field(name, pa.string()) for name in FINDING_FIELDS[1:])]
-)
-_AUDIT_FIELDS: list[pa.Field[Any]] = [
-    pa.field("game_id", pa.string()),
-    pa.field("kind", pa.string()),
-    pa.field("events", pa.int64()),
-    pa.field("stopped_at", pa.int32()),
-    pa.field("stop_reason", pa.string()),
-    pa.field("findings", pa.list_(FINDING_TYPE)),
-]
-#: One game's audit, as the workers return it.
-AUDIT_SCHEMA: Final = pa.schema(_AUDIT_FIELDS)
+#: One game's audit, as the workers return it: the audit pickled, as the local engine's worker
+#: processes send theirs (``GameAudit.__reduce__``: every field, findings and waiting point
+#: included, so that no copy of the field list can fall behind).
+AUDIT_SCHEMA: Final = pa.schema([pa.field("game_id", pa.string()), pa.field("audit", pa.binary())])
 #: The same as a Spark DDL schema.
-AUDIT_DDL: Final = (
-    "game_id STRING, kind STRING, events BIGINT, stopped_at INT, stop_reason STRING, "
-    "findings ARRAY<STRUCT<seq: INT, rule: STRING, message: STRING, event: STRING, "
-    "expected: STRING, state: STRING>>"
-)
+AUDIT_DDL: Final = "game_id STRING, audit BINARY"
 
 
 def audit_on_spark(
@@ -75,14 +61,15 @@ def audit_snapshot(spark: SparkSession, snap: Snapshot, game_id: str | None) -> 
         result = frame.groupBy("game_id").applyInArrow(
             lambda group: audit_group(order, group), AUDIT_DDL
         )
-        rows = result.toArrow().to_pylist()
-    return [from_row(row) for row in rows]
+        pickled = result.toArrow().column("audit").to_pylist()
+    return [pickle.loads(audit) for audit in pickled]
 
 
 def audit_group(order: dict[str, int], group: pa.Table) -> pa.Table:
     """On a worker: the audit of one game's rows (as one row of :data:`AUDIT_SCHEMA`)."""
     audits = audit_table(in_local_order(group, order), [0])
-    return pa.Table.from_pylist([to_row(audit) for audit in audits], schema=AUDIT_SCHEMA)
+    rows = [{"game_id": audit.game_id, "audit": pickle.dumps(audit)} for audit in audits]
+    return pa.Table.from_pylist(rows, schema=AUDIT_SCHEMA)
 
 
 def in_local_order(group: pa.Table, order: dict[str, int]) -> pa.Table:
@@ -101,23 +88,3 @@ LOCAL_ORDER: Final[list[tuple[str, Literal["ascending", "descending"]]]] = [
     ("_file_index", "ascending"),
     (ROW_COLUMN, "ascending"),
 ]
-
-
-def to_row(audit: GameAudit) -> dict[str, Any]:
-    """A game's audit as a row of :data:`AUDIT_SCHEMA`."""
-    findings = [{name: getattr(f, name) for name in FINDING_FIELDS} for f in audit.findings]
-    return {
-        "game_id": audit.game_id,
-        "kind": audit.kind,
-        "events": audit.events,
-        "stopped_at": audit.stopped_at,
-        "stop_reason": audit.stop_reason,
-        "findings": findings,
-    }
-
-
-def from_row(row: dict[str, Any]) -> GameAudit:
-    """The audit a row of :data:`AUDIT_SCHEMA` holds."""
-    game_id, kind = row["game_id"], row["kind"]
-    findings = [Finding(game_id, kind, **finding) for finding in row["findings"]]
-    return GameAudit(game_id, kind, row["events"], findings, row["stopped_at"], row["stop_reason"])
