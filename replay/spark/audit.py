@@ -11,7 +11,7 @@ as one row (the audit pickled) and the driver sorts the report as
 from __future__ import annotations
 
 import pickle
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -30,7 +30,11 @@ if TYPE_CHECKING:
 #: One game's audit, as the workers return it: the audit pickled, as the local engine's worker
 #: processes send theirs (``GameAudit.__reduce__``: every field, findings and waiting point
 #: included, so that no copy of the field list can fall behind).
-AUDIT_SCHEMA: Final = pa.schema([pa.field("game_id", pa.string()), pa.field("audit", pa.binary())])
+_AUDIT_FIELDS: list[pa.Field[Any]] = [
+    pa.field("game_id", pa.string()),
+    pa.field("audit", pa.binary()),
+]
+AUDIT_SCHEMA: Final = pa.schema(_AUDIT_FIELDS)
 #: The same as a Spark DDL schema.
 AUDIT_DDL: Final = "game_id STRING, audit BINARY"
 
@@ -61,7 +65,7 @@ def audit_snapshot(spark: SparkSession, snap: Snapshot, game_id: str | None) -> 
         result = frame.groupBy("game_id").applyInArrow(
             lambda group: audit_group(order, group), AUDIT_DDL
         )
-        pickled = result.toArrow().column("audit").to_pylist()
+        pickled = cast("list[bytes]", result.toArrow().column("audit").to_pylist())
     return [pickle.loads(audit) for audit in pickled]
 
 
