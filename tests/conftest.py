@@ -16,6 +16,9 @@ settings.register_profile(
 )
 settings.load_profile("replay")
 
+#: The Spark tests' session and stores (session-scoped, built only when a test asks).
+pytest_plugins = ["tests.spark_support"]
+
 
 @pytest.fixture(scope="session")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -23,8 +23,6 @@ from replay.analytics import catalog, engine
 from replay.analytics.rates import MIN_SAMPLE, with_rates
 
 if TYPE_CHECKING:
-    import duckdb
-
     from replay.store import EventStore
     from replay.store.validate import Rejection
 
@@ -92,7 +90,8 @@ class Analytics:
     Thread-safe: one query at a time runs on the connection.
     """
 
-    con: duckdb.DuckDBPyConnection
+    #: The engine the files run on (DuckDB, or Spark: :mod:`replay.spark.stats`).
+    runner: engine.Runner
     #: Unreadable files etc. met while opening (shown, never raised).
     problems: list[Rejection] = field(default_factory=list)
     #: Whether the layer views read derived Parquet tables (``replay reindex``).
@@ -125,7 +124,7 @@ class Analytics:
             if materialize is not False:
                 engine.materialize(con, catalog.derived_views())
             engine.seal(con, [])
-            return cls(con)
+            return cls(engine.DuckDBRunner(con))
         files = source._readable(source.files())
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
@@ -141,30 +140,23 @@ class Analytics:
                 notes.append(f"{source.path}: no up-to-date derived tables; statistics read the "
                              "raw events (slow): run `replay reindex` to build them")  # fmt: skip
         engine.seal(con, [*paths, *tables.values()])
-        return cls(con, list(source.problems), derived=bool(tables), notes=notes)
+        return cls(
+            engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes
+        )
 
     # ----------------------------------------------------------------- queries
     def sql(self, query: str, params: dict[str, object] | None = None) -> pa.Table:
-        """A read-only query over the views (``$name`` parameters); QueryRefused otherwise."""
-        engine.check_read_only(query)
-        with self._lock:
-            return engine.tidy(self.con.sql(query, params=params or None).to_arrow_table())
+        """A read-only query over the views in the engine's dialect (DuckDB: ``$name``
+        parameters); QueryRefused otherwise."""
+        return self.runner.query(query, params)
 
     def _run(self, file: catalog.SqlFile | str, f: Filters) -> pa.Table:
         sql = file if isinstance(file, str) else file.sql
         with self._lock:
-            self._choose(f)
-            return engine.run(self.con, sql, f.params())
-
-    def _choose(self, f: Filters) -> None:
-        """Build the filter tables ``chosen`` and ``chosen_seats`` for ``f`` (once per change)."""
-        if self._chosen == f:
-            return
-        for file in catalog.filter_files():
-            sql = catalog.duckdb_sql(file.sql)
-            used = {k: v for k, v in f.params().items() if k in catalog.parameters_of(file.sql)}
-            self.con.execute(f'CREATE OR REPLACE TEMP TABLE "{file.name}" AS {sql}', used)
-        self._chosen = f
+            if self._chosen != f:  # the filter tables, built once per change of filters
+                self.runner.choose(f.params())
+                self._chosen = f
+            return self.runner.run(sql, f.params())
 
     def overview(self, f: Filters) -> pa.Table:
         """Per kind: games, events, distinct players, rounds, first and last date."""
@@ -250,11 +242,13 @@ class Analytics:
 
 
 _OVERVIEW = """
+WITH p AS (SELECT kind, count(DISTINCT player) AS players FROM chosen_seats GROUP BY kind)
 SELECT g.kind, count(*) AS games, sum(g.events) AS events,
-  (SELECT count(DISTINCT s.player) FROM chosen_seats s WHERE s.kind = g.kind) AS players,
+  coalesce(max(p.players), 0) AS players,
   sum(g.rounds) AS rounds, min(g.day) AS first, max(g.day) AS last
 FROM games g
 JOIN chosen c ON c.gno = g.gno
+LEFT JOIN p ON p.kind = g.kind
 GROUP BY g.kind
 ORDER BY g.kind
 """

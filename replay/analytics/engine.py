@@ -10,8 +10,9 @@ configuration is locked, so a query can read nothing but the views.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import duckdb
 import pyarrow as pa
@@ -136,10 +137,15 @@ def run(
 
 
 def tidy(table: pa.Table) -> pa.Table:
-    """Decimals as int64 (whole numbers: DuckDB's type for a sum of integers) or float64."""
+    """Decimals as int64 (whole numbers: DuckDB's type for a sum of integers) or float64;
+    times with a zone in UTC (DuckDB names it ``Etc/UTC``, Spark ``UTC``)."""
     for i, f in enumerate(table.schema):
+        wanted: pa.DataType | None = None
         if pa.types.is_decimal(f.type):
             wanted = pa.int64() if f.type.scale == 0 else pa.float64()
+        elif pa.types.is_timestamp(f.type) and f.type.tz not in (None, "UTC"):
+            wanted = pa.timestamp(f.type.unit, tz="UTC")
+        if wanted is not None:
             table = table.set_column(i, f.name, table.column(i).cast(wanted, safe=False))
     return table
 
@@ -147,3 +153,42 @@ def tidy(table: pa.Table) -> pa.Table:
 def first_line(exc: BaseException) -> str:
     """The first line of an error message."""
     return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+class Runner(Protocol):
+    """What :class:`~replay.analytics.Analytics` needs of an engine: DuckDB here, Spark in
+    :mod:`replay.spark.stats`. Both run the same files of :mod:`.catalog`."""
+
+    def run(self, sql: str, params: Mapping[str, object]) -> pa.Table:
+        """A file's query (``:name`` parameters) over the views and the filter tables."""
+
+    def choose(self, params: Mapping[str, object]) -> None:
+        """Build the filter tables (``chosen``, ``chosen_seats``) for these parameters."""
+
+    def query(self, query: str, params: Mapping[str, object] | None = None) -> pa.Table:
+        """A user's read-only query in the engine's own dialect; QueryRefused otherwise."""
+
+
+class DuckDBRunner:
+    """The local engine: one sealed DuckDB connection, one query at a time."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self._lock = threading.Lock()
+
+    def run(self, sql: str, params: Mapping[str, object]) -> pa.Table:
+        with self._lock:
+            return run(self.con, sql, params)
+
+    def choose(self, params: Mapping[str, object]) -> None:
+        with self._lock:
+            for file in catalog.filter_files():
+                used = {k: v for k, v in params.items() if k in catalog.parameters_of(file.sql)}
+                body = catalog.duckdb_sql(file.sql)
+                self.con.execute(f'CREATE OR REPLACE TEMP TABLE "{file.name}" AS {body}', used)
+
+    def query(self, query: str, params: Mapping[str, object] | None = None) -> pa.Table:
+        """``$name`` parameters, DuckDB's form."""
+        check_read_only(query)
+        with self._lock:
+            return tidy(self.con.sql(query, params=dict(params or {}) or None).to_arrow_table())

@@ -19,6 +19,7 @@ import typer
 from replay.cli import app
 from replay.cli.common import KindOpt, echo_problems, fail, os_error
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
+from replay.spark.cli import Engine, EngineOpt, MasterOpt, analytics_with_spark, spark_failures
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -43,11 +44,14 @@ def _date(value: str | None, option: str) -> datetime.date | None:
         fail(f"{option} {value!r}: expected a date YYYY-MM-DD")
 
 
-def open_analytics(paths: Sequence[str]) -> Analytics:
+def open_analytics(
+    paths: Sequence[str], engine: Engine = Engine.local, master: str | None = None
+) -> Analytics:
     """Statistics over the inputs (replay/sources.py), their problems reported, or exit 2.
 
     One store alone is read through its own files (and derived tables); anything else is read
-    into one table (a game met twice counts once, as the sources decide)."""
+    into one table (a game met twice counts once, as the sources decide). ``--engine spark``
+    reads one store in place."""
     from replay.analytics import Analytics
     from replay.sources import StoreInput, open_sources
 
@@ -56,6 +60,10 @@ def open_analytics(paths: Sequence[str]) -> Analytics:
     if not sources.inputs:
         fail("no input to read")
     only = sources.inputs[0]
+    if engine is Engine.spark:
+        analytics = analytics_with_spark(sources, master)
+        echo_problems(analytics.problems)
+        return analytics
     try:
         if len(sources.inputs) == 1 and isinstance(only, StoreInput):
             analytics = Analytics.open(only.store)
@@ -110,14 +118,17 @@ def stats_cmd(
         str | None, typer.Option("--stat", help="Only this statistic (by name).")
     ] = None,
     fmt: FormatOpt = Format.table,
+    engine: EngineOpt = Engine.local,
+    master: MasterOpt = None,
 ) -> None:
     """Trick and scoring statistics of the chosen games (docs/statistics.md lists them)."""
     from replay.analytics import Filters, UnknownStatistic
 
     f = Filters(kind, player, players, _date(since, "--since"), _date(until, "--until"))
-    analytics = open_analytics(sources)
+    analytics = open_analytics(sources, engine, master)
     try:
-        results = [analytics.statistic(name, f)] if name else analytics.statistics(f)
+        with spark_failures(engine):
+            results = [analytics.statistic(name, f)] if name else analytics.statistics(f)
     except UnknownStatistic:
         fail(f"unknown statistic {name!r}; see docs/statistics.md")
     from replay.analytics.api import describe
@@ -148,23 +159,47 @@ def sql_cmd(
     source: SourcePath,
     query: Annotated[str, typer.Argument(help="One read-only SELECT over the views.")],
     fmt: FormatOpt = Format.table,
+    engine: EngineOpt = Engine.local,
+    master: MasterOpt = None,
 ) -> None:
-    """Run one read-only query with the views in place (games, seats, rounds, tricks, plays...)."""
+    """Run one read-only query with the views in place (games, seats, rounds, tricks, plays...):
+    DuckDB SQL, or Spark SQL with --engine spark."""
     import duckdb
 
     from replay.analytics import QueryRefused
+    from replay.spark.cli import error_line
 
-    analytics = open_analytics([source])
+    try:  # refused before the source is opened
+        _check_query(query, engine)
+    except QueryRefused as exc:
+        fail(f"query refused: {exc}")
+    analytics = open_analytics([source], engine, master)
     try:
         table = analytics.sql(query)
     except QueryRefused as exc:
         fail(f"query refused: {exc}")
     except duckdb.Error as exc:
-        fail(f"query failed: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+        fail(f"query failed: {error_line(exc)}")
+    except Exception as exc:  # Spark's errors: a parse or analysis error, a failed job
+        if engine is not Engine.spark:
+            raise
+        fail(f"query failed: {error_line(exc)}")
     if fmt is Format.table:
         typer.echo(to_text(table))
     else:
         echo(records_text(table.to_pylist(), fmt, table.column_names))
+
+
+def _check_query(query: str, engine: Engine) -> None:
+    """QueryRefused unless ``query`` is one read-only query for the engine."""
+    if engine is Engine.spark:
+        from replay.spark.stats import check_spark_query
+
+        check_spark_query(query)
+    else:
+        from replay.analytics.engine import check_read_only
+
+        check_read_only(query)
 
 
 @app.command("reindex")

@@ -5,7 +5,8 @@ Imported by the command modules; pyspark itself is imported only when ``--engine
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
@@ -18,6 +19,7 @@ from replay.store import StoreError
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+    from replay.analytics import Analytics
     from replay.audit import AuditReport
     from replay.sources import Sources
     from replay.store import EventStore
@@ -48,8 +50,19 @@ def with_spark(master: str | None, work: Callable[[SparkSession], T]) -> T:
     command with one line, exit 2."""
     from replay.spark.session import spark_session
 
-    try:
+    with spark_failures():
         return work(spark_session(master))
+
+
+@contextlib.contextmanager
+def spark_failures(engine: Engine = Engine.spark) -> Iterator[None]:
+    """With the Spark engine, a failure inside (no Java, a failed job, a query Spark refuses)
+    ends the command with one line, exit 2; with the local engine, nothing changes."""
+    if engine is not Engine.spark:
+        yield
+        return
+    try:
+        yield
     except (SparkUnavailable, StoreError) as exc:
         fail(f"--engine spark: {exc}")
     except Exception as exc:  # a failed Spark job: the JVM's report is pages long
@@ -94,3 +107,11 @@ def audit_with_spark(
         except StoreError as exc:
             fail(str(exc))
     return with_spark(master, lambda spark: audit_on_spark(spark, store, kind, game_id))
+
+
+def analytics_with_spark(sources: Sources, master: str | None) -> Analytics:
+    """``replay stats|sql STORE --engine spark``: the statistics of the one store on Spark."""
+    from replay.spark.stats import analytics_on_spark
+
+    store = spark_store(sources)
+    return with_spark(master, lambda spark: analytics_on_spark(spark, store))

@@ -89,7 +89,17 @@ def spark_session(
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SparkUnavailable(f"the Spark session did not start ({master}): {first}") from None
     session.sparkContext.setLogLevel("ERROR")
+    _silence_query_context_loggers()
     return session
+
+
+def _silence_query_context_loggers() -> None:
+    """pyspark 4 logs every failed query, as JSON on stderr, before raising it: the commands
+    report the error themselves, in one line."""
+    from pyspark.logger import PySparkLogger
+
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).disabled = True
 
 
 @contextlib.contextmanager
