@@ -21,6 +21,7 @@ from replay.events import Category, Event
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
 from replay.rulebook import rule_text
+from replay.text import escaped, shown
 
 _WORDS = {
     Category.DECISION: ("legal", "illegal"),
@@ -175,8 +176,10 @@ class Verdict:
         return f"{self.reason}{rule}"
 
     def render(self) -> str:
+        """The verdict as text for a terminal: each line escaped (:mod:`replay.text`), as an
+        id, a name or a card code of the log may hold control characters."""
         lines = [
-            f"game {self.game_id} ({self.kind}), event {self.seq}",
+            f"game {shown(self.game_id)} ({self.kind}), event {self.seq}",
             "",
             "state before the event:",
             self.before,
@@ -191,7 +194,7 @@ class Verdict:
             lines.append(f"the rules give: {self.expected}")
         if self.rule:
             lines.append(f"rule {self.rule}: {rule_text(self.rule)}")
-        return "\n".join(lines)
+        return "\n".join(escaped(line) for text in lines for line in text.split("\n"))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -6,6 +6,10 @@ The panel shows each seat with its name and the card it has on the table, the la
 the table is empty again, a score sheet at a round's end and at game over, and the game's own
 data in words (``hearts broken: no``), leaving out what is empty.
 
+Every string of the log it shows (the game id, names, card codes, the event in words) goes
+through :mod:`replay.text` (control and bidirectional characters as escapes), and into
+:class:`~rich.text.Text` rather than rich markup (a ``[bold]`` in a name stays text).
+
 >>> card_style("hearts", "QH"), card_style("fou", "G12"), card_style("fou", "1a")
 ('bold red', 'bold green', 'bold magenta')
 >>> cards_text("hez2", ["7O", "RE"]).plain
@@ -33,6 +37,7 @@ from replay.cursor import Cursor
 from replay.events import Category
 from replay.faces import DECKS, JOKER, card_face, suit_of
 from replay.faces import PLAIN as PLAIN
+from replay.text import escaped, shown
 
 #: ``on``: cards show as the logs write them (``QS``) rather than with their marks (``Q♠``),
 #: for a terminal that cannot show the marks (``--ascii``, or an output encoding without
@@ -86,7 +91,7 @@ def card_label(kind: str, code: str) -> str:
     """What a card shows: rank and suit mark (``Q♠``), or its code in ASCII mode."""
     face = card_face(kind, code)
     plain = _ASCII["on"] or (not _ASCII["colour"] and not marks_tell_suits_apart(kind))
-    return face.ascii if plain else face.label
+    return shown(face.ascii if plain else face.label)  # an unknown code: as the log has it
 
 
 def card_text(kind: str, code: str) -> Text:
@@ -166,10 +171,10 @@ def _seat_label(seat: int | None) -> str:
 
 
 def seat_name(view: Mapping[str, Any], seat: int) -> str:
-    """``seat 2 (cy)``, or ``seat 2`` when the game has no names."""
+    """``seat 2 (cy)``, or ``seat 2`` when the game has no names (a name escaped)."""
     names = view.get("names") or []
     name = names[seat] if 0 <= seat < len(names) else ""
-    return f"seat {seat} ({name})" if name else f"seat {seat}"
+    return f"seat {seat} ({shown(str(name))})" if name else f"seat {seat}"
 
 
 def headline(view: Mapping[str, Any]) -> Text:
@@ -213,17 +218,17 @@ def seats_table(view: Mapping[str, Any], more: Extras | None = None) -> Table:
     for seat in range(int(view.get("players", 0))):
         hand = hands[seat] if seat < len(hands) else None
         size = sizes[seat] if seat < len(sizes) else None
-        shown = cards_text(kind, hand) if hand is not None else Text("(hidden)", style="dim")
+        hand_cell = cards_text(kind, hand) if hand is not None else Text("(hidden)", style="dim")
         row: list[RenderableType] = [
             Text(">" if _ASCII["on"] else "▶", style="bold cyan") if seat in turn else Text(""),
             str(seat),
-            str(names[seat]) if seat < len(names) else "",
+            Text(shown(str(names[seat])) if seat < len(names) and names[seat] else ""),
             _dash(totals[seat] if seat < len(totals) else None),
             _dash(size),
         ]
         if show_trick:
             row.append(_trick_cell(kind, seat, played, last, more.last_winner))
-        row.append(shown)
+        row.append(hand_cell)
         table.add_row(*row)
     return table
 
@@ -274,7 +279,7 @@ def _per_seat(view: Mapping[str, Any], kind: str, values: list[Any]) -> Text:
     names = view.get("names") or []
     parts = []
     for seat, value in enumerate(values):
-        who = str(names[seat]) if seat < len(names) and names[seat] else f"seat {seat}"
+        who = shown(str(names[seat])) if seat < len(names) and names[seat] else f"seat {seat}"
         parts.append(Text(f"{who} ").append_text(_bracketed(kind, value)))
     return Text(_dot()).join(parts)
 
@@ -292,7 +297,7 @@ def format_value(kind: str, value: Any) -> Text:
     if isinstance(value, bool):
         return Text("yes" if value else "no")
     if isinstance(value, str):
-        return card_text(kind, value) if suit_of(kind, value) else Text(value)
+        return card_text(kind, value) if suit_of(kind, value) else Text(shown(value))
     if isinstance(value, Mapping):
         inner = Text(", ").join(
             Text(f"{str(k).replace('_', ' ')} ").append_text(format_value(kind, v))
@@ -320,7 +325,7 @@ def score_sheet(view: Mapping[str, Any], sheet: Sequence[tuple[int, Sequence[Any
     table = Table(title="score sheet", title_justify="left", box=None, header_style="dim")
     table.add_column("round", justify="right")
     for seat in range(players):
-        table.add_column(seat_name(view, seat), justify="right")
+        table.add_column(Text(seat_name(view, seat)), justify="right")
     for round_, totals in sheet:
         table.add_row(
             str(round_), *(_dash(totals[s] if s < len(totals) else None) for s in range(players))
@@ -339,8 +344,11 @@ def state_panel(
     step = view.get("step")
     last = view.get("last_step")
     counter = f"step {step}/{last}" if step is not None else f"seq {view.get('seq')}"
-    title = f"[bold]{view.get('kind')}[/] {view.get('game_id')}{_dot()}{counter}"
-    event = Text("event: ", style="dim").append(str(view.get("last_event") or "-"))
+    title = Text.assemble(  # a Text, not markup: a game id may hold ``[bold]``
+        (shown(str(view.get("kind", ""))), "bold"),
+        f" {shown(str(view.get('game_id', '')))}{_dot()}{counter}",
+    )
+    event = Text("event: ", style="dim").append(escaped(str(view.get("last_event") or "-")))
     parts: list[RenderableType] = [headline(view), Text(""), seats_table(view, more), Text("")]
     loose = table_line(view)
     if loose is not None:
@@ -351,7 +359,7 @@ def state_panel(
         parts += [Text(""), block]
     if more is not None and more.sheet:
         parts += [Text(""), score_sheet(view, more.sheet)]
-    parts += [Text(note, style="bold yellow") for note in notes]
+    parts += [Text(escaped(note), style="bold yellow") for note in notes]
     return Panel(
         Group(*parts),
         title=title,

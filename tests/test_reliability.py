@@ -113,6 +113,39 @@ def test_a_hostile_id_is_printed_escaped_in_reports_and_errors(
     assert {f["game_id"] for f in json.loads(json_report.output)["findings"]} == {game_id}
 
 
+#: Player names a hostile platform may send: an ESC sequence, rich markup, bidi, a backslash.
+HOSTILE_NAMES = ["n\x1b[2J", "[red]r[/red]", "bidi\u202e", "p\\x1b"]
+
+
+@pytest.mark.parametrize("game_id", ["g\x1b]0;pwned\x07", "x\u202eevil", "", "[bold]b[/bold]"])
+def test_hostile_ids_and_names_are_printed_escaped_by_games_export_show_and_explain(
+    tmp_path: Path, game_id: str
+) -> None:
+    events = [dataclasses.replace(e, game_id=game_id) for e in hearts_game("h")]
+    setup = {**json.loads(events[0].data or "{}"), "names": HOSTILE_NAMES}
+    events[0] = dataclasses.replace(events[0], data=json.dumps(setup))
+    path = _file(tmp_path, *(event_to_line(e) for e in events))
+    html = tmp_path / "game.html"
+    outputs = {
+        "games": run_cli("games", str(path)),
+        "export": run_cli("export", str(path), "--format", "html", "--out", str(html)),
+        "show": run_cli("show", str(path)),  # the last step: the score sheet too
+        "show at a turn": run_cli("show", str(path), "--step", "20"),
+        "explain": run_cli("explain", str(path), "--step", "20"),
+    }
+    for command, result in outputs.items():
+        assert result.exit_code == 0, (command, result.output)
+        for raw in ("\x1b", "\x07", "\u202e"):
+            assert raw not in result.output, (command, result.output)
+        assert shown(game_id) in result.output, (command, result.output)  # markup kept as text
+    for command in ("games", "show", "show at a turn", "explain"):
+        for name in HOSTILE_NAMES:
+            assert shown(name) in outputs[command].output, (command, name)
+    assert f"({shown(HOSTILE_NAMES[3])})" in outputs["show at a turn"].output  # whose turn
+    assert f"seat 1 ({shown(HOSTILE_NAMES[1])})" in outputs["show"].output  # score sheet
+    assert f"game {shown(game_id)} written to" in outputs["export"].output
+
+
 @pytest.mark.parametrize("game_id", HOSTILE_IDS, ids=lambda g: repr(g)[:20])
 def test_journal_of_a_hostile_id_stays_in_live_and_round_trips(
     tmp_path: Path, game_id: str

@@ -34,6 +34,7 @@ from replay.sources import FileInput, Sources, StoreInput
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
 from replay.store.errors import InvalidGame
 from replay.store.validate import Rejection
+from replay.text import shown
 
 DEFAULT_JOBS = os.cpu_count() or 1
 
@@ -201,7 +202,7 @@ def explain(
     try:
         verdict = explain_step(events, step)
     except (IndexError, ValueError) as exc:
-        fail(f"{ref.origin}: game {ref.game_id}: {exc}")
+        fail(f"{ref.origin}: game {shown(ref.game_id)}: {exc}")
     fmt = ExplainFormat.json if as_json else fmt
     if fmt is ExplainFormat.json:
         typer.echo(dump({**verdict.to_dict(), "file": ref.origin}))

@@ -40,6 +40,7 @@ from replay.events import Event
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
 from replay.render import extras, state_panel
+from replay.text import shown
 
 SeatOpt = Annotated[
     int | None,
@@ -93,9 +94,9 @@ def cursor_for(events: list[Event]) -> Cursor:
     try:
         return Cursor(get_rules(kind), events)
     except UnknownGame:
-        fail(f"game {events[0].game_id}: unknown game kind {kind!r}")
+        fail(f"game {shown(events[0].game_id)}: unknown game kind {kind!r}")
     except RuleViolation as exc:
-        fail(f"game {events[0].game_id}: cannot replay: {exc}")
+        fail(f"game {shown(events[0].game_id)}: cannot replay: {exc}")
 
 
 def check_seat(cursor: Cursor, seat: int | None) -> None:

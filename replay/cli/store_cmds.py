@@ -47,6 +47,7 @@ from replay.sources import (
 )
 from replay.store import EventStore, Rejection, StorageFailure, StoreError
 from replay.store.jsonl import row_to_line
+from replay.text import escaped, shown
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -230,7 +231,7 @@ def export_cmd(
         from replay.htmlreport import replay_page
 
         _write_text(out, replay_page(events, ref.origin))
-        typer.echo(f"game {ref.game_id} written to {out}", err=str(out) == "-")
+        typer.echo(f"game {shown(ref.game_id)} written to {out}", err=str(out) == "-")
         return
     sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
     count = 0
@@ -431,13 +432,14 @@ def games_cmd(
         echo(records_text(rows, fmt, GAMES_COLUMNS))
     else:
         several = len(sources.inputs) > 1
-        for row in rows:
+        for row in rows:  # ids and names from the logs: escaped (replay.text)
             started = row["started"].isoformat() if row["started"] is not None else "-"
+            players = ", ".join(shown(p) for p in row["players"]) or "-"
+            winners = ", ".join(shown(w) for w in row["winners"]) or "-"
             typer.echo(
-                f"{row['game_id']}  {row['kind']:7} {started:25} {row['events']:6} events "
-                f"{row['rounds']:3} rounds  players {', '.join(row['players']) or '-'}  "
-                f"winners {', '.join(row['winners']) or '-'}"
-                + (f"  ({row['file']})" if several else "")
+                f"{shown(row['game_id'])}  {shown(row['kind']):7} {started:25} "
+                f"{row['events']:6} events {row['rounds']:3} rounds  players {players}  "
+                f"winners {winners}" + (f"  ({escaped(str(row['file']))})" if several else "")
             )
     if not _report_texts(sources.collect_problems()):
         raise typer.Exit(1)

@@ -55,6 +55,7 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
+from replay.text import shown as shown_id
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 COLOURS: Final = "GRYB"
@@ -1183,7 +1184,7 @@ class Fou(Rules[FouState]):
             cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
             status = "sits out" if state.out >> s & 1 else "Fool" if state.is_fool(s) else ""
             line = (
-                f"  seat {s} {state.names[s]:<8} total {state.totals[s]:>4}  "
+                f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>4}  "
                 f"+10 x{state.plus[s]}  {status:<8}  {cards}"
             )
             lines.append(line.rstrip())

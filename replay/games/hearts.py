@@ -48,6 +48,7 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.packed import CARD_BITS, nth, placed
+from replay.text import shown as shown_id
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -772,7 +773,7 @@ class Hearts(Rules[HeartsState]):
             shown = seat is None or seat == s
             cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
             lines.append(
-                f"  seat {s} {state.names[s]:<8} total {state.totals[s]:>3}  "
+                f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>3}  "
                 f"hand pts {state.taken[s]:>2}  {cards}"
             )
         table = " ".join(

@@ -47,6 +47,7 @@ from replay.games.base import (
     setup_of,
     undealt_seats,
 )
+from replay.text import shown as shown_id
 
 # Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
 # looked up in the module's dict. Tuples indexed by a variable are typed tuple[X, ...].
@@ -918,7 +919,8 @@ class Hez2(Rules[Hez2State]):
             if state.over and stake is not None:
                 money += f" paid {state.payouts[s]}"
             place = f" place {place_of[s]}" if s in place_of else ""
-            lines.append(f"  seat {s} {state.names[s]:<8} {who}{money}{place}: {cards or '-'}")
+            name = shown_id(state.names[s])
+            lines.append(f"  seat {s} {name:<8} {who}{money}{place}: {cards or '-'}")
         pending = ""
         if state.pending_skip:
             pending = "  pending: skip"

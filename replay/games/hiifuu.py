@@ -57,6 +57,7 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.packed import CARD_BITS, nth, placed
+from replay.text import shown as shown_id
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 SUITS: Final = "RGBY"
@@ -980,7 +981,7 @@ class Hiifuu(Rules[HiifuuState]):
         discard = state.discards[s] if state.discards else -1
         aside = f"  discard {' '.join(deck.codes(discard))}" if shown and discard > 0 else ""
         return (
-            f"  seat {s} {state.setup.names[s]:<8} total {state.totals[s]:>3}  "
+            f"  seat {s} {shown_id(state.setup.names[s]):<8} total {state.totals[s]:>3}  "
             f"tricks {tricks:>2}  {cards}{aside}"
         )
 
