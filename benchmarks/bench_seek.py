@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/bench_seek.py [--seeks 2000] [--fou-games 50]
 A seek is ``cursor.seek(step).state`` (the state at a random step, from the nearest snapshot);
 "seek+view" adds the omniscient JSON view (what ``replay show --json`` prints). Also printed:
 the one-off cursor build time and, for scale, re-reducing from the start at a random step.
-Target (issue 7): median seek < 1 ms.
+Target: median seek < 1 ms.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ Layout of ``replay/analytics/sql/``:
 A file starts with a comment block: ``-- name: what it is`` (views), or ``-- title:``, ``--
 chart:``, ``-- derived: true`` lines and free description lines. Parameters are written
 ``:name`` (Spark's form); :func:`duckdb_sql` turns them into DuckDB's ``$name``.
-The Spark runner (issue 28) reads the same plan: :func:`view_plan`, :func:`statistic_files`,
-:func:`metric_files`, :data:`FILTER_VIEWS` and :data:`PARAMETERS`.
+The Spark runner (:mod:`replay.spark.stats`) reads the same plan: :func:`view_plan`,
+:func:`statistic_files`, :func:`metric_files`, :data:`FILTER_VIEWS` and :data:`PARAMETERS`.
 """
 
 from __future__ import annotations
