@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import threading
@@ -98,6 +97,8 @@ def phase_audit_spark(store_path: Path, master: str) -> dict[str, Any]:
 
 
 def phase_stats(store_path: Path, engine: str, master: str, rounds: int) -> dict[str, Any]:
+    from bench_stats import cold_and_warm
+
     from replay.analytics import Analytics, Filters
     from replay.store import EventStore
 
@@ -124,15 +125,8 @@ def phase_stats(store_path: Path, engine: str, master: str, rounds: int) -> dict
     calls += [(s.name, partial(stat_table, a, s.name, f)) for s in a.statistic_files(f)]
     calls += [(f"{m.name} x seat", partial(a.insight, m.name, "seat", f)) for m in a.metrics()]
     for name, call in calls:
-        t0 = time.perf_counter()
-        result = call()
-        cold = time.perf_counter() - t0
-        warm = []
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            call()
-            warm.append(time.perf_counter() - t0)
-        queries[name] = {"cold": cold, "warm": statistics.median(warm), "rows": result.num_rows}
+        result, cold, warm = cold_and_warm(call, rounds)
+        queries[name] = {"cold": cold, "warm": warm, "rows": result.num_rows}
     out["queries"] = queries
     return out
 

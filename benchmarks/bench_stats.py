@@ -179,6 +179,20 @@ def dashboard_queries(a: Any) -> Iterator[tuple[str, str, Callable[[], Any]]]:
             yield f"insight {m.name} x {d}", "none", partial(a.insight, m.name, d, Filters())
 
 
+def cold_and_warm(call: Callable[[], Any], rounds: int) -> tuple[Any, float, float]:
+    """The first run's result and time (cold), and the median time of ``rounds`` more (warm;
+    the cold time when ``rounds`` is 0)."""
+    t0 = time.perf_counter()
+    result = call()
+    cold = time.perf_counter() - t0
+    warm = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        call()
+        warm.append(time.perf_counter() - t0)
+    return result, cold, statistics.median(warm) if warm else cold
+
+
 def run_queries(store_path: Path, rounds: int, only: str | None) -> None:
     from replay.analytics import Analytics
     from replay.store import EventStore
@@ -190,15 +204,7 @@ def run_queries(store_path: Path, rounds: int, only: str | None) -> None:
     for name, label, call in dashboard_queries(a):
         if only and only not in name:
             continue
-        t0 = time.perf_counter()
-        result = call()
-        cold = time.perf_counter() - t0
-        warm = []
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            call()
-            warm.append(time.perf_counter() - t0)
-        median = statistics.median(warm) if warm else cold
+        result, cold, median = cold_and_warm(call, rounds)
         worst = max(worst, median)
         rows = getattr(getattr(result, "table", result), "num_rows", None)
         if rows is None:
