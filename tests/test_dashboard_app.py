@@ -4,11 +4,14 @@ between steps and shows the right cards and scores; the audit links a finding to
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -56,6 +59,17 @@ def texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
     parts += [w.value for w in at.warning] + [e.value for e in at.error]
     return "\n".join(str(p) for p in parts)
+
+
+def charts(at: AppTest) -> dict[str, list[dict[str, Any]]]:
+    """The data of each Vega-Lite chart of the page (its rows, as the browser gets them), by
+    the chart's title."""
+    out = {}
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        data = {d.name: pa.ipc.open_stream(d.data.data).read_all() for d in chart.proto.datasets}
+        out[str(spec.get("title"))] = data[spec["data"]["name"]].to_pylist()
+    return out
 
 
 def metric(at: AppTest, label: str) -> str:
@@ -299,7 +313,9 @@ def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) ->
     at = open_page(FOLLOW, "audit")
     table = at.dataframe[0].value
     assert list(table["rule"]) == ["HEARTS-FOLLOW"] and list(table["seq"]) == [10]
-    assert "HEARTS-FOLLOW" in texts(at) or at.get("vega_lite_chart")
+    counts = charts(at)  # the one finding, counted per rule and per kind
+    assert counts["Findings per rule"] == [{"rule": "HEARTS-FOLLOW", "findings": 1}]
+    assert counts["Findings per game kind"] == [{"kind": "hearts", "findings": 1}]
     at.query_params["finding"] = "0"
     at.run()
     words = texts(at)
