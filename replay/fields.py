@@ -63,27 +63,62 @@ def message(event_type: str, name: str) -> str:
 
 def unused_field_rows(table: pa.Table) -> np.ndarray:
     """Per row of an event table (plain or dictionary-encoded strings), whether it sets a
-    field its type does not use (vectorised: one lookup table per kind)."""
+    field its type does not use.
+
+    Vectorised over packed bits: each row's (kind, type) pair is a small integer; the rows of
+    each pair present are one bitmap; a column's forbidden rows are the union of the bitmaps of
+    the pairs that may not carry it, met with the column's validity bitmap (8 rows a byte).
+    Rows are unpacked only where a field is found.
+    """
     n = table.num_rows
     bad = np.zeros(n, dtype=bool)
     if n == 0:
         return bad
-    valid = np.stack([_valid(table.column(name)) for name in OPTIONAL])
-    kinds = _plain(table.column("kind"))
-    for kind in pc.unique(kinds).to_pylist():
+    kinds, kind_codes = _codes(table.column("kind"))
+    types, type_codes = _codes(table.column("type"))
+    forbidden = _forbidden(kinds, types)
+    if len(kinds) == 1:  # a slice of the audit: every pair is a type of the one kind
+        pairs, present = type_codes, np.arange(len(types))
+    else:
+        pairs = kind_codes.astype(np.int32) * len(types) + type_codes
+        present = np.flatnonzero(np.bincount(pairs, minlength=len(forbidden)))
+    rows_of = {int(p): np.packbits(pairs == p, bitorder="little") for p in present}
+    for c, name in enumerate(OPTIONAL):
+        column = table.column(name)
+        barred = [rows_of[int(p)] for p in present if forbidden[p, c]]
+        if column.null_count == n or not barred:
+            continue
+        hits = np.bitwise_or.reduce(barred) & _valid_bits(column, n)
+        if hits.any():
+            bad |= np.unpackbits(hits, count=n, bitorder="little").astype(bool)
+    return bad
+
+
+def _forbidden(kinds: list[Any], types: list[Any]) -> np.ndarray:
+    """Per (kind, type) pair (``kind * len(types) + type``), per field of :data:`OPTIONAL`,
+    whether an event of that pair may not carry the field."""
+    out = np.zeros((len(kinds) * len(types), len(OPTIONAL)), dtype=bool)
+    for k, kind in enumerate(kinds):
         fields = declared(kind) if isinstance(kind, str) else None
         if fields is None:
             continue
-        rows = np.flatnonzero(_equal(kinds, kind))
-        types = _plain(table.column("type")).take(pa.array(rows))
-        names = pc.unique(types)
-        codes = pc.index_in(types, names).fill_null(0).to_numpy(zero_copy_only=False)
-        allowed = np.array(
-            [[_allows(fields, t, name) for name in OPTIONAL] for t in names.to_pylist()],
-            dtype=bool,
-        ).reshape(len(names), len(OPTIONAL))
-        bad[rows] = (valid[:, rows] & ~allowed[codes].T).any(axis=0)
-    return bad
+        for t, event_type in enumerate(types):
+            out[k * len(types) + t] = [not _allows(fields, event_type, f) for f in OPTIONAL]
+    return out
+
+
+def _codes(column: Any) -> tuple[list[Any], np.ndarray]:
+    """A string column's distinct values and each row's index among them (the dictionary's
+    own indices when the column is dictionary-encoded)."""
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column)
+    chunks: list[Any] = (
+        column.unify_dictionaries().chunks if isinstance(column, pa.ChunkedArray) else [column]
+    )
+    if not chunks:
+        return [], np.zeros(0, dtype=np.int64)
+    indices = [np.asarray(c.indices.fill_null(0).to_numpy(zero_copy_only=False)) for c in chunks]
+    return chunks[0].dictionary.to_pylist(), np.concatenate(indices)
 
 
 def first_unused(table: pa.Table, row: int) -> str:
@@ -102,17 +137,17 @@ def _allows(fields: dict[str, frozenset[str]], event_type: object, name: str) ->
     return allowed is None or name in allowed
 
 
-def _valid(column: Any) -> np.ndarray:
-    return np.asarray(column.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
-
-
-def _plain(column: Any) -> Any:
-    """A string column without dictionary encoding."""
-    if pa.types.is_dictionary(column.type):
-        return column.cast(column.type.value_type)
-    return column
-
-
-def _equal(column: Any, value: str) -> np.ndarray:
-    equal = pc.equal(column, pa.scalar(value, pa.string())).fill_null(False)
-    return np.asarray(equal.to_numpy(zero_copy_only=False), dtype=bool)
+def _valid_bits(column: Any, n: int) -> np.ndarray:
+    """A column's validity as packed bits (little-endian bit order, as Arrow's bitmaps)."""
+    valid = pc.is_valid(column)
+    if isinstance(valid, pa.ChunkedArray):
+        valid = valid.combine_chunks()
+    if valid.offset % 8 == 0:
+        start = valid.offset // 8
+        bits = np.frombuffer(valid.buffers()[1], dtype=np.uint8)[start : start + (n + 7) // 8]
+        if n % 8:  # bits past the last row are left as they are by Arrow: clear them
+            bits = bits.copy()
+            bits[-1] &= (1 << (n % 8)) - 1
+        return bits
+    flags = np.asarray(valid.to_numpy(zero_copy_only=False), dtype=bool)
+    return np.packbits(flags, bitorder="little")
