@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pyarrow as pa
 from hypothesis import given
@@ -16,7 +17,7 @@ from replay.games import available_kinds, get_rules
 from replay.simulate import simulate_game
 
 #: A value of the right type for each optional field.
-STRAY: dict[str, object] = {
+STRAY: dict[str, Any] = {
     "round": 1, "trick": 1, "player": 0, "target": 1, "card": "2C", "cards": ("2C",),
     "suit": "C", "amount": 3, "total": 7, "values": (1, 2), "data": "{}",
 }  # fmt: skip
@@ -40,8 +41,9 @@ def damaged(seed: int, share: float) -> list[Event]:
     for event in GAMES:
         if rng.random() < share:
             name = rng.choice([n for n in OPTIONAL if n in STRAY])
-            value = None if getattr(event, name) is not None else STRAY[name]
-            event = dataclasses.replace(event, **{name: value})
+            value: Any = None if getattr(event, name) is not None else STRAY[name]
+            changes: dict[str, Any] = {name: value}
+            event = dataclasses.replace(event, **changes)
         out.append(event)
     return out
 

@@ -80,6 +80,31 @@ def test_every_statistic_is_the_local_one(
 
 
 @needs_spark
+def test_the_derived_tables_are_read_on_spark_as_locally(
+    spark: Any, corpus_store: Path, tmp_path: Path
+) -> None:
+    """After ``replay reindex``, both engines read the store's derived Parquet tables (and the
+    stored ratings) instead of computing the views."""
+    import shutil
+
+    from replay.analytics import derived
+
+    path = Path(shutil.copytree(corpus_store, tmp_path / "store"))
+    derived.rebuild(EventStore.open(path))
+    local, remote = on_duckdb(path), on_spark(spark, path)
+    assert local.derived and remote.derived
+    f = Filters(kind="hez2")
+    for mine, theirs in zip(local.statistics(f), remote.statistics(f), strict=True):
+        assert_same(mine.table, theirs.table, mine.name)
+    assert_same(local.ratings(f), remote.ratings(f), "ratings")
+    from replay.spark.stats import SparkRunner
+
+    assert isinstance(remote.runner, SparkRunner)
+    files = remote.runner.spark.sql("SELECT * FROM plays").inputFiles()
+    assert files and all("/_analytics/" in f for f in files)  # the table, not computed
+
+
+@needs_spark
 def test_the_statistics_read_games_of_every_kind(spark: Any, corpus_store: Path) -> None:
     """Not a comparison of empty results: the corpus gives every kind's statistics rows."""
     stats = on_spark(spark, corpus_store).statistics(Filters())

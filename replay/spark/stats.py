@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pyarrow as pa
 
 from replay.analytics import Analytics, QueryRefused, catalog, engine
+from replay.analytics.derived import RATINGS, fresh_tables
 from replay.spark.frame import events_frame
 from replay.spark.snapshot import snapshot
 
@@ -58,7 +59,11 @@ class SparkRunner:
     Parquet files.
     """
 
-    def __init__(self, spark: SparkSession, events: DataFrame) -> None:
+    def __init__(
+        self, spark: SparkSession, events: DataFrame, tables: Mapping[str, str] | None = None
+    ) -> None:
+        """``tables``: views held by Parquet files (the store's derived tables, ``replay
+        reindex``), read instead of computed."""
         self.spark = spark
         self._lock = threading.Lock()
         self._kept: dict[str, DataFrame] = {}
@@ -67,7 +72,12 @@ class SparkRunner:
         events.createOrReplaceTempView("events")
         derived = set(catalog.derived_views())
         for name, sql in catalog.view_plan():
-            self._view(name, spark.sql(sql), keep=name in derived)
+            if tables and name in tables:
+                spark.read.parquet(tables[name]).createOrReplaceTempView(name)
+            else:
+                self._view(name, spark.sql(sql), keep=name in derived)
+        if tables and RATINGS in tables:
+            spark.read.parquet(tables[RATINGS]).createOrReplaceTempView(RATINGS)
 
     def _view(self, name: str, frame: DataFrame, *, keep: bool) -> None:
         """``frame`` as the temporary view ``name``; with ``keep``, computed once and held
@@ -104,9 +114,14 @@ class SparkRunner:
 
 
 def analytics_on_spark(
-    spark: SparkSession, store: EventStore, kind: str | None = None
+    spark: SparkSession, store: EventStore, *, use_derived: bool = True
 ) -> Analytics:
-    """The statistics of a store (of one ``kind``) on Spark: the same files, the same results
-    as ``Analytics.open(store)``; the store's unreadable files are left out and reported."""
-    frame = events_frame(spark, snapshot(store, kind))
-    return Analytics(SparkRunner(spark, frame), list(store.problems))
+    """The statistics of a store on Spark: the same files, the same results as
+    ``Analytics.open(store)``, reading the store's derived tables where they are up to date
+    (``replay reindex``), as the local engine does; the store's unreadable files are left out
+    and reported."""
+    snap = snapshot(store)
+    tables = fresh_tables(store, [f.path for f in store._readable(store.files())])
+    frame = events_frame(spark, snap)
+    runner = SparkRunner(spark, frame, tables if use_derived else None)
+    return Analytics(runner, list(store.problems), derived=use_derived and bool(tables))
