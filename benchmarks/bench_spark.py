@@ -13,7 +13,9 @@ printed:
 - ``audit-spark``: ``replay.spark.audit.audit_on_spark`` (session start timed apart);
 - ``stats-local`` / ``stats-spark``: opening the statistics (views, derived tables computed
   once), then every query the dashboard runs without a filter, cold (first run) and warm (the
-  median of ``--rounds`` more).
+  median of ``--rounds`` more);
+- ``reindex`` (``replay reindex``: the derived tables written as Parquet), then
+  ``stats-local-derived`` / ``stats-spark-derived``: the same, both engines reading them.
 
 Both engines must give the same audit (checked: findings per game) and row counts.
 """
@@ -96,7 +98,18 @@ def phase_audit_spark(store_path: Path, master: str) -> dict[str, Any]:
     return {"session s": start, "audit s": audit, **audit_summary(report)}
 
 
-def phase_stats(store_path: Path, engine: str, master: str, rounds: int) -> dict[str, Any]:
+def phase_reindex(store_path: Path) -> dict[str, Any]:
+    from replay.analytics import derived
+    from replay.store import EventStore
+
+    t0 = time.perf_counter()
+    derived.rebuild(EventStore.open(store_path))
+    return {"reindex s": time.perf_counter() - t0}
+
+
+def phase_stats(
+    store_path: Path, engine: str, master: str, rounds: int, *, use_derived: bool = False
+) -> dict[str, Any]:
     from bench_stats import cold_and_warm
 
     from replay.analytics import Analytics, Filters
@@ -112,9 +125,10 @@ def phase_stats(store_path: Path, engine: str, master: str, rounds: int) -> dict
         spark = spark_session(master)
         out["session s"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        a = analytics_on_spark(spark, store)
+        a = analytics_on_spark(spark, store, use_derived=use_derived)
     else:
-        a = Analytics.open(store, use_derived=False, materialize=True)
+        a = Analytics.open(store, use_derived=use_derived, materialize=not use_derived)
+    assert a.derived == use_derived
     out["open s"] = time.perf_counter() - t0
     f = Filters()
     queries: dict[str, Any] = {}
@@ -182,22 +196,30 @@ def child(args: argparse.Namespace, name: str) -> dict[str, Any]:
 def report(results: dict[str, dict[str, Any]]) -> None:
     for name, r in results.items():
         fields = {k: v for k, v in r.items() if k != "queries"}
-        print(f"{name:12} " + "  ".join(f"{k} {_num(v)}" for k, v in fields.items()))
-    local, spark = results["stats-local"]["queries"], results["stats-spark"]["queries"]
-    print(f"\n{'query':34} {'local cold':>10} {'warm':>7} {'spark cold':>11} {'warm':>7} rows")
+        print(f"{name:20} " + "  ".join(f"{k} {_num(v)}" for k, v in fields.items()))
+    for suffix in ("", "-derived"):
+        if f"stats-local{suffix}" in results:
+            compare(results[f"stats-local{suffix}"], results[f"stats-spark{suffix}"], suffix)
+    if "audit-local" in results:
+        a, b = results["audit-local"], results["audit-spark"]
+        agree = all(a[k] == b[k] for k in ("games", "findings"))
+        print(f"audit: local {a['audit s']:.1f} s, spark {b['audit s']:.1f} s "
+              f"({a['events'] / b['audit s']:,.0f} events/s); same findings: {agree}")  # fmt: skip
+
+
+def compare(local_run: dict[str, Any], spark_run: dict[str, Any], suffix: str) -> None:
+    local, spark = local_run["queries"], spark_run["queries"]
+    print(f"\n{'query' + suffix:34} {'local cold':>10} {'warm':>7} {'spark cold':>11} "
+          f"{'warm':>7} rows")  # fmt: skip
     for name, q in local.items():
         s = spark[name]
         same = "" if s["rows"] == q["rows"] else f"  ROWS DIFFER ({s['rows']})"
         print(f"{name:34} {q['cold']:10.3f} {q['warm']:7.3f} {s['cold']:11.3f} "
               f"{s['warm']:7.3f} {q['rows']}{same}")  # fmt: skip
-    for kind in ("local", "spark"):
-        qs = results[f"stats-{kind}"]["queries"].values()
-        print(f"{kind}: sum of warm queries {sum(q['warm'] for q in qs):.2f} s, "
-              f"slowest {max(q['warm'] for q in qs):.3f} s")  # fmt: skip
-    a, b = results["audit-local"], results["audit-spark"]
-    agree = all(a[k] == b[k] for k in ("games", "findings"))
-    print(f"audit: local {a['audit s']:.1f} s, spark {b['audit s']:.1f} s "
-          f"({a['events'] / b['audit s']:,.0f} events/s); same findings: {agree}")  # fmt: skip
+    for engine, run in (("local", local), ("spark", spark)):
+        warm = [q["warm"] for q in run.values()]
+        print(f"{engine}{suffix}: sum of warm queries {sum(warm):.2f} s, "
+              f"slowest {max(warm):.3f} s")  # fmt: skip
 
 
 def _num(v: Any) -> str:
@@ -212,6 +234,7 @@ def main() -> None:
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--rounds", type=int, default=2, help="warm runs per query")
     parser.add_argument("--rebuild", action="store_true", help="build the store again")
+    parser.add_argument("--derived-only", action="store_true", help="only the reindex phases")
     parser.add_argument("--phase", help=argparse.SUPPRESS)
     args = parser.parse_args()
     store = Path(args.store)
@@ -222,6 +245,13 @@ def main() -> None:
             "audit-spark": lambda: phase_audit_spark(store, args.master),
             "stats-local": lambda: phase_stats(store, "local", args.master, args.rounds),
             "stats-spark": lambda: phase_stats(store, "spark", args.master, args.rounds),
+            "reindex": lambda: phase_reindex(store),
+            "stats-local-derived": lambda: phase_stats(
+                store, "local", args.master, args.rounds, use_derived=True
+            ),
+            "stats-spark-derived": lambda: phase_stats(
+                store, "spark", args.master, args.rounds, use_derived=True
+            ),
         }[args.phase]()
         print(json.dumps(result))
         return
@@ -237,7 +267,11 @@ def main() -> None:
         t0 = time.perf_counter()
         build(store, args.games, args.distinct)
         print(f"built in {time.perf_counter() - t0:.0f} s")
-    phases = ("audit-local", "audit-spark", "stats-local", "stats-spark")
+    if args.derived_only:
+        phases: tuple[str, ...] = ("reindex", "stats-local-derived", "stats-spark-derived")
+    else:
+        phases = ("audit-local", "audit-spark", "stats-local", "stats-spark", "reindex",
+                  "stats-local-derived", "stats-spark-derived")  # fmt: skip
     report({name: child(args, name) for name in phases})
 
 
