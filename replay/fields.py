@@ -78,20 +78,36 @@ def unused_field_rows(table: pa.Table) -> np.ndarray:
     types, type_codes = _codes(table.column("type"))
     forbidden = _forbidden(kinds, types)
     if len(kinds) == 1:  # a slice of the audit: every pair is a type of the one kind
-        pairs, present = type_codes, np.arange(len(types))
+        pairs, present = type_codes, list(range(len(types)))
     else:
         pairs = kind_codes.astype(np.int32) * len(types) + type_codes
-        present = np.flatnonzero(np.bincount(pairs, minlength=len(forbidden)))
-    rows_of = {int(p): np.packbits(pairs == p, bitorder="little") for p in present}
+        present = np.flatnonzero(np.bincount(pairs, minlength=len(forbidden))).tolist()
+    if len(forbidden) <= 256:  # one byte a row for the passes below
+        pairs = pairs.astype(np.uint8)
+    rows_of = {p: np.packbits(pairs == p, bitorder="little") for p in present}
     for c, name in enumerate(OPTIONAL):
         column = table.column(name)
-        barred = [rows_of[int(p)] for p in present if forbidden[p, c]]
+        barred = [rows_of[p] for p in present if forbidden[p, c]]
         if column.null_count == n or not barred:
             continue
-        hits = np.bitwise_or.reduce(barred) & _valid_bits(column, n)
+        allowed = [rows_of[p] for p in present if not forbidden[p, c]]
+        # the barred rows: the union of the barred pairs' rows, or all but the allowed ones
+        size = (n + 7) // 8
+        bits = ~_union(allowed, size) if len(allowed) < len(barred) else _union(barred, size)
+        hits = bits & _valid_bits(column, n)
         if hits.any():
             bad |= np.unpackbits(hits, count=n, bitorder="little").astype(bool)
     return bad
+
+
+def _union(bitmaps: list[np.ndarray], size: int) -> np.ndarray:
+    """The bitwise OR of bitmaps of ``size`` bytes (all zero when there is none)."""
+    if not bitmaps:
+        return np.zeros(size, dtype=np.uint8)
+    out = bitmaps[0].copy()
+    for bits in bitmaps[1:]:
+        np.bitwise_or(out, bits, out=out)
+    return out
 
 
 def _forbidden(kinds: list[Any], types: list[Any]) -> np.ndarray:
@@ -117,7 +133,10 @@ def _codes(column: Any) -> tuple[list[Any], np.ndarray]:
     )
     if not chunks:
         return [], np.zeros(0, dtype=np.int64)
-    indices = [np.asarray(c.indices.fill_null(0).to_numpy(zero_copy_only=False)) for c in chunks]
+    indices = [
+        np.asarray((c.indices.fill_null(0) if c.null_count else c.indices).to_numpy())
+        for c in chunks
+    ]
     return chunks[0].dictionary.to_pylist(), np.concatenate(indices)
 
 
