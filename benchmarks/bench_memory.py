@@ -2,8 +2,10 @@
 500 MB and audit at most 600 MB whatever the size; import at least 500,000 lines/s).
 
 Each measurement runs the command in a child process and reads its peak resident set size
-(``getrusage`` of the children: the largest of the command and its audit workers). The corpus is
-the synthetic Hearts-shaped one (``replay.store.synthetic``), written as JSON Lines.
+(``getrusage`` of the children: the largest of the command and its audit workers); about 240 MB
+of it is the command itself (Python and its libraries loaded). The corpus is the synthetic
+Hearts-shaped one (``replay.store.synthetic``), written as JSON Lines. The load average after
+each measure tells how much the machine's other work slowed it.
 
     python benchmarks/bench_memory.py            # 1M, 5M and 20M lines
     python benchmarks/bench_memory.py 1000000    # the sizes given
@@ -80,10 +82,11 @@ def main() -> None:
             seconds, peak = measure("import", str(log), "--into", str(Path(d) / "store"))
             rate = lines / seconds
             print(f"import {lines:>11,} lines: {peak:7.0f} MB peak, {seconds:6.1f} s, "
-                  f"{rate:9,.0f} lines/s")  # fmt: skip
+                  f"{rate:9,.0f} lines/s, load {os.getloadavg()[0]:.1f}")  # fmt: skip
             log.unlink()
             seconds, peak = measure("audit", str(Path(d) / "store"), "--format", "json")
-            print(f"audit  {lines:>11,} events: {peak:6.0f} MB peak, {seconds:6.1f} s")
+            print(f"audit  {lines:>11,} events: {peak:6.0f} MB peak, {seconds:6.1f} s, "
+                  f"load {os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

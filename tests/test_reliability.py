@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,8 @@ from replay.games import get_rules
 from replay.simulate import simulate_game
 from replay.store import EventStore, InvalidGame, stream
 from replay.store.journal import MAX_QUOTED, file_name
-from replay.store.jsonl import event_to_line, read_jsonl
+from replay.store.jsonl import event_to_line, read_jsonl, write_lines
+from replay.store.synthetic import hearts_like_table
 from replay.text import escaped, shown
 from tests.store_helpers import hearts_game, run_cli
 
@@ -245,6 +248,42 @@ def test_a_large_interleaved_file_is_imported_in_parts_in_one_commit(
         assert [event_to_line(e) for e in store.load_game(f"g-{i}")] == games[i]
     again = stream.import_jsonl(store, path)
     assert len(again.report.skipped) == 6 and store.table().version() == 1
+
+
+#: Imports a file in pieces of 64 kB and parts of 256 kB in a fresh process: its events, and
+#: the peak of Arrow memory of the import (the import's own pool, not used before it).
+_PEAK_OF_IMPORT = """
+import sys
+from pathlib import Path
+from replay.store import EventStore, stream
+stream.PIECE_BYTES, stream.PART_BYTES = 1 << 16, 1 << 18
+done = stream.import_jsonl(EventStore.open(sys.argv[2], create=True), Path(sys.argv[1]))
+print(done.events, stream.import_pool().max_memory())
+"""
+
+
+def test_the_memory_of_an_import_does_not_grow_with_the_file(tmp_path: Path) -> None:
+    """A file four times as long (interleaved games: about 4 then 16 parts) peaks at the same
+    Arrow memory, bounded by a piece and a part. Holding every part, or every checked table,
+    until the commit makes it grow about fourfold (measured: 0.9 MB, then 3.3 MB)."""
+    peaks = []
+    for games in (12, 48):
+        table = hearts_like_table(games=games, seed=5)
+        interleaved = table.sort_by([("seq", "ascending"), ("game_id", "ascending")])
+        log = tmp_path / f"{games}.jsonl"
+        with log.open("w", encoding="utf-8") as out:
+            write_lines(interleaved.to_batches(), out)
+        assert log.stat().st_size > 3 * (1 << 18)  # several parts
+        done = subprocess.run(
+            [sys.executable, "-c", _PEAK_OF_IMPORT, str(log), str(tmp_path / f"s{games}")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        events, peak = (int(x) for x in done.stdout.split())
+        assert events == table.num_rows
+        peaks.append(peak)
+    assert peaks[1] < 1.5 * peaks[0], peaks
 
 
 def test_the_store_audit_streams_slices_of_whole_games(

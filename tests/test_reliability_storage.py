@@ -75,8 +75,9 @@ def test_a_full_disk_is_one_clean_line_and_the_store_is_as_it_was(
 
 
 def _failing_write(number: int) -> Any:
-    """A stand-in for deltalake's writer that fails as it does when the storage refuses: a
-    data file half written, a panic printed on descriptor 2, then a DeltaError."""
+    """A stand-in for the data writer (``write_files``) that fails as deltalake's writer does
+    when the storage refuses: a data file half written, a panic printed on descriptor 2, then a
+    DeltaError."""
 
     def write(uri: str, *args: Any, **kwargs: Any) -> None:
         stray = Path(uri) / "kind=hearts" / "part-stray.parquet"
@@ -102,12 +103,32 @@ def test_a_storage_fault_names_the_store_and_the_cause(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int, cause: str
 ) -> None:
     store = EventStore.open(tmp_path / "s", create=True)
-    monkeypatch.setattr(store_table, "write_deltalake", _failing_write(number))
+    monkeypatch.setattr(store_table, "write_files", _failing_write(number))
     with pytest.raises(StorageFailure) as raised:
         store.ingest([list(hearts_game("h"))])
     assert str(raised.value) == f"{tmp_path / 's'}: {cause}: nothing was committed"
     assert not list((tmp_path / "s").glob("kind=*/*.parquet"))
     assert EventStore.open(tmp_path / "s").list_games() == []
+
+
+@pytest.mark.parametrize("number", [errno.ENOSPC, errno.EIO])
+def test_a_failing_parquet_write_leaves_no_file_and_commits_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int
+) -> None:
+    """Arrow's Parquet writer fails midway (its OSError): the file it began is removed."""
+    import pyarrow.parquet as pq
+
+    class Failing(pq.ParquetWriter):
+        def write_table(self, *args: Any, **kwargs: Any) -> None:
+            raise OSError(number, os.strerror(number))
+
+    store = EventStore.open(tmp_path / "s", create=True)
+    store.ingest([list(hearts_game("first"))])
+    monkeypatch.setattr(pq, "ParquetWriter", Failing)
+    with pytest.raises(StorageFailure, match=f"{os.strerror(number).lower()}: nothing was"):
+        store.ingest([list(hearts_game("h"))])
+    assert len(list((tmp_path / "s").glob("kind=*/*.parquet"))) == 1
+    assert [g.game_id for g in EventStore.open(tmp_path / "s").list_games()] == ["first"]
 
 
 @pytest.mark.slow
@@ -119,7 +140,7 @@ def test_the_runtime_panic_never_reaches_the_terminal(tmp_path: Path) -> None:
         import sys
         from replay.store import table
         from tests.test_reliability_storage import _failing_write
-        table.write_deltalake = _failing_write({errno.ENOSPC})
+        table.write_files = _failing_write({errno.ENOSPC})
         from replay.cli import main
         sys.argv = ["replay", "import", {str(log)!r}, "--into", {str(tmp_path / "s")!r}]
         main()

@@ -64,6 +64,26 @@ def test_scan_with_dictionaries_reads_the_same_values(store: EventStore) -> None
     assert plain_strings(encoded).equals(plain)
 
 
+def test_scan_with_dictionaries_reads_files_of_many_row_groups(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A streamed import writes a row group per part, of any size: a batch read across two
+    row groups would hold two dictionaries of ``cards`` (Arrow cannot read that into a list)."""
+    import pyarrow.parquet as pq
+
+    from replay.audit import plain_strings
+    from replay.store import table as store_table
+
+    monkeypatch.setattr(store_table, "ROW_GROUP_ROWS", 1000)
+    store.ingest(hearts_games(3))
+    (data_file,) = store.parquet_files()
+    assert pq.ParquetFile(data_file).num_row_groups == 3
+    plain = pa.Table.from_batches(list(store.scan()))
+    encoded = pa.Table.from_batches(list(store.scan(dictionary=True)))
+    assert store.problems == [] and plain.num_rows == sum(len(g) for g in hearts_games(3))
+    assert plain_strings(encoded).equals(plain)
+
+
 def test_list_games_gives_players_length_rounds_and_winners(store: EventStore) -> None:
     games = hearts_games(2)
     store.ingest(games)

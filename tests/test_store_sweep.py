@@ -35,11 +35,14 @@ def _garbage(store: Path) -> str:
 
 
 def _garbage_inside(store: Path) -> str:
-    """Bytes overwritten in the data pages: the footer still reads."""
+    """Bytes overwritten in the data pages, those of every column (a quarter of the file in
+    the middle would miss the columns a command reads, as the layout of the file has it): the
+    footer still reads."""
     path = _victim(store)
     data = bytearray(path.read_bytes())
-    quarter = len(data) // 4
-    data[quarter : 2 * quarter] = b"\x5a" * quarter
+    footer = int.from_bytes(data[-8:-4], "little")
+    end = len(data) - 8 - footer  # after "PAR1", up to the footer
+    data[4:end] = b"\x5a" * (end - 4)
     path.write_bytes(bytes(data))
     return str(path)
 

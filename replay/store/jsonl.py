@@ -171,22 +171,59 @@ _PARSE = pj.ParseOptions(
     explicit_schema=SCHEMA.set(_TS_INDEX, pa.field("ts", pa.string())),
     unexpected_field_behavior="error",
 )
-_BLOCK = 16 << 20
+_BLOCK = 4 << 20  # smaller blocks parse faster (cache), and in parallel
 #: Lines with at least this many ``[`` or ``{`` (in strings too) are judged line by line in
 #: Python before Arrow sees them: Arrow's recursive parser overflows its thread's stack (a
 #: segmentation fault) on a line nested some 10,000 levels deep. An event nests 2 levels.
 MAX_FAST_BRACKETS = 64
 
 
+#: Bytes of ``data`` that :func:`_has_deep_line` looks at in one numpy pass (its temporary
+#: arrays are a few times this size, whatever the size of ``data``).
+_WINDOW = 4 << 20
+
+
 def _has_deep_line(data: bytes, limit: int = MAX_FAST_BRACKETS) -> bool:
     """Whether some line of ``data`` holds ``limit`` or more opening brackets (vectorised: a
-    few passes of numpy over the bytes, about 5% of Arrow's parse)."""
-    if data.count(b"[") + data.count(b"{") < limit:
+    few passes of numpy over the bytes, about 5% of Arrow's parse, in windows of
+    :data:`_WINDOW` bytes so that the temporary arrays stay small)."""
+    if len(data) < _WINDOW and data.count(b"[") + data.count(b"{") < limit:
         return False
     raw = np.frombuffer(data, np.uint8)
-    brackets = np.flatnonzero(np.bitwise_or(raw, 0x20) == ord("{"))  # "[" is "{" without 0x20
-    line = np.searchsorted(np.flatnonzero(raw == ord("\n")), brackets)
+    brackets, newlines = [], []
+    for start in range(0, len(raw), _WINDOW):
+        window = raw[start : start + _WINDOW]
+        # "[" is "{" without 0x20
+        brackets.append(np.flatnonzero(np.bitwise_or(window, 0x20) == ord("{")) + start)
+        newlines.append(np.flatnonzero(window == ord("\n")) + start)
+    line = np.searchsorted(np.concatenate(newlines), np.concatenate(brackets))
     return bool(len(line) >= limit and (line[limit - 1 :] == line[: len(line) - limit + 1]).any())
+
+
+_SPACE = b" \t\n\r\x0b\x0c"  # what bytes.strip() strips
+
+
+def _inner_newlines(data: bytes, newlines: int, step: int = 4096) -> int:
+    """``data.strip().count(b"\\n")`` without a copy of ``data`` (a piece of a large file),
+    given the newlines of ``data``: those of the blank margins are taken off.
+
+    >>> _inner_newlines(b"\\n a\\nb \\n\\n", 4), b"\\n a\\nb \\n\\n".strip().count(b"\\n")
+    (1, 1)
+    """
+    start, end = 0, len(data)
+    while start < end:
+        chunk = data[start : min(end, start + step)]
+        kept = chunk.lstrip(_SPACE)
+        start += len(chunk) - len(kept)
+        if kept:
+            break
+    while end > start:
+        chunk = data[max(start, end - step) : end]
+        kept = chunk.rstrip(_SPACE)
+        end -= len(chunk) - len(kept)
+        if kept:
+            break
+    return newlines - data.count(b"\n", 0, start) - data.count(b"\n", end)
 
 
 def _timestamps(texts: pa.ChunkedArray[Any]) -> pa.ChunkedArray[Any] | pa.Array[Any]:
@@ -224,10 +261,14 @@ def read_jsonl(path: str | Path) -> JsonlRead:
     return parse_jsonl(Path(path).read_bytes(), str(path))
 
 
-def parse_jsonl(data: bytes, source: str, first_line: int = 1) -> JsonlRead:
+def parse_jsonl(
+    data: bytes, source: str, first_line: int = 1, newlines: int | None = None
+) -> JsonlRead:
     """:func:`read_jsonl` of the bytes of a file (or of a piece of one, cut after a newline,
-    whose first line is line ``first_line`` of the file: the streaming import)."""
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    whose first line is line ``first_line`` of the file: the streaming import, which counted
+    its ``newlines`` already)."""
+    newlines = data.count(b"\n") if newlines is None else newlines
+    lines = newlines + (0 if data.endswith(b"\n") or not data else 1)
     if first_line == 1:
         data = data.removeprefix(_BOM)
     if not data or data.isspace():
@@ -236,7 +277,7 @@ def parse_jsonl(data: bytes, source: str, first_line: int = 1) -> JsonlRead:
     if not _has_deep_line(data):
         with contextlib.suppress(ValueError, pa.ArrowNotImplementedError):
             table = _parse(data)
-    if table is not None and table.num_rows == data.strip().count(b"\n") + 1:
+    if table is not None and table.num_rows == _inner_newlines(data, newlines) + 1:
         return JsonlRead(table, lines)
     # Some line is bad, or Arrow read another number of objects than there are lines (an
     # object over several lines, two on one line, CR-only line ends, or just a blank line):

@@ -67,10 +67,12 @@ def kinds(store: EventStore, kind: str | None) -> list[str]:
 
 
 def game_slices(
-    store: EventStore, kind: str, runs: GameRuns, rows: int = SLICE_ROWS
+    store: EventStore, kind: str, runs: GameRuns, rows: int | None = None
 ) -> Iterator[pa.Table]:
-    """Second pass: the kind's events in slices of whole games (dictionary-encoded strings,
-    as :meth:`EventStore.scan` gives them), the split games last."""
+    """Second pass: the kind's events in slices of whole games of about ``rows`` rows
+    (:data:`SLICE_ROWS`; dictionary-encoded strings, as :meth:`EventStore.scan` gives them),
+    the split games last."""
+    rows = rows or SLICE_ROWS
     split = pa.array(sorted(runs.split), pa.string())
     held: list[pa.RecordBatch] = []
     count = 0

@@ -2,19 +2,23 @@
 
 The file is read in pieces of :data:`PIECE_BYTES` (cut after a newline), each parsed by
 :func:`~replay.store.jsonl.parse_jsonl` (bad lines named by their line number in the file).
-A file of one piece is ingested as it is. A larger one may interleave its games (a platform
-logs its tables as they play), and a game is only judged whole: the rows of each piece are
-spread over ``n`` Arrow IPC files in a temporary directory by a hash of their game id (every
-game in one of them, ``n`` such that each holds about :data:`PART_BYTES` of the file), then
-the parts are checked and written one after the other by
-:meth:`~replay.store.EventStore.ingest_batches`, **all in one Delta commit**: an import killed
-midway leaves the store as it was (and a new import of the file stores it whole); it is never
-half stored, and a re-import converges as before. Memory is bounded by a piece and a part
-(plus the largest game), not by the file: ``benchmarks/bench_memory.py`` measures it.
+A file of at most :data:`PART_BYTES` is ingested as one table. A larger one may interleave its
+games (a platform logs its tables as they play), and a game is only judged whole: the rows of
+each piece are spread over ``n`` Arrow IPC files in a temporary directory by a hash of their
+game id (every game in one of them, ``n`` such that each holds about :data:`PART_BYTES` of the
+file), then the parts are checked and written one after the other by
+:meth:`~replay.store.EventStore.ingest_batches` (each part's rows go to the data files as it
+comes, :mod:`replay.store.writer`), **all in one Delta commit**: an import killed midway
+leaves the store as it was (and a new import of the file stores it whole); it is never half
+stored, and a re-import converges as before. Memory is bounded by a piece and a part (plus
+the largest game), not by the file: no piece, part or table is held once the next one is
+read, and Arrow's memory comes from :func:`import_pool`, which gives freed memory back to the
+system. ``benchmarks/bench_memory.py`` measures it, ``tests/test_reliability.py`` checks it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,9 +36,9 @@ from replay.store.table import EventStore, IngestReport
 from replay.store.validate import Rejection
 
 #: Bytes of the file parsed at once.
-PIECE_BYTES = 32 << 20
+PIECE_BYTES = 16 << 20
 #: Bytes of the file (about) whose games one part holds.
-PART_BYTES = 64 << 20
+PART_BYTES = 32 << 20
 
 Transform = Callable[[pa.Table], pa.Table]
 #: The schema of the part files: SCHEMA with every column nullable, as the JSON reader gives it
@@ -52,23 +56,29 @@ class Imported:
     report: IngestReport = field(default_factory=IngestReport)
 
 
-def pieces(path: Path, size: int = PIECE_BYTES) -> Iterator[tuple[int, bytes]]:
-    """The file in pieces of about ``size`` bytes, each ending after a newline (the last may
-    not), with the number of its first line."""
+def pieces(path: Path, size: int | None = None) -> Iterator[tuple[int, bytes, int]]:
+    """The file in pieces of about ``size`` bytes (:data:`PIECE_BYTES`), each ending after a
+    newline (the last may not), with the number of its first line and its newlines."""
+    size = size or PIECE_BYTES
     line = 1
-    carry = b""
+    carry: list[bytes] = []  # the start of a line cut by the end of a block
     with path.open("rb") as file:
         while block := file.read(size):
-            data = carry + block
-            cut = data.rfind(b"\n") + 1
+            cut = block.rfind(b"\n") + 1
             if not cut:  # one line longer than a piece: read on
-                carry = data
+                carry.append(block)
                 continue
-            carry = data[cut:]
-            yield line, data[:cut]
-            line += data.count(b"\n", 0, cut)
+            # one copy of the piece, and only it held while it is parsed
+            data = b"".join([*carry, memoryview(block)[:cut]])
+            carry = [block[cut:]] if cut < len(block) else []
+            del block
+            newlines = data.count(b"\n")
+            yield line, data, newlines
+            line += newlines
+            del data
     if carry:
-        yield line, carry
+        data = b"".join(carry)
+        yield line, data, data.count(b"\n")
 
 
 def import_jsonl(
@@ -86,22 +96,52 @@ def import_jsonl(
     parts = max(1, -(-size // PART_BYTES))
 
     def parsed() -> Iterator[pa.Table]:
-        for first, data in pieces(path):
-            read = parse_jsonl(data, name, first)
+        for first, data, newlines in pieces(path):
+            read = parse_jsonl(data, name, first, newlines)
+            del data  # not held while the table is spread
             out.lines += read.lines
             out.events += read.table.num_rows
             out.unreadable += read.rejected
-            yield transform(read.table) if transform is not None else read.table
+            table = transform(read.table) if transform is not None else read.table
+            del read
+            yield table
+            del table
 
-    if parts == 1:  # its pieces in one table (a game may lie across two of them)
-        tables = list(parsed())
-        whole = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
-        out.report = store.ingest_batches([whole], source=name) if whole.num_rows else out.report
-        return out
-    with tempfile.TemporaryDirectory(prefix="replay-import-") as spill:
-        files = _spread(parsed(), Path(spill), parts)
-        out.report = store.ingest_batches(_read_parts(files), source=name)
+    with lean_memory_pool():
+        if parts == 1:  # its pieces in one table (a game may lie across two of them)
+            tables = list(parsed())
+            whole = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
+            del tables
+            if whole.num_rows:
+                out.report = store.ingest_batches([whole], source=name)
+            return out
+        with tempfile.TemporaryDirectory(prefix="replay-import-") as spill:
+            files = _spread(parsed(), Path(spill), parts)
+            out.report = store.ingest_batches(_read_parts(files), source=name)
     return out
+
+
+def import_pool() -> pa.MemoryPool:
+    """The Arrow memory pool of an import: Arrow's jemalloc pool when this build of Arrow has
+    it (it hands freed memory back to the system at once: Arrow sets its decay to 0, where the
+    default mimalloc pool kept 80-140 MB more of the freed pieces and parts resident), else the
+    default pool (its unused memory then released after each part)."""
+    try:
+        return pa.jemalloc_memory_pool()
+    except NotImplementedError:
+        return pa.default_memory_pool()
+
+
+@contextlib.contextmanager
+def lean_memory_pool() -> Iterator[None]:
+    """:func:`import_pool` as Arrow's default pool while the block runs."""
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(import_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
+        import_pool().release_unused()
 
 
 def _spread(tables: Iterator[pa.Table], directory: Path, parts: int) -> list[Path]:
@@ -110,20 +150,27 @@ def _spread(tables: Iterator[pa.Table], directory: Path, parts: int) -> list[Pat
     writers = [ipc.new_file(str(p), SPILLED) for p in paths]
     try:
         for table in tables:
-            if not table.num_rows:
-                continue
-            part = _part_of_rows(table.column("game_id"), parts)
-            order = np.argsort(part, kind="stable")
-            bounds = np.searchsorted(part[order], np.arange(parts + 1))
-            sorted_rows = table.take(order).cast(SPILLED)
-            for i in range(parts):
-                if bounds[i + 1] > bounds[i]:
-                    rows = sorted_rows.slice(int(bounds[i]), int(bounds[i + 1] - bounds[i]))
-                    writers[i].write_table(rows)
+            if table.num_rows:
+                _spread_one(table, writers)
+            del table  # not held while the next piece is parsed
     finally:
         for writer in writers:
             writer.close()
     return paths
+
+
+def _spread_one(table: pa.Table, writers: list[ipc.RecordBatchFileWriter]) -> None:
+    """The rows of one table into the part files (each part's rows in one batch)."""
+    parts = len(writers)
+    part = _part_of_rows(table.column("game_id"), parts)
+    order = np.argsort(part, kind="stable")
+    bounds = np.searchsorted(part[order], np.arange(parts + 1))
+    sorted_rows = table.take(order).cast(SPILLED)
+    for i in range(parts):
+        if bounds[i + 1] > bounds[i]:
+            writers[i].write_table(
+                sorted_rows.slice(int(bounds[i]), int(bounds[i + 1] - bounds[i]))
+            )
 
 
 def _part_of_rows(ids: pa.ChunkedArray[Any], parts: int) -> np.ndarray:
@@ -137,11 +184,14 @@ def _part_of_rows(ids: pa.ChunkedArray[Any], parts: int) -> np.ndarray:
 
 
 def _read_parts(paths: list[Path]) -> Iterator[pa.Table]:
-    """Each part file as one table (memory mapped), then deleted."""
+    """Each part file as one table (memory mapped), then deleted; the table is not held here
+    while it is checked and written, nor once the next one is asked for."""
     for path in paths:
         with pa.memory_map(str(path)) as source:
             table = ipc.open_file(source).read_all()
-        if table.num_rows:
-            yield table
+        held = [table] if table.num_rows else []
         del table
+        if held:
+            yield held.pop()
         path.unlink()
+        pa.default_memory_pool().release_unused()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -24,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-from deltalake import ColumnProperties, DeltaTable, WriterProperties, write_deltalake
+from deltalake import ColumnProperties, DeltaTable, WriterProperties
 from deltalake.exceptions import DeltaError
 
 from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
@@ -38,6 +37,7 @@ from replay.store.errors import (
 from replay.store.journal import Journal
 from replay.store.storage import storage_cause, storage_guard
 from replay.store.validate import Rejection, check_games, conform, first_difference
+from replay.store.writer import write_files
 from replay.text import shown
 
 LIVE_DIR = "_live"
@@ -58,6 +58,10 @@ def _as_written(type_: pa.DataType) -> pa.DataType:
 FILE_TYPES: dict[str, pa.DataType] = {
     f.name: _as_written(f.type) for f in SCHEMA if f.name != "kind"
 }
+#: The schema of a data file as the ingest writes it (:mod:`replay.store.writer`).
+FILE_SCHEMA = pa.schema(
+    [pa.field(f.name, FILE_TYPES[f.name], f.nullable) for f in SCHEMA if f.name != "kind"]
+)
 #: The file columns that may hold no null.
 NOT_NULL: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable and f.name != "kind")
 #: A verdict on a data file: None (usable) or the rule and reason it is left out.
@@ -497,25 +501,21 @@ class EventStore:
         self, tables: Iterable[pa.Table], *, source: str | None = None
     ) -> IngestReport:
         """:meth:`ingest` of a stream of tables, each holding whole games (no game in two of
-        them), in ONE commit: each table is checked and written as it comes, so memory is
-        bounded by a table, not by the stream (the streaming import, :mod:`replay.store.ingest`).
-        Nothing is committed when no table holds a game to store."""
+        them), in ONE commit: each table is checked and its rows written to the data files as
+        it comes (:mod:`replay.store.writer`), so memory is bounded by a table, not by the
+        stream (the streaming import, :mod:`replay.store.stream`); the files are committed
+        together at the end. Nothing is committed when no table holds a game to store."""
         report = IngestReport()
         with self._locked():
             blocker = self._write_blocker()
-            batches = self._fresh_batches(tables, report, source, blocker)
-            first = next(batches, None)  # nothing to store: no commit at all
-            if first is None:
-                return report
-            reader = pa.RecordBatchReader.from_batches(SCHEMA, itertools.chain([first], batches))
             with self._delta_errors(), self._guarded(), self._pinned_files():
-                write_deltalake(
-                    str(self.path),
-                    reader,
-                    mode="append",
-                    partition_by=["kind"],
-                    writer_properties=writer_properties(9),
-                )
+                fresh = self._fresh_tables(tables, report, source, blocker)
+                actions = write_files(self.path, fresh, FILE_SCHEMA, ROW_GROUP_ROWS)
+                if actions:  # nothing to store: no commit at all
+                    table = self.table()
+                    table.create_write_transaction(
+                        actions, mode="append", schema=table.schema(), partition_by=["kind"]
+                    )
         return report
 
     @contextlib.contextmanager
@@ -528,33 +528,41 @@ class EventStore:
         finally:
             self._pinned = None
 
-    def _fresh_batches(
+    def _fresh_tables(
         self,
         tables: Iterable[pa.Table],
         report: IngestReport,
         source: str | None,
         blocker: str | None,
-    ) -> Iterator[pa.RecordBatch]:
-        """The record batches to store from each table: checked, without the games stored
-        before (the report filled in as they go)."""
+    ) -> Iterator[pa.Table]:
+        """The rows to store from each table: checked, without the games stored before (the
+        report filled in as they go). No table is held once the next one is asked for."""
         for table in tables:
-            try:
-                checked = check_games(table, source)
-            except InvalidGame as exc:
-                report.rejected.append(Rejection(exc.rule, exc.message, source=source))
-                continue
-            report.rejected.extend(checked.rejected)
-            if blocker is not None:
-                reason = f"not stored: {blocker}"
-                ids = _strings(checked.table.column("game_id"))
-                report.rejected.extend(
-                    Rejection("STORE-CORRUPT", reason, g, None, source) for g in ids
-                )
-                continue
-            fresh = self._drop_stored(checked.table, report, source)
-            report.ingested.extend(_strings(fresh.column("game_id")))
-            report.events += fresh.num_rows
-            yield from fresh.to_batches()
+            fresh = self._fresh(table, report, source, blocker)
+            del table
+            if fresh is not None and fresh.num_rows:
+                yield fresh
+            del fresh
+
+    def _fresh(
+        self, table: pa.Table, report: IngestReport, source: str | None, blocker: str | None
+    ) -> pa.Table | None:
+        """One table of :meth:`_fresh_tables` (None when it has nothing to store)."""
+        try:
+            checked = check_games(table, source)
+        except InvalidGame as exc:
+            report.rejected.append(Rejection(exc.rule, exc.message, source=source))
+            return None
+        report.rejected.extend(checked.rejected)
+        if blocker is not None:
+            reason = f"not stored: {blocker}"
+            ids = _strings(checked.table.column("game_id"))
+            report.rejected.extend(Rejection("STORE-CORRUPT", reason, g, None, source) for g in ids)
+            return None
+        fresh = self._drop_stored(checked.table, report, source)
+        report.ingested.extend(_strings(fresh.column("game_id")))
+        report.events += fresh.num_rows
+        return fresh
 
     def _drop_stored(self, table: pa.Table, report: IngestReport, source: str | None) -> pa.Table:
         """``table`` without the games already stored (skipped, or rejected when different)."""
@@ -701,8 +709,12 @@ class EventStore:
                     parquet = pq.ParquetFile(
                         f.path, read_dictionary=_string_leaves(parquet.schema, wanted)
                     )
-                for batch in parquet.iter_batches(columns=wanted):
-                    yield _with_kind(batch, f.kind, names, dictionary)
+                # Row group by row group: a batch across two of them would hold two dictionaries
+                # of a column, which Arrow cannot read into a list column ("Nested data
+                # conversions not implemented for chunked array outputs").
+                for group in range(parquet.num_row_groups):
+                    for batch in parquet.iter_batches(row_groups=[group], columns=wanted):
+                        yield _with_kind(batch, f.kind, names, dictionary)
             except (OSError, pa.ArrowException) as exc:
                 self._problem(f.path, f"corrupt Parquet file: {exc}")
 
