@@ -1,18 +1,92 @@
-"""Audit reports as text: a table for the terminal, Markdown, or JSON."""
+"""Audit reports as text: a table for the terminal, Markdown, CSV, JSON or JSON Lines.
+
+A report is written as it is read, a game at a time: from an :class:`~replay.audit.AuditReport`
+in memory, or from a :class:`~replay.spool.SpooledReport` that keeps the audits of a large store
+on disk, so that printing the report of any store takes memory for one game, not for the store.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
 
-from replay.audit import AuditReport, Finding
+from replay.audit import AuditReport, Finding, GameAudit, problem_object
 from replay.text import escaped, shown
 
 #: The columns of ``--format csv``: one row per finding.
 CSV_COLUMNS = ("file", "game_id", "kind", "seq", "rule", "message", "event", "expected")
+
+#: The file a game came from ('' when unknown).
+Origins = Callable[[str], str]
+
+
+@dataclass(slots=True)
+class Counts:
+    """What a report's summary counts, gathered a game at a time."""
+
+    games: int = 0
+    events: int = 0
+    findings: int = 0
+    faulty: int = 0  # games with at least one finding
+    stopped: int = 0
+    incomplete: int = 0
+    internal_errors: int = 0
+
+    def add(self, game: GameAudit) -> None:
+        self.games += 1
+        self.events += game.events
+        self.findings += len(game.findings)
+        self.faulty += bool(game.findings)
+        self.stopped += game.stopped_at is not None
+        self.incomplete += game.incomplete
+        self.internal_errors += game.internal_error
+
+
+def counts_of(games: Iterable[GameAudit]) -> Counts:
+    """The counts of ``games``."""
+    counts = Counts()
+    for game in games:
+        counts.add(game)
+    return counts
+
+
+def noteworthy(game: GameAudit) -> bool:
+    """Whether a report says anything of ``game`` but count it (a finding, a stop, a wait)."""
+    return bool(game.findings) or game.stopped_at is not None or game.incomplete
+
+
+class Reported(Protocol):
+    """What a report is written from: its games worth a line, in order, and its counts."""
+
+    @property
+    def problems(self) -> list[Any]: ...
+
+    def noteworthy(self) -> Iterator[GameAudit]:
+        """The games with a finding, a stop or a wait, in the report's order (kind, game id)."""
+        ...
+
+    def counts(self) -> Counts: ...
+
+
+class InMemory:
+    """An :class:`AuditReport` as a :class:`Reported`."""
+
+    def __init__(self, report: AuditReport) -> None:
+        self.report = report
+
+    @property
+    def problems(self) -> list[Any]:
+        return self.report.problems
+
+    def noteworthy(self) -> Iterator[GameAudit]:
+        return (g for g in self.report.games if noteworthy(g))
+
+    def counts(self) -> Counts:
+        return counts_of(self.report.games)
 
 
 def format_report(
@@ -23,67 +97,128 @@ def format_report(
     type) or ``csv`` (one row per finding). ``origins`` maps a game id to the file it came
     from, named with each finding."""
     where = dict(origins or {})
-    if fmt == "json":
-        data = report.to_dict()
-        for finding in data["findings"]:
-            finding["file"] = where.get(finding.get("game_id", finding.get("game", "")), "")
-        return json.dumps(data, indent=2, default=str, ensure_ascii=False)
-    if fmt == "jsonl":
-        return "\n".join(
-            json.dumps(r, default=str, ensure_ascii=False) for r in _records(report, where)
-        )
-    if fmt == "csv":
-        return _csv(report, where)
-    if fmt == "markdown":
-        return _markdown(report, where)
-    return _table(report, where)
-
-
-def _records(report: AuditReport, where: Mapping[str, str]) -> list[dict[str, Any]]:
-    data = report.to_dict()
-    out: list[dict[str, Any]] = []
-    for finding in data["findings"]:
-        game = finding.get("game_id", finding.get("game", ""))
-        out.append({"record": "finding", "file": where.get(game, ""), **finding})
-    out += [
-        {"record": "stopped", "file": where.get(s["game_id"], ""), **s} for s in data["stopped"]
-    ]
-    out += [
-        {"record": "incomplete", "file": where.get(g["game_id"], ""), **g}
-        for g in data["incomplete"]
-    ]
-    out += [{"record": "problem", "problem": p} for p in data["problems"]]
-    return out
-
-
-def _csv(report: AuditReport, where: Mapping[str, str]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    write_report(InMemory(report), fmt, out, lambda game_id: where.get(game_id, ""))
+    return out.getvalue()
+
+
+def write_report(report: Reported, fmt: str, out: TextIO, where: Origins) -> None:
+    """Write ``report`` to ``out`` as :func:`format_report` formats it (no final newline),
+    a game at a time."""
+    writers = {"json": _json, "jsonl": _jsonl, "csv": _csv, "markdown": _markdown}
+    writers.get(fmt, _table)(report, out, where)
+
+
+# --------------------------------------------------------------------------- JSON
+def _findings(report: Reported, where: Origins) -> Iterator[dict[str, Any]]:
+    for game in report.noteworthy():
+        for finding in game.findings:
+            yield {**finding.to_dict(), "file": where(finding.game_id)}
+
+
+def _stopped(report: Reported) -> Iterator[dict[str, Any]]:
+    for g in report.noteworthy():
+        if g.stopped_at is not None:
+            yield {
+                "game_id": g.game_id,
+                "kind": g.kind,
+                "seq": g.stopped_at,
+                "reason": g.stop_reason,
+            }
+
+
+def _incomplete(report: Reported) -> Iterator[dict[str, Any]]:
+    for g in report.noteworthy():
+        if g.waiting_seq is not None:
+            yield {"game_id": g.game_id, "kind": g.kind, **(g.waiting() or {})}
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, indent=indent, default=str, ensure_ascii=False)
+
+
+def _json(report: Reported, out: TextIO, where: Origins) -> None:
+    """The report as one JSON document, the same text as ``json.dumps(..., indent=2)`` of
+    :meth:`AuditReport.to_dict` with each finding's file, written an item at a time."""
+    counts = report.counts()
+    out.write(f'{{\n  "games": {counts.games},\n  "events": {counts.events},\n')
+    problems = (problem_object(p) for p in report.problems)
+    lists = [("findings", _findings(report, where)), ("stopped", _stopped(report)),
+             ("incomplete", _incomplete(report)), ("problems", problems)]  # fmt: skip
+    for i, (name, items) in enumerate(lists):
+        out.write(f'  "{name}": ')
+        _json_list(items, out)
+        out.write(",\n" if i < len(lists) - 1 else "\n")
+    out.write("}")
+
+
+def _json_list(items: Iterable[Any], out: TextIO) -> None:
+    """A list as a member of the top object (items indented by four spaces)."""
+    empty = True
+    for item in items:
+        out.write("[\n    " if empty else ",\n    ")
+        out.write(_dumps(item, 2).replace("\n", "\n    "))  # JSON strings hold no raw newline
+        empty = False
+    out.write("[]" if empty else "\n  ]")
+
+
+def _jsonl(report: Reported, out: TextIO, where: Origins) -> None:
+    records = _records(report, where)
+    first = next(records, None)
+    if first is None:
+        return
+    out.write(_dumps(first))
+    for record in records:
+        out.write("\n" + _dumps(record))
+
+
+def _records(report: Reported, where: Origins) -> Iterator[dict[str, Any]]:
+    for finding in _findings(report, where):
+        game = finding["game_id"]
+        yield {"record": "finding", "file": where(game), **finding}
+    for stop in _stopped(report):
+        yield {"record": "stopped", "file": where(stop["game_id"]), **stop}
+    for wait in _incomplete(report):
+        yield {"record": "incomplete", "file": where(wait["game_id"]), **wait}
+    for problem in report.problems:
+        yield {"record": "problem", "problem": problem_object(problem)}
+
+
+# --------------------------------------------------------------------------- CSV
+def _csv(report: Reported, out: TextIO, where: Origins) -> None:
+    """One row per finding, after the header (no final newline)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for f in report.findings:
-        row = {"file": where.get(f.game_id, ""), "game_id": f.game_id, "kind": f.kind,
-               "seq": f.seq, "rule": f.rule, "message": f.message, "event": f.event,
-               "expected": f.expected}  # fmt: skip
-        writer.writerow([row[c] for c in CSV_COLUMNS])
-    return out.getvalue().rstrip("\n")
+    for game in report.noteworthy():
+        for f in game.findings:
+            out.write(buffer.getvalue())
+            buffer.seek(0)
+            buffer.truncate()
+            row = {"file": where(f.game_id), "game_id": f.game_id, "kind": f.kind,
+                   "seq": f.seq, "rule": f.rule, "message": f.message, "event": f.event,
+                   "expected": f.expected}  # fmt: skip
+            writer.writerow([row[c] for c in CSV_COLUMNS])
+    out.write(buffer.getvalue().rstrip("\n"))
 
 
-def summary_line(report: AuditReport) -> str:
+# --------------------------------------------------------------------------- text
+def summary_line(report: AuditReport | Counts, problems: int | None = None) -> str:
     """One line: games, events, findings, stops, unreadable input."""
-    findings = report.findings
-    faulty = len({f.game_id for f in findings})
-    stopped = sum(1 for g in report.games if g.stopped_at is not None)
+    if isinstance(report, AuditReport):
+        counts, problems = counts_of(report.games), len(report.problems)
+    else:
+        counts = report
     line = (
-        f"{len(report.games)} games, {report.events} events audited: "
-        f"{len(findings)} findings in {faulty} games"
+        f"{counts.games} games, {counts.events} events audited: "
+        f"{counts.findings} findings in {counts.faulty} games"
     )
-    if stopped:
-        line += f"; {stopped} games could not be audited to the end"
-    incomplete = sum(1 for g in report.games if g.incomplete)
-    if incomplete:
-        line += f"; {incomplete} games incomplete (the log stops before the end)"
-    if report.problems:
-        line += f"; {len(report.problems)} inputs could not be read"
+    if counts.stopped:
+        line += f"; {counts.stopped} games could not be audited to the end"
+    if counts.incomplete:
+        line += f"; {counts.incomplete} games incomplete (the log stops before the end)"
+    if problems:
+        line += f"; {problems} inputs could not be read"
     return line
 
 
@@ -121,44 +256,48 @@ def _text(text: str) -> str:
     return clip(escaped(text))
 
 
-def _table(report: AuditReport, where: Mapping[str, str]) -> str:
-    parts = [_finding_block(f, where.get(f.game_id, "")) for f in report.findings]
-    for g in report.games:
+def _table(report: Reported, out: TextIO, where: Origins) -> None:
+    """Each finding as a block, then the stops and waits, the unreadable input and the
+    summary, a blank line between."""
+    for game in report.noteworthy():
+        for f in game.findings:
+            out.write(_finding_block(f, where(f.game_id)) + "\n\n")
+    for g in report.noteworthy():
         if g.stopped_at is not None:
             stop = f"{shown(g.game_id)}: audit stopped at seq {g.stopped_at}: {g.stop_reason}"
-            parts.append(_text(stop))
+            out.write(_text(stop) + "\n\n")
         if g.incomplete:
             wait = (
                 f"{shown(g.game_id)}: incomplete, waits at seq {g.waiting_seq} for {g.waiting_for}"
             )
-            parts.append(_text(wait))
-    parts.extend(f"unreadable: {_text(p)}" for p in report.problems)
-    parts.append(summary_line(report))
-    return "\n\n".join(parts)
+            out.write(_text(wait) + "\n\n")
+    for p in report.problems:
+        out.write(f"unreadable: {_text(p)}\n\n")
+    out.write(summary_line(report.counts(), len(report.problems)))
 
 
 def _cell(text: str) -> str:
     return _text(text).replace("|", "\\|")
 
 
-def _markdown(report: AuditReport, where: Mapping[str, str]) -> str:
-    lines = [f"# Audit report\n\n{summary_line(report)}\n"]
-    if report.findings:
-        lines.append("| file | game | seq | rule | finding | expected |")
-        lines.append("|---|---|---|---|---|---|")
-        for f in report.findings:
-            lines.append(
-                f"| {_cell(where.get(f.game_id, ''))} | {_cell(shown(f.game_id))} | {f.seq} "
-                f"| {f.rule} | {_cell(f.message)} | {_cell(f.expected)} |"
-            )
-    stopped = [g for g in report.games if g.stopped_at is not None]
-    if stopped:
-        lines.append("\n## Games audited only in part\n")
-        lines.extend(
-            _cell(f"- {shown(g.game_id)}: stopped at seq {g.stopped_at}: {g.stop_reason}")
-            for g in stopped
-        )
+def _markdown(report: Reported, out: TextIO, where: Origins) -> None:
+    counts = report.counts()
+    out.write(f"# Audit report\n\n{summary_line(counts, len(report.problems))}\n")
+    if counts.findings:
+        out.write("\n| file | game | seq | rule | finding | expected |\n|---|---|---|---|---|---|")
+        for game in report.noteworthy():
+            for f in game.findings:
+                out.write(
+                    f"\n| {_cell(where(f.game_id))} | {_cell(shown(f.game_id))} | {f.seq} "
+                    f"| {f.rule} | {_cell(f.message)} | {_cell(f.expected)} |"
+                )
+    if counts.stopped:
+        out.write("\n\n## Games audited only in part\n")
+        for g in report.noteworthy():
+            if g.stopped_at is not None:
+                stop = f"- {shown(g.game_id)}: stopped at seq {g.stopped_at}: {g.stop_reason}"
+                out.write("\n" + _cell(stop))
     if report.problems:
-        lines.append("\n## Unreadable input\n")
-        lines.extend(f"- {_cell(p)}" for p in report.problems)
-    return "\n".join(lines)
+        out.write("\n\n## Unreadable input\n")
+        for p in report.problems:
+            out.write(f"\n- {_cell(p)}")

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
 
-from replay.audit import (
-    AuditReport,
-    audit_game,
-    audit_many,
-    sort_report,
-)
+from replay.audit import GameAudit, audit_game, audit_many
 from replay.cli import app
 from replay.cli.common import (
     GameOpt,
@@ -29,9 +26,10 @@ from replay.cli.common import (
 from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
 from replay.events import Event
 from replay.explain import explain_step
-from replay.report import format_report
+from replay.report import write_report
 from replay.sources import FileInput, Sources, StoreInput
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
+from replay.spool import SpooledReport
 from replay.store.errors import InvalidGame
 from replay.store.validate import Rejection
 from replay.text import shown
@@ -85,28 +83,26 @@ def audit(
     A log that stops before its game ended (a live game, a cut file) is reported as incomplete,
     with what the game waits for, unless ``--complete``."""
     sources = read_inputs(inputs)
-    if engine is Engine.spark:
-        report = audit_with_spark(sources, game, kind, master)
-    elif game is not None:
-        _, events = game_of(sources, game)
-        report = AuditReport(games=[audit_game(events, complete=complete)])
-    else:
-        report = _audit_sources(sources, kind, jobs, complete)
-    report.problems.extend(p for p in sources.collect_problems() if p not in report.problems)
-    if not report.games and not report.problems:
-        report.problems.append(f"{sources.describe()}: no events")
-    origins = {
-        g.game_id: sources.origin(g.game_id)
-        for g in report.games
-        if g.findings or g.stopped_at is not None
-    }
-    typer.echo(format_report(sort_report(report), fmt.value, origins))
+    with SpooledReport() as report:
+        if engine is Engine.spark:
+            report.add(audit_with_spark(sources, game, kind, master).games)
+        elif game is not None:
+            _, events = game_of(sources, game)
+            report.add([audit_game(events, complete=complete)])
+        else:
+            _audit_sources(report, sources, kind, jobs, complete)
+        report.problems.extend(sources.collect_problems())
+        if not report.counts().games and not report.problems:
+            report.problems.append(f"{sources.describe()}: no events")
+        write_report(report, fmt.value, sys.stdout, sources.origin)
+        sys.stdout.write("\n")
     raise typer.Exit(report.exit_code)
 
 
-def _audit_sources(sources: Sources, kind: str | None, jobs: int, complete: bool) -> AuditReport:
+def _audit_sources(
+    report: SpooledReport, sources: Sources, kind: str | None, jobs: int, complete: bool
+) -> None:
     """Every game of every input (a store's in worker processes), each game once."""
-    report = AuditReport()
     several = len(sources.inputs) > 1  # a game id met twice is audited once (its first input)
     owners = {ref.game_id: ref.origin for ref in sources.games()} if several else {}
 
@@ -115,14 +111,13 @@ def _audit_sources(sources: Sources, kind: str | None, jobs: int, complete: bool
 
     for source in sources.inputs:
         if isinstance(source, StoreInput):
-            games = _audit_store(source.store, kind, jobs, complete).games
-            report.games += [g for g in games if owned(g.game_id, source.origin)]
+            for games in _audit_store(source.store, kind, jobs, complete):
+                report.add(g for g in games if owned(g.game_id, source.origin))
             continue
         assert isinstance(source, FileInput)
         for game_id, events in source.games.items():
             if owned(game_id, source.origin) and (kind is None or events[0].kind == kind):
-                report.games.append(audit_game(events, complete=complete))
-    return report
+                report.add([audit_game(events, complete=complete)])
 
 
 def _join_helper_threads() -> None:
@@ -134,29 +129,29 @@ def _join_helper_threads() -> None:
             thread.join(timeout=10)
 
 
-def _audit_store(store: Any, kind: str | None, jobs: int, complete: bool) -> AuditReport:
-    """Every game of a store, streamed per kind in slices of whole games (memory bounded by
-    a slice, :mod:`replay.store.slices`; strings read once per distinct value), and every live
-    game (a journal: audited as incomplete unless ``complete``)."""
+def _audit_store(
+    store: Any, kind: str | None, jobs: int, complete: bool
+) -> Iterator[list[GameAudit]]:
+    """The audits of every game of a store, a slice at a time: streamed per kind in slices of
+    whole games (memory bounded by a slice, :mod:`replay.store.slices`; strings read once per
+    distinct value), then every live game (a journal: audited as incomplete unless
+    ``complete``)."""
     from replay.store.slices import game_runs, game_slices, kinds
 
-    report = AuditReport()
     runs = {k: game_runs(store, k) for k in kinds(store, kind)}
     with progress_bar(auto_refresh=False) as progress:  # audit_many forks: no refresh thread
         task = progress.add_task("auditing", total=sum(r.games for r in runs.values()))
         for name, of_kind in runs.items():
             for table in game_slices(store, name, of_kind):
                 _join_helper_threads()  # the last slice's worker joiners: nothing runs at a fork
-                done = audit_many(
+                yield audit_many(
                     table,
                     jobs,
                     lambda n: progress.update(task, advance=n, refresh=True),
                     complete=complete,
-                )
-                report.games += done.games
-    for live in _live_games(store, kind):
-        report.games.append(audit_game(live, complete=complete))
-    return sort_report(report)
+                ).games
+                del table
+    yield [audit_game(live, complete=complete) for live in _live_games(store, kind)]
 
 
 def _live_games(store: Any, kind: str | None) -> list[list[Event]]:
