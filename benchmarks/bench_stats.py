@@ -159,7 +159,8 @@ def timed_ingest(store: Any, table: pa.Table, label: str) -> None:
 
 # --------------------------------------------------------------------- queries
 def dashboard_queries(a: Any) -> Iterator[tuple[str, str, Callable[[], Any]]]:
-    """(query, filter, call) for every query the dashboard runs."""
+    """(query, filter, call) for every query the dashboard runs, and the ratings under date and
+    seat-count filters."""
     from replay.analytics import Filters
 
     player = POOL[3]
@@ -177,6 +178,41 @@ def dashboard_queries(a: Any) -> Iterator[tuple[str, str, Callable[[], Any]]]:
     for m in a.metrics(None):
         for d in ("player", "seat"):
             yield f"insight {m.name} x {d}", "none", partial(a.insight, m.name, d, Filters())
+    for label, f in rating_filters(a).items():
+        yield "ratings", label, partial(a.ratings, f)
+
+
+def rating_filters(a: Any) -> dict[str, Any]:
+    """The ratings under date and seat-count filters (the stored ratings of every game answer
+    the three filters above): since a kind's median day, since the median day of the
+    simulated kinds, until it, a seat count, since before the first game, a month of one seat
+    count of Fou!, one player since the median day."""
+    from replay.analytics import Filters
+
+    days = {
+        r["kind"]: r
+        for r in a.sql(
+            "SELECT kind, min(day) AS first, CAST(quantile_disc(day, 0.5) AS DATE) AS median "
+            "FROM games GROUP BY kind"
+        ).to_pylist()
+    }
+    if not days:
+        return {}
+    first = min(r["first"] for r in days.values())
+    simulated = [days[k]["median"] for k, _, _ in SIMULATED if k in days]
+    middle = max(simulated) if simulated else max(r["median"] for r in days.values())
+    out = {f"{k} since mid": Filters(kind=k, since=days[k]["median"]) for k in ("hez2", "hearts")
+           if k in days}  # fmt: skip
+    out |= {
+        "since mid": Filters(since=middle),
+        "until mid": Filters(until=middle),
+        "players=4": Filters(players=4),
+        "since first": Filters(since=first),
+        "fou 6, a month": Filters(kind="fou", players=6, since=middle,
+                                  until=middle + timedelta(days=30)),
+        f"{POOL[3]} since mid": Filters(player=POOL[3], since=middle),
+    }  # fmt: skip
+    return out
 
 
 def cold_and_warm(call: Callable[[], Any], rounds: int) -> tuple[Any, float, float]:

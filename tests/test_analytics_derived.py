@@ -16,6 +16,20 @@ from replay.store import EventStore
 from tests.test_analytics import corpus, table_of
 
 DAY = datetime.date(2026, 6, 1)
+#: Every kind of ratings query: the stored rating log and the games rated again agree on each.
+RATING_FILTERS = (
+    Filters(),
+    Filters(kind="hez2"),
+    Filters(player="ann"),
+    Filters(since=DAY),
+    Filters(until=DAY),
+    Filters(since=datetime.date(2026, 3, 1), until=DAY),
+    Filters(players=4),
+    Filters(kind="hez2", players=2, player="ann"),
+    Filters(players=4, since=datetime.date(2026, 3, 1)),
+    Filters(since=datetime.date(2030, 1, 1)),
+    Filters(until=datetime.date(2000, 1, 1)),
+)
 
 
 def _rounded(table: pa.Table) -> list[tuple[Any, ...]]:
@@ -49,7 +63,7 @@ def test_derived_tables_equal_the_views(store: EventStore) -> None:
     rows = derived.rebuild(store)
     fast = Analytics.open(EventStore.open(store.path))
     assert fast.derived and not raw.derived
-    assert set(rows) == {*derived_views(), derived.RATINGS}
+    assert set(rows) == {*derived_views(), derived.RATING_LOG}
     assert set(derived_views()) >= {"games", "seats", "rounds", "tricks", "plays"}
     for view in derived_views():
         assert rows[view] > 0
@@ -57,8 +71,11 @@ def test_derived_tables_equal_the_views(store: EventStore) -> None:
         assert fast.sql(f'DESCRIBE "{view}"').equals(raw.sql(f'DESCRIBE "{view}"')), view
     for f in (Filters(), Filters(kind="fou", player="ann")):
         assert [s.table for s in fast.statistics(f)] == [s.table for s in raw.statistics(f)]
-    for f in (Filters(), Filters(kind="hez2"), Filters(player="ann"), Filters(since=DAY)):
-        assert _rounded(fast.ratings(f)) == _rounded(raw.ratings(f)), f
+    assert fast.stored_ratings and not raw.stored_ratings and not in_memory.stored_ratings
+    for f in RATING_FILTERS:
+        assert (
+            _rounded(fast.ratings(f)) == _rounded(raw.ratings(f)) == _rounded(in_memory.ratings(f))
+        ), f
     assert fast.ratings(Filters(since=DAY)) != fast.ratings(Filters())
 
 
@@ -105,3 +122,28 @@ def test_damaged_manifest_falls_back_to_the_views(tmp_path: Path) -> None:
     (store.path / derived.DERIVED_DIR / derived.MANIFEST).write_text("{not json")
     a = Analytics.open(store)
     assert not a.derived and a.overview(Filters()).column("games").to_pylist() == [1]
+
+
+def test_a_rating_log_of_another_format_is_not_read(tmp_path: Path) -> None:
+    """The rating log is made by Python code, not by the SQL files the fingerprint covers: a
+    manifest that names another version of it (or none: written before it) keeps the derived
+    views but rates the games again."""
+    import json
+
+    store = EventStore.open(tmp_path / "s", create=True)
+    store.ingest([list(g) for g in corpus()[:6]])
+    derived.rebuild(store)
+    stored = Analytics.open(EventStore.open(store.path))
+    assert stored.derived and stored.stored_ratings
+    manifest = store.path / derived.DERIVED_DIR / derived.MANIFEST
+    data = json.loads(manifest.read_text())
+    for formats in ({derived.RATING_LOG: -1}, None):
+        if formats is None:
+            del data["formats"]
+        else:
+            data["formats"] = formats
+        manifest.write_text(json.dumps(data))
+        again = Analytics.open(EventStore.open(store.path))
+        assert again.derived and not again.stored_ratings
+        for f in RATING_FILTERS:
+            assert _rounded(again.ratings(f)) == _rounded(stored.ratings(f)), f

@@ -7,6 +7,7 @@ stores and compare the results row for row (order aside where a file sets none).
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 from pathlib import Path
@@ -54,6 +55,7 @@ def assert_same(local: pa.Table, spark: pa.Table, what: str) -> None:
     assert rows(spark) == rows(local), what
 
 
+DAY_END = datetime.date(2026, 9, 30)
 FILTERS = [
     Filters(),
     Filters(kind="hearts"),
@@ -96,7 +98,9 @@ def test_the_derived_tables_are_read_on_spark_as_locally(
     f = Filters(kind="hez2")
     for mine, theirs in zip(local.statistics(f), remote.statistics(f), strict=True):
         assert_same(mine.table, theirs.table, mine.name)
-    assert_same(local.ratings(f), remote.ratings(f), "ratings")
+    assert local.stored_ratings and remote.stored_ratings
+    for g in (f, Filters(since=datetime.date(2026, 6, 1)), Filters(players=4, until=DAY_END)):
+        assert_same(local.ratings(g), remote.ratings(g), f"ratings {g}")
     from replay.spark.stats import SparkRunner
 
     assert isinstance(remote.runner, SparkRunner)

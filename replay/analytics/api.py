@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import datetime
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from replay.analytics import catalog, engine
 from replay.analytics.rates import MIN_SAMPLE, with_rates
@@ -98,6 +97,9 @@ class Analytics:
     derived: bool = False
     #: Advice for the user (derived tables missing or stale on a large store...).
     notes: list[str] = field(default_factory=list)
+    #: Whether the ratings read the stored rating log (``replay reindex``) instead of rating the
+    #: games again.
+    stored_ratings: bool = False
     min_sample: int = MIN_SAMPLE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _chosen: Filters | None = field(default=None, repr=False)
@@ -129,8 +131,8 @@ class Analytics:
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         con = engine.connect(paths, tables)
-        if derived.RATINGS in tables:
-            engine.create_view(con, derived.RATINGS, "", tables[derived.RATINGS])
+        if derived.RATING_LOG in tables:
+            engine.create_view(con, derived.RATING_LOG, "", tables[derived.RATING_LOG])
         notes = []
         if not tables and paths:
             small = sum(f.rows or 0 for f in files) <= MATERIALIZE_ROWS
@@ -141,8 +143,9 @@ class Analytics:
                              "raw events (slow): run `replay reindex` to build them")  # fmt: skip
         engine.seal(con, [*paths, *tables.values()])
         return cls(
-            engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes
-        )
+            engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes,
+            stored_ratings=derived.RATING_LOG in tables,
+        )  # fmt: skip
 
     # ----------------------------------------------------------------- queries
     def sql(self, query: str, params: dict[str, object] | None = None) -> pa.Table:
@@ -223,22 +226,25 @@ class Analytics:
 
     # ----------------------------------------------------------------- ratings
     def rating_results(self, f: Filters) -> pa.Table:
-        """(game_id, kind, started, player, place) of every seat of the chosen games."""
+        """(game_id, kind, started, day, players, player, place) of every seat of the chosen
+        games."""
         return self._run(_RESULTS, f)
 
     def ratings(self, f: Filters) -> pa.Table:
-        """OpenSkill Plackett-Luce ratings per kind and player over the chosen games, in date
-        order (kind, player, mu, sigma, conservative = mu - 3 sigma, games); only ``f.player``'s
-        rows when a player is given (rated over all the chosen games)."""
-        if self.derived and replace(f, player=None) == Filters(kind=f.kind):
-            # ratings.parquet rates every game; each kind is a ladder of its own
-            return self._run(_STORED_RATINGS, f)
-        from replay.analytics.ratings import rate
+        """OpenSkill Plackett-Luce ratings (kind, player, mu, sigma, conservative = mu - 3
+        sigma, games), one ladder per kind, or per kind and seat count when ``f.players`` is
+        given, of the ratings at the end of the window (``f.until``; with no date filter, after
+        the last game) of the players who played in it (from ``f.since``), with their games in
+        it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings."""
+        from replay.analytics import ratings
 
-        rated = rate(self.rating_results(replace(f, player=None)))
-        if f.player is None:
-            return rated
-        return rated.filter(pc.equal(rated.column("player"), pa.scalar(f.player)))
+        if self.stored_ratings:  # the rating log of replay reindex
+            table = self._run(ratings.LOG_RATINGS, f)
+        else:
+            results = self._run(_LADDER_RESULTS, f)
+            log = ratings.rating_log(results, whole=f.players is None, split=f.players is not None)
+            table = ratings.ratings_of_log(log, f.params())
+        return table.cast(ratings.RATINGS_SCHEMA)
 
 
 _OVERVIEW = """
@@ -268,19 +274,22 @@ ORDER BY d.{dimension}
 """
 
 
-#: The results OpenSkill rates: every seat with a place and a player, in date order.
+#: The results the ratings rate: every seat with a place and a player, in date order (a seat
+#: recorded twice by a faulty log, in the order of its places on every engine).
 ALL_RESULTS = """
-SELECT s.game_id, s.kind, s.started, s.player, s.place
+SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
 FROM seats s
 WHERE s.place IS NOT NULL AND s.player IS NOT NULL
-ORDER BY s.started, s.game_id, s.seat
+ORDER BY s.started, s.game_id, s.seat, s.place
 """
 _RESULTS = ALL_RESULTS.replace("FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n")
-_STORED_RATINGS = """
-SELECT kind, player, mu, sigma, conservative, games
-FROM ratings
-WHERE (:kind IS NULL OR kind = :kind) AND (:player IS NULL OR player = :player)
-ORDER BY kind, conservative DESC, player
+#: Those of the ladder the filters choose (the kind, the seat count; every date).
+_LADDER_RESULTS = """
+SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
+FROM seats s
+WHERE s.place IS NOT NULL AND s.player IS NOT NULL
+  AND (:kind IS NULL OR s.kind = :kind) AND (:players IS NULL OR s.players = :players)
+ORDER BY s.started, s.game_id, s.seat, s.place
 """
 
 

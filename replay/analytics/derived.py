@@ -25,9 +25,14 @@ if TYPE_CHECKING:
     from replay.store import EventStore
 
 DERIVED_DIR = "_analytics"
-#: The ratings of every game (``Analytics.ratings`` without date or seat-count filters).
-RATINGS = "ratings"
+#: The rating log (:func:`replay.analytics.ratings.rating_log`): every player's rating at the end
+#: of each day played, in one ladder per kind and one per kind and seat count, from which
+#: ``Analytics.ratings`` reads the ratings under any filter.
+RATING_LOG = "rating_log"
 MANIFEST = "manifest.json"
+#: The stored tables whose content is made by Python code, not by the SQL files, and the
+#: version of it: a manifest naming another version does not give them.
+_FORMATS_KEY = "formats"
 
 
 def readable_files(store: EventStore) -> list[str]:
@@ -58,21 +63,32 @@ def fresh_tables(store: EventStore, paths: Sequence[str]) -> dict[str, str]:
         if manifest.get("fingerprint") != fingerprint(paths):
             return {}
         tables = {name: str(store.path / DERIVED_DIR / f) for name, f in manifest["tables"].items()}
+        formats = manifest.get(_FORMATS_KEY) or {}
+        for name, version in _formats().items():
+            if formats.get(name) != version:
+                tables.pop(name, None)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
     return tables if all(os.path.isfile(p) for p in tables.values()) else {}
 
 
-def _write_ratings(con: duckdb.DuckDBPyConnection, target: Path) -> int:
-    """OpenSkill ratings over every game, written to ``target``; returns their number."""
-    from replay.analytics.api import ALL_RESULTS
-    from replay.analytics.ratings import rate
+def _formats() -> dict[str, int]:
+    from replay.analytics.ratings import LOG_FORMAT
 
-    rated = rate(con.sql(ALL_RESULTS).to_arrow_table())
+    return {RATING_LOG: LOG_FORMAT}
+
+
+def _write_rating_log(con: duckdb.DuckDBPyConnection, target: Path) -> int:
+    """The rating log of every game, per kind and per kind and seat count, written to
+    ``target``; returns its rows."""
+    from replay.analytics.api import ALL_RESULTS
+    from replay.analytics.ratings import rating_log
+
+    log = rating_log(con.sql(ALL_RESULTS).to_arrow_table(), whole=True, split=True)
     partial = target.with_suffix(".parquet.partial")
-    pq.write_table(rated, partial, compression="zstd")
+    pq.write_table(log, partial, compression="zstd")
     os.replace(partial, target)
-    return rated.num_rows
+    return log.num_rows
 
 
 def rebuild(
@@ -102,10 +118,16 @@ def rebuild(
         engine.create_view(con, name, "", str(target))  # later tables read this one
         rows[name] = int(con.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
         files[name] = target.name
-    rows[RATINGS] = _write_ratings(con, folder / f"{RATINGS}.parquet")
-    files[RATINGS] = f"{RATINGS}.parquet"
-    manifest = {"fingerprint": fingerprint(paths), "tables": files, "rows": rows}
+    rows[RATING_LOG] = _write_rating_log(con, folder / f"{RATING_LOG}.parquet")
+    files[RATING_LOG] = f"{RATING_LOG}.parquet"
+    manifest = {
+        "fingerprint": fingerprint(paths),
+        "tables": files,
+        "rows": rows,
+        _FORMATS_KEY: _formats(),
+    }
     temporary = _manifest(store).with_suffix(".partial")
     temporary.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     os.replace(temporary, _manifest(store))
+    (folder / "ratings.parquet").unlink(missing_ok=True)  # the final ratings, stored before
     return rows

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pyarrow as pa
 
 from replay.analytics import Analytics, QueryRefused, catalog, engine
-from replay.analytics.derived import RATINGS, fresh_tables
+from replay.analytics.derived import RATING_LOG, fresh_tables
 from replay.spark.frame import events_frame
 from replay.spark.snapshot import snapshot
 
@@ -76,8 +76,8 @@ class SparkRunner:
                 spark.read.parquet(tables[name]).createOrReplaceTempView(name)
             else:
                 self._view(name, spark.sql(sql), keep=name in derived)
-        if tables and RATINGS in tables:
-            spark.read.parquet(tables[RATINGS]).createOrReplaceTempView(RATINGS)
+        if tables and RATING_LOG in tables:
+            spark.read.parquet(tables[RATING_LOG]).createOrReplaceTempView(RATING_LOG)
 
     def _view(self, name: str, frame: DataFrame, *, keep: bool) -> None:
         """``frame`` as the temporary view ``name``; with ``keep``, computed once and held
@@ -124,4 +124,7 @@ def analytics_on_spark(
     tables = fresh_tables(store, [f.path for f in store._readable(store.files())])
     frame = events_frame(spark, snap)
     runner = SparkRunner(spark, frame, tables if use_derived else None)
-    return Analytics(runner, list(store.problems), derived=use_derived and bool(tables))
+    return Analytics(
+        runner, list(store.problems), derived=use_derived and bool(tables),
+        stored_ratings=use_derived and RATING_LOG in tables,
+    )  # fmt: skip
