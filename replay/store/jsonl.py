@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pj
 
 from replay.events import COLUMNS, SCHEMA, Event
-from replay.store.validate import Rejection, ts_outside_years
+from replay.store.validate import Rejection, any_ts_outside_years
 
 _LIST_FIELDS = ("cards", "values")
 
@@ -235,7 +235,7 @@ def _timestamps(texts: pa.ChunkedArray[Any]) -> pa.ChunkedArray[Any] | pa.Array[
         values = [None if t is None else parse_ts(t) for t in texts.to_pylist()]
         parsed: pa.Array[Any] = pa.array(values, _TS.type)
         return parsed
-    if ts_outside_years(converted).any():  # Arrow's cast takes year 0
+    if any_ts_outside_years(converted):  # Arrow's cast takes year 0
         raise ValueError("a ts outside years 1 to 9999")
     return converted
 
