@@ -435,6 +435,20 @@ def test_filters_combine(f: Filters) -> None:
     assert analytics().players(f) == sorted({s.player for g in want for s in g.seats})
 
 
+@pytest.mark.parametrize("f", FILTERS, ids=repr)
+def test_player_counts_per_kind_and_in_all(f: Filters) -> None:
+    """Every seat of the chosen games counts (a chosen player's opponents too), each name once
+    per kind and once in the last row (kind null), which is there even when nothing is chosen."""
+    want = chosen(f)
+    got = analytics().player_counts(f).to_pylist()
+    per_kind = {k: len({s.player for g in want if g.kind == k for s in g.seats})
+                for k in {g.kind for g in want}}  # fmt: skip
+    assert got[:-1] == [{"kind": k, "players": per_kind[k]} for k in sorted(per_kind)]
+    assert got[-1] == {"kind": None, "players": len({s.player for g in want for s in g.seats})}
+    if f.player is not None and want:
+        assert got[-1]["players"] > 1
+
+
 def test_date_filter_really_splits_the_corpus() -> None:
     f = Filters(since=datetime.date(2026, 3, 1), until=datetime.date(2026, 9, 30))
     assert 0 < len(chosen(f)) < len(games())
@@ -463,6 +477,7 @@ def test_empty_source_gives_empty_results() -> None:
     results = empty.statistics(Filters())
     assert results and all(r.table.num_rows == 0 and r.games == 0 for r in results)
     assert empty.players(Filters()) == []
+    assert empty.player_counts(Filters()).to_pylist() == [{"kind": None, "players": 0}]
     assert empty.insight("win", "seat", Filters()).num_rows == 0
 
 

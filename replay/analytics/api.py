@@ -170,6 +170,11 @@ class Analytics:
         table = self._run(_PLAYERS, f)
         return [p for p in table.column("player").to_pylist() if p is not None]
 
+    def player_counts(self, f: Filters) -> pa.Table:
+        """Distinct players of the chosen games per kind (kind, players; every seat, so a
+        chosen player's opponents too), then of every kind together (a last row, kind null)."""
+        return self._run(_PLAYER_COUNTS, f)
+
     def _games_by_kind(self, f: Filters) -> dict[str | None, int]:
         rows = self._run(_GAMES_BY_KIND, f).to_pylist()
         counts: dict[str | None, int] = {r["kind"]: r["games"] for r in rows}
@@ -261,6 +266,14 @@ ORDER BY g.kind
 
 _PLAYERS = """
 SELECT DISTINCT s.player FROM seats s JOIN chosen c ON c.gno = s.gno ORDER BY s.player
+"""
+
+_PLAYER_COUNTS = """
+SELECT s.kind, count(DISTINCT s.player) AS players
+FROM seats s
+JOIN chosen c ON c.gno = s.gno
+GROUP BY GROUPING SETS ((s.kind), ())
+ORDER BY s.kind NULLS LAST
 """
 
 _GAMES_BY_KIND = "SELECT kind, count(*) AS games FROM chosen GROUP BY kind"
