@@ -1,9 +1,13 @@
 """Dashboard speed, server side (Streamlit's AppTest): time to render each page, cold (first
 time in the process: the source opened, games listed, the audit or statistics computed) and
 warm (a new session once the caches hold), and the time per replay step (a button click that
-moves one step, and the library part alone: ``Replay.view``).
+moves one step, and the library part alone: ``Replay.view``) on a long game: of the longest game
+of each kind, the one whose replay goes furthest (a log that breaks the rules stops early),
+clicked at ``--steps`` points spread across it. Each page's line gives the load average and the
+process's peak RSS so far, after the first render and after the warm ones.
 
-Run: ``.venv/bin/python benchmarks/bench_dashboard.py [--games 2000] [--store PATH]``.
+Run: ``.venv/bin/python benchmarks/bench_dashboard.py [--games 2000] [--store PATH]
+[--pages overview,statistics,replay,audit]``.
 
 Without ``--store`` it measures the sample corpus and a simulated store of ``--games`` games per
 kind (built once under ``benchmarks/out/``, random bots, 4 seats; 5 for Fou!). Targets (issue
@@ -13,15 +17,20 @@ kind (built once under ``benchmarks/out/``, random bots, 4 seats; 5 for Fou!). T
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import resource
 import statistics
 import time
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 from streamlit.testing.v1 import AppTest
 
-from dashboards.data import PAGE_SECONDS, SOURCE_ENV, game_replay
+from dashboards.data import PAGE_SECONDS, SOURCE_ENV, Replay, game_replay
 from replay import engine_build
+from replay.cursor import Cursor
 from replay.games import get_rules
 from replay.simulate import simulate_game
 from replay.store import EventStore
@@ -54,7 +63,7 @@ def render(source: Path, page: str, **query: str) -> tuple[float, AppTest]:
     """Seconds the page's run took on the server (the app's own clock) in a new session,
     and the test app (its wall time includes AppTest's own set-up, about 0.5 s here)."""
     os.environ[SOURCE_ENV] = str(source)
-    at = AppTest.from_file(str(APP), default_timeout=1800)
+    at = AppTest.from_file(str(APP), default_timeout=4 * 3600)  # a store's first audit
     for name, value in query.items():
         at.query_params[name] = value
     start = time.perf_counter()
@@ -72,33 +81,64 @@ def render(source: Path, page: str, **query: str) -> tuple[float, AppTest]:
 WALL: list[float] = []
 
 
-def measure(source: Path, label: str, steps: int) -> None:
+def peak_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux counts KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def long_game(source: Path) -> tuple[str, int]:
+    """Of the game with the most events of each kind, the one whose replay goes furthest, and
+    its last step (read here, not through the dashboard's caches: its first render is cold)."""
+    store = EventStore.open(source)
+    games = store.list_games_table()
+    last_steps = {}
+    for kind in map(str, pc.unique(games.column("kind")).to_pylist()):
+        of_kind = games.filter(pc.equal(games.column("kind"), pa.scalar(kind)))
+        game = str(of_kind.sort_by([("events", "descending")]).column("game_id")[0])
+        with contextlib.suppress(Exception):  # a game the rules cannot start: not this one
+            last_steps[game] = Cursor(get_rules(kind), store.load_game(game)).last_step
+    game = max(last_steps, key=lambda g: last_steps[g])
+    return game, last_steps[game]
+
+
+def measure(source: Path, label: str, steps: int, pages: list[str]) -> None:
     info = EventStore.open(source).info()
     print(f"\n{label}: {info.games:,} games, {info.events:,} events ({source})")
-    game = str(EventStore.open(source).list_games_table().column("game_id")[0])
-    for page in PAGES:
+    game, last = long_game(source)
+    print(f"  the replay's game: {game}, {last + 1:,} steps")
+    for page in pages:
         query = {"game": game, "step": "1"} if page == "replay" else {}
         cold, _ = render(source, page, **query)
+        cold_load, cold_peak = os.getloadavg()[0], peak_mb()
         warm = min(render(source, page, **query)[0] for _ in range(3))
         verdict = "ok" if warm < PAGE_TARGET_S else "over target"
         print(f"  {page:<10} first render {cold:7.2f} s   warm {warm:6.3f} s  ({verdict}; "
-              f"AppTest wall {min(WALL[-3:]):.2f} s)")  # fmt: skip
+              f"AppTest wall {min(WALL[-3:]):.2f} s; load {cold_load:.1f} / "
+              f"{os.getloadavg()[0]:.1f}; peak RSS {cold_peak:,.0f} / {peak_mb():,.0f} MB)"
+              )  # fmt: skip
+    if "replay" not in pages:
+        return
     _, at = render(source, "replay", game=game, step="0")
     clicks = []
-    for _ in range(steps):
+    for i in range(steps):  # one click at each of ``steps`` points spread across the game
+        at.query_params["step"] = str(i * (last - 1) // max(steps - 1, 1))
+        at.run()
         at.button(key="jump_next").click().run()
         clicks.append(float(at.session_state[PAGE_SECONDS]))
+    assert at.query_params["step"] == str(last), (at.query_params["step"], last)
     replay = game_replay(str(source), game)
-    assert not isinstance(replay, str)
+    assert isinstance(replay, Replay)
     views = []
-    for step in range(min(steps * 10, replay.cursor.last_step + 1)):
+    for step in range(0, last + 1, max(1, last // 2000)):
         start = time.perf_counter()
         replay.view(step, None)
         views.append(time.perf_counter() - start)
     click_ms = statistics.median(clicks) * 1000
     verdict = "ok" if click_ms < STEP_TARGET_MS else "over target"
-    print(f"  replay step: one click {click_ms:.1f} ms median of {steps} ({verdict}); "
-          f"the view alone {statistics.median(views) * 1e6:.0f} µs median")  # fmt: skip
+    print(f"  replay step: one click {click_ms:.1f} ms median, {max(clicks) * 1000:.1f} ms at "
+          f"most, of {steps} spread over {last + 1:,} steps ({verdict}); the view alone "
+          f"{statistics.median(views) * 1e6:.0f} µs median of {len(views):,} steps; "
+          f"load {os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
 def main() -> None:
@@ -106,17 +146,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="simulated games per kind")
     parser.add_argument("--store", type=Path, help="measure this store instead")
     parser.add_argument("--steps", type=int, default=20, help="replay steps clicked")
+    parser.add_argument("--pages", default=",".join(PAGES), help="the pages, in this order")
     args = parser.parse_args()
+    pages = [p for p in args.pages.split(",") if p]
+    if unknown := set(pages) - set(PAGES):
+        parser.error(f"no page {', '.join(sorted(unknown))}; the pages: {', '.join(PAGES)}")
     print(f"rules engine: {engine_build()}; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores")  # fmt: skip
     if args.store:
-        measure(args.store, "store", args.steps)
+        measure(args.store, "store", args.steps, pages)
         return
-    measure(ROOT / "sample_logs" / "store", "sample corpus", args.steps)
+    measure(ROOT / "sample_logs" / "store", "sample corpus", args.steps, pages)
     start = time.perf_counter()
     store = simulated_store(args.games)
     print(f"\n(simulated store ready in {time.perf_counter() - start:.0f} s)")
-    measure(store, f"simulated, {args.games} games per kind", args.steps)
+    measure(store, f"simulated, {args.games} games per kind", args.steps, pages)
 
 
 if __name__ == "__main__":

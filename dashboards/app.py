@@ -16,9 +16,11 @@ import streamlit as st
 from dashboards.data import (
     PAGE_SECONDS,
     Chosen,
+    Snapshot,
     open_source,
     player_names,
     seat_counts,
+    snapshot,
     source_path,
 )
 from replay.games import available_kinds
@@ -27,7 +29,7 @@ PAGES = Path(__file__).parent / "views"
 ANY = "any"
 
 
-def sidebar_filters(path: str) -> Chosen:
+def sidebar_filters(path: str, snap: Snapshot) -> Chosen:
     """The filters, in the sidebar and in the URL (``bind``: the widget and the URL agree)."""
     side = st.sidebar
     side.header("Filters")
@@ -35,10 +37,10 @@ def sidebar_filters(path: str) -> Chosen:
     kind = side.selectbox("Game", kinds, key="kind", bind="query-params")
     chosen_kind = None if kind == ANY else str(kind)
     player = side.selectbox(
-        "Player", [ANY, *player_names(path, chosen_kind)], key="player", bind="query-params"
+        "Player", [ANY, *player_names(path, chosen_kind, snap)], key="player", bind="query-params"
     )
     seats = side.selectbox(
-        "Players at the table", [ANY, *map(str, seat_counts(path, chosen_kind))],
+        "Players at the table", [ANY, *map(str, seat_counts(path, chosen_kind, snap))],
         key="players", bind="query-params",
     )  # fmt: skip
     since = side.date_input("From", value=None, key="since", bind="query-params")
@@ -59,7 +61,8 @@ def main() -> None:
     path = source_path()
     source = open_source(path)
     st.session_state["source"] = path
-    st.session_state["chosen"] = sidebar_filters(path)
+    snap = st.session_state["snapshot"] = snapshot(path)  # once a run: what the figures read
+    st.session_state["chosen"] = sidebar_filters(path, snap)
     st.sidebar.caption(f"Reading {source.label} (read-only)")
     pages = [
         st.Page(PAGES / "overview.py", title="Overview", default=True),

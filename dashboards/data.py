@@ -3,9 +3,12 @@
 The source (a store or a JSON Lines file) is opened once per server (``st.cache_resource``);
 game lists, audits, replay cursors, verdicts and statistics are cached by their parameters, so
 moving one step of a replay re-reduces nothing (the cursor's snapshots) and a filter that comes
-back is not recomputed. Nothing here knows a rule, writes SQL or parses an event: views come
-from :class:`replay.cursor.Cursor`, findings from :mod:`replay.audit`, verdicts from
-:mod:`replay.explain`, statistics from :mod:`replay.analytics`.
+back is not recomputed. What covers the whole store (its figures, the games, the statistics, the
+findings) is also keyed by the store's :func:`snapshot`, so an import shows on the next run.
+Nothing here knows a rule, writes SQL or parses an event: views come from
+:class:`replay.cursor.Cursor`, findings from :mod:`replay.audit` (a store's slice by slice:
+:mod:`replay.store_audit`), verdicts from :mod:`replay.explain`, statistics from
+:mod:`replay.analytics`.
 """
 
 from __future__ import annotations
@@ -24,14 +27,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from replay.audit import AuditReport, Finding, audit_game, audit_many, group_games
+from replay.audit import AuditReport, Finding, audit_game, group_games
 from replay.cursor import Cursor, Jump
 from replay.events import Event, events_from_table
 from replay.explain import Verdict, explain_step
 from replay.games import UnknownGame, get_rules
 
 if TYPE_CHECKING:
-    from replay.store import EventStore
+    from replay.store import EventStore, StoreInfo
 
 #: The environment variable naming the source (``replay dashboard`` sets it).
 SOURCE_ENV = "REPLAY_DASHBOARD_SOURCE"
@@ -41,6 +44,10 @@ PICKER_LIMIT = 500
 PAGE_SECONDS = "page_seconds"
 #: The columns of a games table, whatever the source.
 GAME_COLUMNS = ("game_id", "kind", "players", "seats", "events", "started", "winners")
+#: The columns of the findings table the pages show.
+FINDING_COLUMNS = ("game_id", "kind", "seq", "rule", "rule_text", "message")
+#: What the store-wide figures were read from (:func:`snapshot`): part of their cache keys.
+Snapshot = tuple[Any, ...]
 
 
 def source_path() -> str:
@@ -98,6 +105,37 @@ def open_source(path: str) -> Source:
         return Source(path, opening_problems=[f"{path}: cannot be read: {exc}"])
 
 
+def snapshot(path: str) -> Snapshot:
+    """What the store-wide figures (its info, the games, the statistics, the findings) are read
+    from: a store's Delta table version and its live games with the size of their journals, so
+    an import, a compaction or a live game's new events make them be read again; ``()`` for a
+    file (read once per server) or a store whose version cannot be read (the pages report why)."""
+    store = open_source(path).store
+    if store is None:
+        return ()
+    try:
+        version = store.table().version()
+        live = tuple((g, _size(store.journal.path(g))) for g in store.live_games())
+    except Exception:
+        return ()
+    return (version, live)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return -1
+
+
+@st.cache_data(show_spinner="Reading the store's figures…", max_entries=8)
+def store_info(path: str, snap: Snapshot) -> StoreInfo | None:
+    """The store's :meth:`~replay.store.EventStore.info` (version, files, bytes, live games),
+    once per snapshot; None for a file."""
+    store = open_source(path).store
+    return store.info() if store is not None else None
+
+
 # --------------------------------------------------------------------- filters
 @dataclass(frozen=True)
 class Chosen:
@@ -118,8 +156,8 @@ class Chosen:
 
 # --------------------------------------------------------------------- games
 @st.cache_resource(show_spinner="Listing the games…", max_entries=32)
-def all_games(path: str, kind: str | None) -> pa.Table:
-    """One row per game of the source (:data:`GAME_COLUMNS`)."""
+def all_games(path: str, kind: str | None, snap: Snapshot) -> pa.Table:
+    """One row per game of the source (:data:`GAME_COLUMNS`) at snapshot ``snap``."""
     source = open_source(path)
     if source.store is not None:
         try:
@@ -164,9 +202,9 @@ def _empty_games() -> pa.Table:
 
 
 @st.cache_resource(max_entries=64)
-def chosen_games(path: str, chosen: Chosen) -> pa.Table:
+def chosen_games(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
     """The games the filters choose (kind, player, seat count, dates)."""
-    table = all_games(path, chosen.kind)
+    table = all_games(path, chosen.kind, snap)
     mask: Any = pa.array([True] * table.num_rows, pa.bool_())
     if chosen.player is not None:
         mask = pc.and_(mask, _has_player(table, chosen.player))
@@ -194,16 +232,16 @@ def _has_player(table: pa.Table, player: str) -> Any:
 
 
 @st.cache_data(max_entries=16)
-def player_names(path: str, kind: str | None) -> list[str]:
+def player_names(path: str, kind: str | None, snap: Snapshot) -> list[str]:
     """Every player of the source's games (of ``kind``), alphabetically."""
-    flat = pc.list_flatten(all_games(path, kind).column("players"))
+    flat = pc.list_flatten(all_games(path, kind, snap).column("players"))
     return sorted(str(p) for p in pc.unique(flat).to_pylist() if p is not None)
 
 
 @st.cache_data(max_entries=16)
-def seat_counts(path: str, kind: str | None) -> list[int]:
+def seat_counts(path: str, kind: str | None, snap: Snapshot) -> list[int]:
     """The table sizes of the source's games (of ``kind``)."""
-    seats = pc.unique(all_games(path, kind).column("seats")).to_pylist()
+    seats = pc.unique(all_games(path, kind, snap).column("seats")).to_pylist()
     return sorted(int(n) for n in seats if n is not None)
 
 
@@ -300,68 +338,90 @@ def verdict(path: str, game_id: str, seq: int) -> Verdict | str:
 
 
 # --------------------------------------------------------------------- audit
-def audit_report(path: str, progress: Callable[[int, int], None] | None = None) -> AuditReport:
-    """The audit of every game of the source, once per server (one process: the server runs
-    threads, which a fork must not copy); ``progress(done, total)`` as games are audited."""
+@dataclass(frozen=True)
+class Audited:
+    """The audit of every game of a source, as the pages keep it: how many games and events,
+    and the findings (game, kind, seq, rule, message: no state, no event; a verdict is recomputed
+    when a finding is selected), in ``replay audit``'s order (kind, game id, then as found)."""
+
+    games: int
+    events: int
+    findings: pa.Table
+    problems: tuple[str, ...] = ()
+
+
+def audit_report(
+    path: str, snap: Snapshot, progress: Callable[[int, int], None] | None = None
+) -> Audited:
+    """The audit of every game of the source, once per snapshot (a store's, slice by slice:
+    memory bounded by a slice, :func:`replay.store_audit.audit_slices`; in this process, as the
+    server runs threads, which a fork must not copy); ``progress(done, total)`` as games are
+    audited."""
     with _AUDIT_LOCK:
-        report = _REPORTS.get(path)
-        if report is None:
-            report = _REPORTS[path] = _audit(path, progress)
-        return report
+        held = _AUDITS.get(path)
+        if held is None or held[0] != snap:
+            held = _AUDITS[path] = (snap, _audit(path, progress))  # the last snapshot only
+        return held[1]
 
 
-_REPORTS: dict[str, AuditReport] = {}
+_AUDITS: dict[str, tuple[Snapshot, Audited]] = {}
 _AUDIT_LOCK = threading.Lock()
 
 
-def _audit(path: str, progress: Callable[[int, int], None] | None) -> AuditReport:
+def _audit(path: str, progress: Callable[[int, int], None] | None) -> Audited:
+    from replay.store_audit import audit_slices
+
     source = open_source(path)
+    reports: Iterator[AuditReport]
     if source.store is None:
-        games = list(source.games.values())
-        report = AuditReport(games=[audit_game(g) for g in games])
+        reports = iter([AuditReport(games=[audit_game(g) for g in source.games.values()])])
     else:
-        try:
-            batches = list(source.store.scan(dictionary=True))
-        except Exception as exc:
-            return AuditReport(problems=[f"{path}: cannot be read: {exc}"])
-        if not batches:
-            return AuditReport()
-        table = pa.Table.from_batches(batches)
-        total = len(set(pc.unique(pc.cast(table.column("game_id"), pa.string())).to_pylist()))
-        done = [0]
+        reports = audit_slices(source.store, on_progress=progress)
+    games = events = 0
+    parts = [_finding_rows([])]
+    try:
+        for report in reports:  # each slice's audits dropped once its findings are kept
+            games += len(report.games)
+            events += report.events
+            if report.findings:
+                parts.append(_finding_rows(report.findings))
+    except Exception as exc:
+        return Audited(0, 0, parts[0], (f"{path}: cannot be read: {exc}",))
+    found = pa.concat_tables(parts).sort_by([("kind", "ascending"), ("game_id", "ascending")])
+    return Audited(games, events, found)  # a stable sort: a game's findings stay in order
 
-        def advance(games: int) -> None:
-            done[0] += games
-            if progress is not None:
-                progress(done[0], total)
 
-        report = audit_many(table, 1, advance)
-    report.problems.extend(source.problems)
-    return report
+def _finding_rows(findings: list[Finding]) -> pa.Table:
+    return pa.table(
+        {"game_id": pa.array([f.game_id for f in findings], pa.string()),
+         "kind": pa.array([f.kind for f in findings], pa.string()),
+         "seq": pa.array([f.seq for f in findings], pa.int64()),
+         "rule": pa.array([f.rule for f in findings], pa.string()),
+         "message": pa.array([f.message for f in findings], pa.string())}
+    )  # fmt: skip
 
 
 @st.cache_resource(max_entries=64)
-def findings_table(path: str, chosen: Chosen) -> pa.Table:
-    """The findings of the chosen games: game, kind, seq, rule, rule text, message."""
-    report = audit_report(path)
-    keep = set(chosen_games(path, chosen).column("game_id").to_pylist())
-    rows = [
-        {"game_id": f.game_id, "kind": f.kind, "seq": f.seq, "rule": f.rule,
-         "rule_text": f.rule_text, "message": f.message}
-        for f in report.findings
-        if chosen == Chosen() or f.game_id in keep  # unfiltered: also games no list shows
-    ]  # fmt: skip
-    schema = pa.schema(
-        [pa.field("seq", pa.int64()) if n == "seq" else pa.field(n, pa.string())
-         for n in ("game_id", "kind", "seq", "rule", "rule_text", "message")]
-    )  # fmt: skip
-    return pa.Table.from_pylist(rows, schema=schema)
+def findings_table(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+    """The findings of the chosen games (:data:`FINDING_COLUMNS`)."""
+    from replay.rulebook import rule_text
+
+    table = audit_report(path, snap).findings
+    if chosen != Chosen():  # unfiltered: also games no list shows (live games)
+        keep = chosen_games(path, chosen, snap).column("game_id")
+        table = table.filter(pc.is_in(table.column("game_id"), value_set=keep.combine_chunks()))
+    rules = pc.unique(table.column("rule"))
+    texts = pa.array([rule_text(str(r)) for r in rules.to_pylist()], pa.string())
+    where = pc.index_in(table.column("rule"), value_set=rules)
+    table = table.append_column("rule_text", pc.take(texts, where))
+    return table.select(list(FINDING_COLUMNS))
 
 
 # --------------------------------------------------------------------- statistics
-@st.cache_resource(show_spinner="Preparing the statistics…")
-def analytics(path: str) -> Any:
-    """The statistics library over the source (``None`` when it is not available)."""
+@st.cache_resource(show_spinner="Preparing the statistics…", max_entries=4)
+def analytics(path: str, snap: Snapshot) -> Any:
+    """The statistics library over the source at snapshot ``snap`` (``None`` when it is not
+    available)."""
     try:
         from replay.analytics import Analytics
     except ImportError:
@@ -374,6 +434,17 @@ def analytics(path: str) -> Any:
     return None
 
 
+@st.cache_data(max_entries=64)
+def player_counts(path: str, chosen: Chosen, snap: Snapshot) -> dict[str | None, int]:
+    """Distinct players of the chosen games per kind, and in all (key None), counted by the
+    statistics library (every seat, so a chosen player's opponents too); empty without it."""
+    lib = analytics(path, snap)
+    if lib is None:
+        return {}
+    rows = lib.player_counts(chosen.analytics()).to_pylist()
+    return {r["kind"]: int(r["players"]) for r in rows}
+
+
 @contextmanager
 def warned(what: str) -> Iterator[None]:
     """Show a failure of one part of a page as a warning box (the rest still renders)."""
@@ -384,11 +455,16 @@ def warned(what: str) -> Iterator[None]:
 
 
 # --------------------------------------------------------------------- page helpers
-def page_context() -> tuple[str, Chosen]:
-    """The source path and the filters the entry point put in the session."""
+def page_context() -> tuple[str, Chosen, Snapshot]:
+    """The source path, the filters and the snapshot the entry point put in the session."""
     path = str(st.session_state.get("source") or source_path())
     chosen = st.session_state.get("chosen")
-    return path, chosen if isinstance(chosen, Chosen) else Chosen()
+    snap = st.session_state.get("snapshot")
+    return (
+        path,
+        chosen if isinstance(chosen, Chosen) else Chosen(),
+        snap if isinstance(snap, tuple) else snapshot(path),
+    )
 
 
 def show_problems(path: str) -> None:
@@ -400,21 +476,23 @@ def show_problems(path: str) -> None:
         st.warning(f"Some input could not be read and is left out:\n{shown}{more}")
 
 
-def audited(path: str) -> bool:
-    """Whether the source's audit has run in this server (its findings are at hand)."""
-    return path in _REPORTS
+def audited(path: str, snap: Snapshot) -> bool:
+    """Whether the source's audit at this snapshot has run in this server (its findings are at
+    hand)."""
+    held = _AUDITS.get(path)
+    return held is not None and held[0] == snap
 
 
-def run_audit(path: str) -> AuditReport:
-    """The audit, with a progress bar the first time."""
-    if path in _REPORTS:
-        return audit_report(path)
+def run_audit(path: str, snap: Snapshot) -> Audited:
+    """The audit, with a progress bar the first time at a snapshot."""
+    if audited(path, snap):
+        return audit_report(path, snap)
     bar = st.progress(0.0, text="Auditing the games…")
 
     def progress(done: int, total: int) -> None:
         bar.progress(min(done / max(total, 1), 1.0), text=f"Auditing: {done:,} of {total:,} games")
 
-    report = audit_report(path, progress)
+    report = audit_report(path, snap, progress)
     bar.empty()
     return report
 

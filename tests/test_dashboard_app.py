@@ -4,6 +4,8 @@ between steps and shows the right cards and scores; the audit links a finding to
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 import re
 import shutil
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -357,3 +360,125 @@ def test_the_overview_counts_findings_per_kind_and_rule(open_page: Open) -> None
     assert metric(at, "Findings") == "1"
     counts = next(d.value for d in at.dataframe if "rule" in d.value.columns)
     assert counts.to_dict("records") == [{"kind": "hearts", "rule": "HEARTS-FOLLOW", "findings": 1}]
+
+
+# --------------------------------------------------------------------- a store that changes
+def rows_of(at: AppTest, column: str) -> list[dict[str, Any]]:
+    """The rows of the page's first table with ``column``."""
+    frame = next(d.value for d in at.dataframe if column in d.value.columns)
+    return [{str(k): v for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def test_an_import_is_read_on_the_next_run_and_nothing_before_it(
+    open_page: Open, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's info, games, players and findings are kept per snapshot (the Delta version
+    and the live games): read once while the store stays as it is, read again after an
+    import."""
+    path = tmp_path / "store"
+    store = EventStore.open(path, create=True)
+    store.ingest([known_game("hez2")])
+    infos: list[EventStore] = []
+    info = EventStore.info
+
+    def counted(self: EventStore) -> Any:
+        infos.append(self)
+        return info(self)
+
+    monkeypatch.setattr(EventStore, "info", counted)
+    version = store.table().version()
+    first, again = open_page(path), open_page(path)
+    assert len(infos) == 1  # the second visitor's run reads no figure again
+    for at in (first, again):
+        assert f"Delta table version {version} ·" in texts(at)
+        assert (metric(at, "Games"), metric(at, "Players")) == ("1", "3")
+    assert "1 games audited, 1,638 events; 0 findings" in texts(open_page(path, "audit"))
+    follow = [dataclasses.replace(e, game_id="dispute") for e in read_events(FOLLOW)]
+    store.ingest([known_game("hearts"), follow])
+    after = open_page(path)
+    assert len(infos) == 2 and f"Delta table version {version + 1} ·" in texts(after)
+    names = {p for g in store.list_games() for p in g.players}
+    assert (metric(after, "Games"), metric(after, "Players")) == ("3", f"{len(names)}")
+    kinds = {r["kind"]: (r["games"], r["players"]) for r in rows_of(after, "players")}
+    assert kinds == {"hearts": (2, 4), "hez2": (1, 3)}
+    assert any(b.key == "run_audit" for b in after.button)  # the new snapshot is not audited
+    audit = open_page(path, "audit")
+    assert [(r["game_id"], r["rule"]) for r in rows_of(audit, "rule")] == [
+        ("dispute", "HEARTS-FOLLOW")
+    ]
+
+
+def read_events(path: Path) -> list[Event]:
+    from replay.events import events_from_table
+    from replay.store.jsonl import read_jsonl
+
+    return events_from_table(read_jsonl(path).table)
+
+
+def test_the_audit_page_is_replay_audit_slice_by_slice(
+    open_page: Open, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a store of many slices (a small SLICE_ROWS), with a game stored in two ingests and a
+    live game, the audit page lists the findings of ``replay audit STORE``, in its order; no
+    table the audit reads holds more than a slice and a game."""
+    from replay.audit import audit_many
+    from replay.store import slices
+    from tests.store_helpers import run_cli
+
+    path = tmp_path / "store"
+    run_cli("import", str(ROOT / "sample_logs" / "disputes"), "--into", str(path))
+    store = EventStore.open(path)
+    games = [known_game(kind) for kind in KNOWN]
+    store.ingest([games[0][:40], games[1]])  # known-hearts cut short...
+    store.ingest([games[0], games[2]])  # ...and continued: two runs, audited last
+    follow = read_events(FOLLOW)
+    store.append("live-follow", [dataclasses.replace(e, game_id="live-follow")
+                                 for e in follow[:15]], 0)  # fmt: skip
+    monkeypatch.setattr(slices, "SLICE_ROWS", 1000)
+    largest = pc.max(store.list_games_table().column("events")).as_py()
+    read: list[int] = []
+
+    def audit_slice(table: Any, *args: Any, **kwargs: Any) -> Any:
+        read.append(table.num_rows)
+        return audit_many(table, *args, **kwargs)
+
+    monkeypatch.setattr("replay.store_audit.audit_many", audit_slice)
+    at = open_page(path, "audit")
+    cli = json.loads(run_cli("audit", str(path), "--format", "json").output)
+    columns = ("game_id", "kind", "seq", "rule", "rule_text", "message")
+    shown = [{c: r[c] for c in columns} for r in rows_of(at, "rule_text")]
+    assert shown == [{c: f[c] for c in columns} for f in cli["findings"]]
+    assert len(shown) > 40 and "live-follow" in {r["game_id"] for r in shown}
+    assert f"{cli['games']:,} games audited, {cli['events']:,} events" in texts(at)
+    assert len(read) > 8 and max(read) < 1000 + largest and 4 * max(read) < sum(read), read
+    assert sum(read) == store.info().events  # every stored event once (the live one apart)
+
+
+def test_the_games_csv_is_made_when_asked_and_is_the_table(
+    open_page: Open, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Overview hands its download button a callable (Streamlit runs it on a click), so a
+    run builds no CSV; what it makes is the games table, list columns joined by spaces."""
+    import pyarrow.csv as pacsv
+    import streamlit
+
+    buttons: dict[str, Any] = {}
+    button = streamlit.download_button
+
+    def recorded(label: str, data: Any, *args: Any, **kwargs: Any) -> Any:
+        buttons[label] = data
+        return button(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "download_button", recorded)
+    open_page(SAMPLE, kind="hez2")
+    made = buttons["Download the games (CSV)"]
+    assert callable(made)
+    table = pacsv.read_csv(io.BytesIO(made()))
+    games = EventStore.open(SAMPLE).list_games_table(kind="hez2")
+    assert table.column_names == ["game_id", "kind", "players", "seats", "events", "started",
+                                  "winners"]  # fmt: skip
+    assert table.column("game_id").to_pylist() == games.column("game_id").to_pylist()
+    players = [[str(n) for n in p or []] for p in games.column("players").to_pylist()]
+    assert table.column("players").to_pylist() == [" ".join(p) for p in players]
+    assert table.column("events").to_pylist() == games.column("events").to_pylist()
+    assert table.column("seats").to_pylist() == [len(p) for p in players]

@@ -4,7 +4,9 @@ Each feature the dashboard's code uses, with the first release that has it. Foun
 releases' own code: ``bind=`` (a widget kept in the URL) is in no widget of 1.54.0 and in
 ``st.selectbox`` and ``st.date_input`` of 1.55.0 (released 2026-03-03); ``st.button``'s
 ``width`` and ``st.download_button``'s ``on_click="ignore"`` came earlier (both in 1.54.0, and
-in its documentation from 1.48 and 1.45), so the bound is 1.55.
+in its documentation from 1.48 and 1.45), so the bound is 1.55. A download button's data given
+as a callable (made when the button is pressed, on a thread of its own) is in 1.55.0's code
+(``marshall_file``: ``callable(data)``, ``media_file_mgr.add_deferred``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ NEEDS = {
     r'width="stretch"': Version("1.54"),
     r'on_click="ignore"': Version("1.54"),
     r"icon_position=": Version("1.54"),
+    r'\(CSV\)", lambda: ': Version("1.55"),  # download_button(label, data=a callable)
 }
 
 

@@ -50,14 +50,15 @@ def counts_chart(findings: Any, column: str, title: str) -> None:
 
 
 def main() -> None:
-    path, chosen = page_context()
+    path, chosen, snap = page_context()
     st.title("Audit")
     show_problems(path)
-    report = run_audit(path)
-    findings = findings_table(path, chosen)
-    games = len(report.games)
-    st.caption(f"{games:,} games audited, {report.events:,} events; {findings.num_rows:,} "
-               "findings in the games the filters choose")  # fmt: skip
+    report = run_audit(path, snap)
+    for problem in report.problems:
+        st.warning(problem)
+    findings = findings_table(path, chosen, snap)
+    st.caption(f"{report.games:,} games audited, {report.events:,} events; "
+               f"{findings.num_rows:,} findings in the games the filters choose")  # fmt: skip
     if findings.num_rows == 0:
         st.success("No findings: every move is legal and every ruling is the one the rules give.")
         return
@@ -72,8 +73,10 @@ def main() -> None:
         findings, hide_index=True, key="findings", on_select="rerun",
         selection_mode="single-row",
     )  # fmt: skip
-    st.download_button("Download the findings (CSV)", csv_bytes(findings), "findings.csv",
-                       "text/csv")  # fmt: skip
+    st.download_button(  # the CSV is made when the button is pressed
+        "Download the findings (CSV)", lambda: csv_bytes(findings), "findings.csv", "text/csv",
+        key="csv_findings", on_click="ignore",
+    )  # fmt: skip
     row = selected_row(event, findings.num_rows)
     if row is None:
         return

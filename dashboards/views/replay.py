@@ -75,8 +75,8 @@ def on_jump(replay: Replay, step: int, where: Jump) -> None:
 
 def pick_game(path: str) -> str | None:
     """The game of the URL, or the one picked (search by id prefix or player)."""
-    _, chosen = page_context()
-    games = chosen_games(path, chosen)
+    _, chosen, snap = page_context()
+    games = chosen_games(path, chosen, snap)
     wanted = st.query_params.get("game")
     search = st.text_input("Find a game: id prefix or player", key="replay_search")
     ids = search_games(games, search.strip())
@@ -193,7 +193,7 @@ def explanation(path: str, game_id: str, step: int, replay: Replay) -> None:
 
 
 def main() -> None:
-    path, _ = page_context()
+    path, _, _ = page_context()
     st.title("Replay")
     show_problems(path)
     game = pick_game(path)

@@ -9,23 +9,31 @@ import altair as alt
 import pyarrow as pa
 import streamlit as st
 
-from dashboards.data import Chosen, analytics, csv_bytes, page_context, show_problems, warned
+from dashboards.data import (
+    Chosen,
+    Snapshot,
+    analytics,
+    csv_bytes,
+    page_context,
+    show_problems,
+    warned,
+)
 
 
 @st.cache_resource(show_spinner="Computing the statistics…", max_entries=64)
-def statistics(path: str, chosen: Chosen) -> list[Any]:
-    return list(analytics(path).statistics(chosen.analytics()))
+def statistics(path: str, chosen: Chosen, snap: Snapshot) -> list[Any]:
+    return list(analytics(path, snap).statistics(chosen.analytics()))
 
 
 @st.cache_resource(show_spinner="Computing the rate…", max_entries=128)
-def insight(path: str, metric: str, dimension: str, chosen: Chosen) -> pa.Table:
-    table: pa.Table = analytics(path).insight(metric, dimension, chosen.analytics())
+def insight(path: str, metric: str, dimension: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+    table: pa.Table = analytics(path, snap).insight(metric, dimension, chosen.analytics())
     return table
 
 
 @st.cache_resource(show_spinner="Rating the players…", max_entries=32)
-def ratings(path: str, chosen: Chosen) -> pa.Table:
-    table: pa.Table = analytics(path).ratings(chosen.analytics())
+def ratings(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+    table: pa.Table = analytics(path, snap).ratings(chosen.analytics())
     return table
 
 
@@ -146,10 +154,10 @@ def result_chart(result: Any) -> Any:
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def prepared(path: str, chosen: Chosen) -> list[tuple[Any, Any, bytes]]:
+def prepared(path: str, chosen: Chosen, snap: Snapshot) -> list[tuple[Any, Any, bytes]]:
     """Each statistic with its chart and its CSV, built once per filter (a rerun only sends
     them)."""
-    return [(r, result_chart(r), csv_bytes(r.table)) for r in statistics(path, chosen)]
+    return [(r, result_chart(r), csv_bytes(r.table)) for r in statistics(path, chosen, snap)]
 
 
 def show_result(result: Any, chart: Any, csv: bytes, index: int) -> None:
@@ -169,9 +177,9 @@ def show_result(result: Any, chart: Any, csv: bytes, index: int) -> None:
     )  # fmt: skip
 
 
-def picker(path: str, chosen: Chosen) -> None:
+def picker(path: str, chosen: Chosen, snap: Snapshot) -> None:
     """Metric x dimension, in the manner of lichess insights."""
-    lib = analytics(path)
+    lib = analytics(path, snap)
     metrics = {m.name: m for m in lib.metrics(chosen.kind)}
     if not metrics:
         return
@@ -182,7 +190,7 @@ def picker(path: str, chosen: Chosen) -> None:
     dimension = right.selectbox("By", lib.dimensions(chosen.kind), key="dimension",
                                 bind="query-params")  # fmt: skip
     metric = metrics[str(name)]
-    table = insight(path, metric.name, str(dimension), chosen)
+    table = insight(path, metric.name, str(dimension), chosen, snap)
     opportunities = int(sum(v or 0 for v in table.column("opportunities").to_pylist()))
     st.caption(f"{metric.description} — one opportunity per {metric.unit}; "
                f"{opportunities:,} opportunities. Grey bars: too few to read.")  # fmt: skip
@@ -193,9 +201,9 @@ def picker(path: str, chosen: Chosen) -> None:
                        key="csv_insight")  # fmt: skip
 
 
-def leaderboard(path: str, chosen: Chosen) -> None:
+def leaderboard(path: str, chosen: Chosen, snap: Snapshot) -> None:
     st.subheader("Ratings")
-    table = ratings(path, chosen)
+    table = ratings(path, chosen, snap)
     st.caption("OpenSkill (Plackett-Luce) over finishing places, in date order; ranked by the "
                "conservative rating mu - 3 sigma.")  # fmt: skip
     if table.num_rows == 0:
@@ -207,25 +215,25 @@ def leaderboard(path: str, chosen: Chosen) -> None:
 
 
 def main() -> None:
-    path, chosen = page_context()
+    path, chosen, snap = page_context()
     st.title("Statistics")
     show_problems(path)
-    lib = analytics(path)
+    lib = analytics(path, snap)
     if lib is None:
         st.info("The statistics library is not available for this source.")
         return
     for problem in getattr(lib, "problems", [])[:5]:
         st.warning(str(problem))
     with warned("The metric picker could not be computed"):
-        picker(path, chosen)
+        picker(path, chosen, snap)
     with warned("The statistics could not be computed"):
-        results = prepared(path, chosen)
+        results = prepared(path, chosen, snap)
         scope = chosen.kind or "all games"
         st.subheader(f"Statistics ({scope})")
         for index, (result, chart, csv) in enumerate(results):
             show_result(result, chart, csv, index)
     with warned("The ratings could not be computed"):
-        leaderboard(path, chosen)
+        leaderboard(path, chosen, snap)
 
 
 main()

@@ -2,10 +2,11 @@
 
 Starts ``replay dashboard`` on the sample store and on a dispute file, each on a free port,
 waits for ``/_stcore/health``, loads every page, steps through a replay (next trick, next
-round, a seat's view), follows a finding from the audit to the replay and on to the next
-finding, and saves a screenshot of each view under ``build/e2e-screenshots/`` (or
-``$REPLAY_E2E_SCREENSHOTS``). Skipped, saying why, where Chromium or Playwright is missing.
-Playwright's own browser download is never used: ``executable_path`` is the system Chromium.
+round, a seat's view), downloads the games as CSV, follows a finding from the audit to the
+replay and on to the next finding, and saves a screenshot of each view under
+``build/e2e-screenshots/`` (or ``$REPLAY_E2E_SCREENSHOTS``). Skipped, saying why, where
+Chromium or Playwright is missing. Playwright's own browser download is never used:
+``executable_path`` is the system Chromium.
 """
 
 from __future__ import annotations
@@ -158,6 +159,26 @@ def test_filters_are_in_the_url(serve: Any, page: Any) -> None:
     settle(page)
     every = page.locator('[data-testid="stMetricValue"]').first.inner_text()
     assert int(games.replace(",", "")) < int(every.replace(",", ""))
+
+
+def test_the_games_csv_is_made_on_the_click_and_is_the_table(serve: Any, page: Any) -> None:
+    """The Overview's download is deferred (Streamlit runs the page's callable when the button
+    is pressed): the file the browser gets is the games table, list columns joined by spaces."""
+    import pyarrow.csv as pacsv
+
+    from replay.store import EventStore
+
+    url = serve(SAMPLE)
+    page.goto(f"{url}/?kind=hez2")
+    settle(page)
+    with page.expect_download(timeout=SETTLE * 1000) as download:
+        page.locator(".st-key-csv_games button").first.click()
+    assert download.value.suggested_filename == "games.csv"
+    table = pacsv.read_csv(download.value.path())
+    games = EventStore.open(SAMPLE).list_games_table(kind="hez2")
+    assert table.column("game_id").to_pylist() == games.column("game_id").to_pylist()
+    players = [[str(n) for n in p or []] for p in games.column("players").to_pylist()]
+    assert table.column("players").to_pylist() == [" ".join(p) for p in players]
 
 
 def test_a_finding_opens_the_replay_and_the_next_finding(serve: Any, page: Any) -> None:
