@@ -1,6 +1,7 @@
 """What a card code shows, per game: rank label, suit (or colour), mark, name and colours.
 
-One table of suits serves every screen: the terminal (:mod:`replay.render`, a rich style per
+Each game declares its suits in its spec (:class:`~replay.catalog.GameSpec`, ``faces``);
+they serve every screen: the terminal (:mod:`replay.render`, a rich style per
 suit), the SVG cards of :mod:`replay.svg` (a CSS colour and a drawn mark) and the HTML reports.
 A game's codes put the suit letter last (Hearts ``QS``, Hez2 ``7O``, Hiifuu ``12R``) or the
 colour letter first (Fou! ``G12``, and its six 1s ``1a``..``1f``, jokers without a colour).
@@ -20,10 +21,12 @@ the label, no suit, the plain style.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
+
+from replay import catalog
 
 #: The rich style of a card whose suit is unknown (an unknown game, a malformed code).
 PLAIN: Final = "bold"
@@ -88,73 +91,68 @@ class Deck:
     name: str  # how a card's name is built: {rank} and {suit}, e.g. "{rank} of {suit}"
 
 
-def _suits(*suits: Suit) -> dict[str, Suit]:
+def suits(*suits: Suit) -> dict[str, Suit]:
+    """A deck's suits keyed by their letter."""
     return {s.letter: s for s in suits}
 
 
-_RED, _BLACK, _GREEN, _BLUE, _GOLD = "#c62828", "#212121", "#2e7d32", "#1565c0", "#b8860b"
-_YELLOW, _MAGENTA = "#f9a825", "#8e24aa"
+RED, BLACK, GREEN, BLUE, GOLD = "#c62828", "#212121", "#2e7d32", "#1565c0", "#b8860b"
+YELLOW, MAGENTA = "#f9a825", "#8e24aa"
 
-_FRENCH_RANKS = {
+#: The ranks of the French deck (codes ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``).
+FRENCH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
     "T": ("10", "ten"), "J": ("J", "jack"), "Q": ("Q", "queen"), "K": ("K", "king"),
     "A": ("A", "ace"), "2": ("2", "two"), "3": ("3", "three"), "4": ("4", "four"),
     "5": ("5", "five"), "6": ("6", "six"), "7": ("7", "seven"), "8": ("8", "eight"),
     "9": ("9", "nine"),
 }  # fmt: skip
-_SPANISH_RANKS = {
-    "1": ("1", "as"), "2": ("2", "dos"), "3": ("3", "tres"), "4": ("4", "cuatro"),
-    "5": ("5", "cinco"), "6": ("6", "seis"), "7": ("7", "siete"), "S": ("S", "sota"),
-    "C": ("C", "caballo"), "R": ("R", "rey"),
-}  # fmt: skip
+
+#: The suits of the French deck, as Hearts draws them.
+FRENCH_SUITS: Final[Mapping[str, Suit]] = suits(
+    Suit("C", "clubs", "♣", "bold bright_white", BLACK, "club"),
+    Suit("D", "diamonds", "♦", "bold red", RED, "diamond"),
+    Suit("S", "spades", "♠", "bold bright_white", BLACK, "spade"),
+    Suit("H", "hearts", "♥", "bold red", RED, "heart"),
+)
 
 
-def _colours(shape: str) -> dict[str, Suit]:
+def colours(shape: str) -> dict[str, Suit]:
     """The four colours of Hiifuu and Fou! (the same letters and colours, another mark)."""
     mark = "●" if shape == "disc" else "◆"
-    return _suits(
-        Suit("R", "red", mark, "bold red", _RED, shape),
-        Suit("G", "green", mark, "bold green", _GREEN, shape),
-        Suit("B", "blue", mark, "bold blue", _BLUE, shape),
-        Suit("Y", "yellow", mark, "bold yellow", _YELLOW, shape),
+    return suits(
+        Suit("R", "red", mark, "bold red", RED, shape),
+        Suit("G", "green", mark, "bold green", GREEN, shape),
+        Suit("B", "blue", mark, "bold blue", BLUE, shape),
+        Suit("Y", "yellow", mark, "bold yellow", YELLOW, shape),
     )
 
 
-#: Per game kind: its deck's faces. A fifth game adds one entry (a game without one still
+def faces_of(kind: str) -> Deck | None:
+    """A game's faces, as its :class:`~replay.catalog.GameSpec` declares them (None: an
+    unknown game, or one that declares none: its codes show plain)."""
+    spec = catalog.spec(kind)
+    return spec.faces if spec is not None else None
+
+
+class _Decks(Mapping[str, Deck]):
+    """Per game kind, its faces: a read-only view of the specs of the catalogue."""
+
+    def __getitem__(self, kind: str) -> Deck:
+        deck = faces_of(kind)
+        if deck is None:
+            raise KeyError(kind)
+        return deck
+
+    def __iter__(self) -> Iterator[str]:
+        return (kind for kind in catalog.kinds() if faces_of(kind) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: Per game kind: its deck's faces, as its spec declares them (a game without any still
 #: shows its codes, plain).
-DECKS: dict[str, Deck] = {
-    "hearts": Deck(
-        "last",
-        _suits(
-            Suit("C", "clubs", "♣", "bold bright_white", _BLACK, "club"),
-            Suit("D", "diamonds", "♦", "bold red", _RED, "diamond"),
-            Suit("S", "spades", "♠", "bold bright_white", _BLACK, "spade"),
-            Suit("H", "hearts", "♥", "bold red", _RED, "heart"),
-        ),
-        _FRENCH_RANKS,
-        "{rank} of {suit}",
-    ),
-    "hez2": Deck(  # the Spanish deck's own colours: gold coins, red cups, blue swords, green clubs
-        "last",
-        _suits(
-            Suit("O", "oros", "◉", "bold yellow", _GOLD, "coin"),
-            Suit("C", "copas", "⚱", "bold red", _RED, "cup"),
-            Suit("E", "espadas", "⚔", "bold blue", _BLUE, "sword"),
-            Suit("B", "bastos", "⚚", "bold green", _GREEN, "baton"),
-        ),
-        _SPANISH_RANKS,
-        "{rank} de {suit}",
-    ),
-    "hiifuu": Deck("last", _colours("diamond"), {}, "{suit} {rank}"),
-    "fou": Deck(
-        "first",
-        {
-            **_colours("disc"),
-            JOKER: Suit(JOKER, "joker", "★", "bold magenta", _MAGENTA, "star"),
-        },
-        {},
-        "{suit} {rank}",
-    ),
-}
+DECKS: Final[Mapping[str, Deck]] = _Decks()
 
 
 def _split(deck: Deck, code: str) -> tuple[str, Suit] | None:
@@ -178,7 +176,7 @@ def _split(deck: Deck, code: str) -> tuple[str, Suit] | None:
 @lru_cache(maxsize=8192)  # bounded: a damaged log may hold any number of odd codes
 def card_face(kind: str, code: str) -> Face:
     """The face of one card code in a game (an unknown code or game: the code, plain)."""
-    deck = DECKS.get(kind)
+    deck = faces_of(kind)
     split = _split(deck, code) if deck else None
     if deck is None or split is None:
         return Face(kind, code, code, None, code)
@@ -197,3 +195,6 @@ def suit_of(kind: str, code: str) -> str | None:
     """
     suit = card_face(kind, code).suit
     return suit.letter if suit else None
+
+
+catalog.on_change(card_face.cache_clear)

@@ -1,9 +1,9 @@
 """Which fields an event type uses: one declaration per game, read by the store and the audit.
 
-Each game declares, per event type, the optional fields its events carry
-(:attr:`~replay.games.base.Rules.event_fields`; ``ts`` is allowed on every event). An event that
-sets another field (``cards`` on a ``play``, ``amount`` on a ``deal``, a stray ``target``) is
-not an event the game knows: the store's ingest rejects its game and the audit reports it, both
+Each game declares, per event type, the optional fields its events carry (``event_fields`` of
+its :class:`~replay.catalog.GameSpec`; ``ts`` is allowed on every event). An event that sets
+another field (``cards`` on a ``play``, ``amount`` on a ``deal``, a stray ``target``) is not an
+event the game knows: the store's ingest rejects its game and the audit reports it, both
 as LOG-ORDER at that event's seq, so one log gets one verdict (``docs/interpretations.md``).
 :func:`unused_field` judges one event (the audit), :func:`unused_field_rows` a whole Arrow
 table at once (the store's checks, and the audit's bulk path, which sends a game holding such a
@@ -24,8 +24,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from replay import catalog
 from replay.events import SCHEMA, Event
-from replay.games import UnknownGame, get_rules
 
 #: The optional columns an event type may or may not use (``ts`` is allowed everywhere).
 OPTIONAL: tuple[str, ...] = tuple(f.name for f in SCHEMA if f.nullable and f.name != "ts")
@@ -37,10 +37,15 @@ RULE = "LOG-ORDER"
 def declared(kind: str) -> dict[str, frozenset[str]] | None:
     """Per event type of a game, the optional fields it may carry (None: not declared)."""
     try:
-        fields = get_rules(kind).event_fields
-    except (UnknownGame, TypeError):
+        spec = catalog.spec(kind)
+    except TypeError:  # an unhashable kind
         return None
-    return {t: frozenset(names) for t, names in fields.items()} or None
+    if spec is None:
+        return None
+    return {t: frozenset(names) for t, names in spec.event_fields.items()} or None
+
+
+catalog.on_change(declared.cache_clear)
 
 
 def unused_field(event: Event, kind: str | None = None) -> str | None:

@@ -33,9 +33,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from replay import catalog
 from replay.cursor import Cursor
 from replay.events import Category
-from replay.faces import DECKS, JOKER, card_face, suit_of
+from replay.faces import JOKER, card_face, faces_of, suit_of
 from replay.faces import PLAIN as PLAIN
 from replay.text import escaped, shown
 
@@ -59,11 +60,14 @@ def marks_tell_suits_apart(kind: str) -> bool:
     >>> marks_tell_suits_apart("hearts"), marks_tell_suits_apart("fou")
     (True, False)
     """
-    deck = DECKS.get(kind)
+    deck = faces_of(kind)
     if deck is None:
         return True
     marks = [s.mark for s in deck.suits.values() if s.letter != JOKER]
     return len(set(marks)) == len(marks)
+
+
+catalog.on_change(marks_tell_suits_apart.cache_clear)
 
 
 @contextmanager

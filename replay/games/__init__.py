@@ -1,6 +1,12 @@
-"""The game registry: each game is one module of this package exposing ``RULES``.
+"""The game registry: each game is one module of this package exposing ``RULES`` and ``SPEC``.
 
-A fifth game is one new module and one line in :data:`GAME_MODULES`.
+``RULES`` is its :class:`~replay.games.base.Rules` object, ``SPEC`` its
+:class:`~replay.catalog.GameSpec` (deck, suits and their faces, player counts, variants, event
+types and their fields): the plug-in contract the store, the renderers and the samples read.
+A fifth game is one new module and one line in :data:`GAME_MODULES`, or, for a game defined
+elsewhere (a test, another package), a call of :func:`register` (and :func:`unregister`).
+Importing this package installs the registry as the catalogue of :mod:`replay.catalog`.
+``docs/adding-a-game.md`` walks through it.
 """
 
 from __future__ import annotations
@@ -8,6 +14,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from replay import catalog
+from replay.catalog import GameSpec
 from replay.games.base import Rules
 
 GAME_MODULES: dict[str, str] = {
@@ -18,28 +26,43 @@ GAME_MODULES: dict[str, str] = {
 }
 
 _LOADED: dict[str, Rules[Any]] = {}
+_SPECS: dict[str, GameSpec] = {}
 
 
 class UnknownGame(KeyError):
     """A game kind that no module implements."""
 
 
+def _load(kind: str) -> None:
+    module_name = GAME_MODULES.get(kind)
+    if module_name is None:
+        raise UnknownGame(kind)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise UnknownGame(kind) from None
+        raise
+    _LOADED[kind] = module.RULES
+    _SPECS[kind] = module.SPEC
+
+
 def get_rules(kind: str) -> Rules[Any]:
     """The rules object of a game kind (``hearts``, ``hez2``, ``hiifuu``, ``fou``)."""
     rules = _LOADED.get(kind)
     if rules is None:
-        module_name = GAME_MODULES.get(kind)
-        if module_name is None:
-            raise UnknownGame(kind)
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                raise UnknownGame(kind) from None
-            raise
-        rules = module.RULES
-        _LOADED[kind] = rules
+        _load(kind)
+        rules = _LOADED[kind]
     return rules
+
+
+def get_spec(kind: str) -> GameSpec:
+    """The declared spec of a game kind (raises :class:`UnknownGame`)."""
+    spec = _SPECS.get(kind)
+    if spec is None:
+        _load(kind)
+        spec = _SPECS[kind]
+    return spec
 
 
 def available_kinds() -> list[str]:
@@ -52,3 +75,40 @@ def available_kinds() -> list[str]:
             continue
         kinds.append(kind)
     return kinds
+
+
+def register(spec: GameSpec, rules: Rules[Any]) -> None:
+    """Add a game defined outside this package (a test's, another package's) to the registry:
+    from then on every part of replay knows its kind. :func:`unregister` takes it out again."""
+    if spec.kind != rules.kind:
+        raise ValueError(f"spec of {spec.kind!r} for the rules of {rules.kind!r}")
+    if spec.kind in GAME_MODULES:
+        raise ValueError(f"game kind {spec.kind!r} is already registered")
+    GAME_MODULES[spec.kind] = type(rules).__module__
+    _LOADED[spec.kind] = rules
+    _SPECS[spec.kind] = spec
+    catalog.changed()
+
+
+def unregister(kind: str) -> None:
+    """Take a game added by :func:`register` out of the registry."""
+    GAME_MODULES.pop(kind, None)
+    _LOADED.pop(kind, None)
+    _SPECS.pop(kind, None)
+    catalog.changed()
+
+
+class Registry:
+    """The registry seen as the :class:`~replay.catalog.Catalog` of the store and renderers."""
+
+    def find_spec(self, kind: str) -> GameSpec | None:
+        try:
+            return get_spec(kind)
+        except UnknownGame:
+            return None
+
+    def spec_kinds(self) -> list[str]:
+        return available_kinds()
+
+
+catalog.install(Registry())

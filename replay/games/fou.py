@@ -27,7 +27,9 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
+from replay import faces
 from replay.cards import Deck, bits, popcount
+from replay.catalog import GameSpec
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -1325,3 +1327,25 @@ def repeated(codes: tuple[str, ...]) -> list[str]:
 
 
 RULES = Fou()
+
+
+#: The plug-in contract of Fou! (:mod:`replay.catalog`): four colours and six jokers.
+SPEC: Final = GameSpec(
+    kind=Fou.kind,
+    title=Fou.title,
+    event_fields=Fou.event_fields,
+    deck=DECK.order,
+    faces=faces.Deck(
+        "first",
+        {
+            **faces.colours("disc"),
+            faces.JOKER: faces.Suit(
+                faces.JOKER, "joker", "★", "bold magenta", faces.MAGENTA, "star"
+            ),
+        },
+        {},
+        "{suit} {rank}",
+    ),
+    players=tuple(range(Fou.min_players, Fou.max_players + 1)),
+    sample_players=6,
+)

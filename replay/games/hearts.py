@@ -20,7 +20,9 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
+from replay import faces
 from replay.cards import Deck, bits, highest, lowest, popcount, repeated
+from replay.catalog import GameSpec
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -829,3 +831,15 @@ def heuristic_play(state: HeartsState, seat: int) -> int:
 
 
 RULES = Hearts()
+
+
+#: The plug-in contract of Hearts (:mod:`replay.catalog`).
+SPEC: Final = GameSpec(
+    kind=Hearts.kind,
+    title=Hearts.title,
+    event_fields=Hearts.event_fields,
+    deck=DECK.order,
+    faces=faces.Deck("last", faces.FRENCH_SUITS, faces.FRENCH_RANKS, "{rank} of {suit}"),
+    players=(4,),
+    sample_players=4,
+)

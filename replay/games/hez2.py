@@ -23,7 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from replay import faces
 from replay.cards import Deck, bits, popcount
+from replay.catalog import GameSpec
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -1034,3 +1036,36 @@ def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int 
 
 
 RULES = Hez2()
+
+
+#: The rank labels and names of the Spanish deck.
+SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
+    "1": ("1", "as"), "2": ("2", "dos"), "3": ("3", "tres"), "4": ("4", "cuatro"),
+    "5": ("5", "cinco"), "6": ("6", "seis"), "7": ("7", "siete"), "S": ("S", "sota"),
+    "C": ("C", "caballo"), "R": ("R", "rey"),
+}  # fmt: skip
+
+#: The Spanish deck's faces, in its own colours: gold coins, red cups, blue swords, green clubs.
+FACES: Final = faces.Deck(
+    "last",
+    faces.suits(
+        faces.Suit("O", "oros", "◉", "bold yellow", faces.GOLD, "coin"),
+        faces.Suit("C", "copas", "⚱", "bold red", faces.RED, "cup"),
+        faces.Suit("E", "espadas", "⚔", "bold blue", faces.BLUE, "sword"),
+        faces.Suit("B", "bastos", "⚚", "bold green", faces.GREEN, "baton"),
+    ),
+    SPANISH_RANKS,
+    "{rank} de {suit}",
+)
+
+#: The plug-in contract of Hez2 (:mod:`replay.catalog`).
+SPEC: Final = GameSpec(
+    kind=Hez2.kind,
+    title=Hez2.title,
+    event_fields=Hez2.event_fields,
+    deck=DECK.order,
+    faces=FACES,
+    players=tuple(range(Hez2.min_players, Hez2.max_players + 1)),
+    options={"stakes": None, "dealer": None},
+    sample_players=4,
+)

@@ -27,7 +27,9 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
+from replay import faces
 from replay.cards import Deck, bits, lowest, popcount, repeated
+from replay.catalog import GameSpec
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -1044,3 +1046,18 @@ def _join(values: Sequence[int]) -> str:
 
 
 RULES = Hiifuu()
+
+
+#: The plug-in contract of Hiifuu (:mod:`replay.catalog`). Its deck depends on the table
+#: size: the rules check the cards, the store's ingest does not.
+SPEC: Final = GameSpec(
+    kind=Hiifuu.kind,
+    title=Hiifuu.title,
+    event_fields=Hiifuu.event_fields,
+    deck=None,
+    faces=faces.Deck("last", faces.colours("diamond"), {}, "{suit} {rank}"),
+    players=tuple(range(Hiifuu.min_players, Hiifuu.max_players + 1)),
+    variants=VARIANTS,
+    options={"tokens": None},
+    sample_players=5,
+)

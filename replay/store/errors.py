@@ -1,6 +1,6 @@
 """Errors of the event store.
 
-Faults of the record itself are :class:`~replay.games.base.RuleViolation` subclasses naming a
+Faults of the record itself are :class:`~replay.violation.RuleViolation` subclasses naming a
 rule ID of RULES.md (``LOG-SEQUENCE``, ``LOG-CARD``...) or a store rule (``STORE-SCHEMA``,
 ``STORE-JSON``, ``STORE-GAME-ID``, ``STORE-CORRUPT``, ``STORE-JOURNAL``); every message names the
 file, the game and the sequence number when they are known.
@@ -11,8 +11,8 @@ file, the game and the sequence number when they are known.
 
 from __future__ import annotations
 
-from replay.games.base import RuleViolation
 from replay.text import escaped, shown
+from replay.violation import RuleViolation
 
 
 class StoreError(Exception):

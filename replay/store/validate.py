@@ -5,7 +5,7 @@ one per bad game, naming the rule, the game and the first faulty sequence number
 those of the record, not of the play (the game audit does those): the schema, sequence numbers
 0..n-1 without gap or duplicate (LOG-SEQUENCE), one ``game_start`` first and one kind per game
 (LOG-SETUP), event types the game knows (LOG-ORDER), card codes of the game's deck (LOG-CARD,
-when the game module exposes ``deck``), nothing after ``game_end`` (LOG-AFTER-END).
+when its spec declares one), nothing after ``game_end`` (LOG-AFTER-END).
 
 >>> from replay.events import Event, events_to_table
 >>> good = [Event("g1", 0, "hearts", "game_start"), Event("g1", 1, "hearts", "game_end")]
@@ -27,10 +27,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from replay import fields
-from replay.cards import Deck
+from replay import catalog, fields
 from replay.events import SCHEMA
-from replay.games import GAME_MODULES, UnknownGame, get_rules
 from replay.store.errors import InvalidGame, locate
 from replay.text import escaped
 
@@ -70,23 +68,32 @@ class Checked:
     rejected: list[Rejection] = field(default_factory=list)
 
 
+def known_kind(kind: str) -> bool:
+    """Whether the catalogue (:mod:`replay.catalog`) holds a game of this kind."""
+    return catalog.spec(kind) is not None
+
+
 @cache
 def allowed_types(kind: str) -> frozenset[str] | None:
-    """The event types of a game kind, or None when its module is not available yet."""
-    try:
-        return frozenset(get_rules(kind).event_types)
-    except UnknownGame:
-        return None
+    """The event types of a game kind (its spec's), or None when no game has that kind."""
+    spec = catalog.spec(kind)
+    return spec.event_types if spec is not None else None
 
 
 @cache
 def deck_codes(kind: str) -> frozenset[str] | None:
-    """The card codes of a game's ``deck`` attribute (the light LOG-CARD hook), if it has one."""
-    try:
-        deck = getattr(get_rules(kind), "deck", None)
-    except UnknownGame:
-        return None
-    return frozenset(deck.order) if isinstance(deck, Deck) else None
+    """The card codes of a game's deck as its spec declares them (the LOG-CARD check), or None
+    when it declares none (a deck that depends on the table) or no game has that kind."""
+    spec = catalog.spec(kind)
+    return frozenset(spec.deck) if spec is not None and spec.deck is not None else None
+
+
+def _forget() -> None:
+    allowed_types.cache_clear()
+    deck_codes.cache_clear()
+
+
+catalog.on_change(_forget)
 
 
 def conform(table: pa.Table, source: str | None = None) -> pa.Table:
@@ -251,7 +258,7 @@ def _kind_faults(b: _Batch) -> Iterable[_Fault]:
             pc.equal(b.kinds, pa.scalar(kind, pa.string())).to_numpy(zero_copy_only=False),
             dtype=bool,
         )
-        if kind not in GAME_MODULES:
+        if not known_kind(kind):
             yield _Fault("LOG-SETUP", np.flatnonzero(of_kind), _unknown_kind(b, kind))
             continue
         yield from _type_and_card_faults(b, kind, of_kind)
@@ -453,7 +460,7 @@ def check_appended(
         if kind is not None and event.kind != kind:
             raise fail("LOG-SETUP", f"event of kind {event.kind!r} in a {kind!r} game")
         kind = event.kind
-        if kind not in GAME_MODULES:
+        if not known_kind(kind):
             raise fail("LOG-SETUP", f"unknown game kind {kind!r}")
         types = allowed_types(kind)
         if types is not None and event.type not in types:

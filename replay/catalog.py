@@ -1,0 +1,107 @@
+"""The catalogue of game kinds: one :class:`GameSpec` per game, the plug-in contract.
+
+Each game module declares its ``SPEC`` next to its rules (``replay/games/<kind>.py``) and the
+registry of :mod:`replay.games` installs the catalogue here. Everything that needs to know a
+game without running its rules reads the spec: the store's ingest checks (event types, the
+fields each uses, the deck's card codes), the card faces of the renderers (:mod:`replay.faces`),
+the samples and the benchmarks (player counts, variants).
+
+This module imports no game and no store: the store (``replay/store/``) reads the catalogue
+through :func:`spec` and never imports :mod:`replay.games`. Until someone installs a catalogue,
+the first look-up loads the application's registry (:mod:`replay.games`), which installs
+itself; a program or a test may install another one with :func:`install`.
+
+>>> spec("hearts").players, spec("nonesuch")
+((4,), None)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from replay.faces import Deck as Faces
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """What a game declares to the rest of the package (its plug-in contract)."""
+
+    kind: str  # the ``kind`` column of its events: ``hearts``
+    title: str  # how screens name it: ``Hearts``
+    #: Per event type, the optional fields its events carry (``ts`` is allowed everywhere);
+    #: the keys are the game's event types.
+    event_fields: Mapping[str, tuple[str, ...]]
+    #: The card codes of its deck, checked by the store's ingest (LOG-CARD); None when the
+    #: deck depends on the table (the rules check the cards then).
+    deck: tuple[str, ...] | None
+    #: The suits with their marks and colours, the rank labels (what renderers draw).
+    faces: Faces | None
+    players: tuple[int, ...]  # the player counts it is played with
+    variants: tuple[str, ...] = ()  # the values of the ``variant`` option, the default first
+    #: Other options of ``replay simulate --option`` with their default values.
+    options: Mapping[str, Any] = field(default_factory=dict)
+    #: The seat count of a sample table (the benchmarks, the compiled build's training);
+    #: None: the fewest players.
+    sample_players: int | None = None
+
+    @property
+    def event_types(self) -> frozenset[str]:
+        """The event types the game knows."""
+        return frozenset(self.event_fields)
+
+
+class Catalog(Protocol):
+    """Where the specs come from: a registry of game kinds."""
+
+    def find_spec(self, kind: str) -> GameSpec | None:
+        """The spec of a kind, or None when no game of that kind is registered."""
+
+    def spec_kinds(self) -> list[str]:
+        """The kinds registered (and present), in registry order."""
+
+
+_installed: list[Catalog] = []
+_listeners: list[Callable[[], None]] = []
+
+#: The module that installs the application's catalogue when nobody installed one.
+DEFAULT_REGISTRY = "replay.games"
+
+
+def install(catalog: Catalog) -> None:
+    """Make ``catalog`` the one every look-up reads (the registry does this on import)."""
+    _installed[:] = [catalog]
+    changed()
+
+
+def current() -> Catalog:
+    """The installed catalogue (loading the application's registry the first time)."""
+    if not _installed:
+        importlib.import_module(DEFAULT_REGISTRY)
+    if not _installed:
+        raise RuntimeError(f"{DEFAULT_REGISTRY} installed no catalogue")
+    return _installed[0]
+
+
+def spec(kind: str) -> GameSpec | None:
+    """The spec of a game kind, or None when no game of that kind is registered."""
+    return current().find_spec(kind)
+
+
+def kinds() -> list[str]:
+    """The registered game kinds."""
+    return current().spec_kinds()
+
+
+def on_change(listener: Callable[[], None]) -> None:
+    """Call ``listener`` whenever the catalogue changes (a cache of what it held is stale)."""
+    _listeners.append(listener)
+
+
+def changed() -> None:
+    """Tell the listeners that a game was registered or removed."""
+    for listener in _listeners:
+        listener()
