@@ -22,7 +22,7 @@ import pytest
 from replay.analytics import Filters
 from replay.analytics.rates import MIN_SAMPLE, wilson
 from replay.events import Event
-from tests.test_analytics import Game, Seat, chosen, corpus, games, stat, suit_of
+from tests.test_analytics import Game, Seat, analytics, chosen, corpus, games, stat, suit_of
 from tests.test_analytics_games import hearts_hands
 
 Row = dict[str, Any]
@@ -52,8 +52,12 @@ def rated(row: Row) -> Row:
 
 def check(name: str, f: Filters, keys: Sequence[str], want: dict[Key, Row]) -> None:
     """The statistic's rows under ``f`` are ``want`` (keyed by ``keys``), every column."""
-    got = stat(name, f)
     assert want or f != Filters(), f"{name}: nothing to check in the whole corpus"
+    check_rows(name, stat(name, f), keys, want)
+
+
+def check_rows(name: str, got: list[Row], keys: Sequence[str], want: dict[Key, Row]) -> None:
+    """``got`` is ``want`` (keyed by ``keys``), every column; rates from hits/opportunities."""
     assert {tuple(r[k] for k in keys) for r in got} == set(want), name
     for r in got:
         key = tuple(r[k] for k in keys)
@@ -574,3 +578,78 @@ def test_fou_every_seat_round_is_scored() -> None:
     got = {(x.game_id, x.round, x.seat) for x in fou_rounds()}
     want = {(g.game_id, r, s) for g in games() if g.kind == "fou" for r, s in g.round_scores}
     assert got == want
+
+
+# --------------------------------------------------------------------- what api.py exposes
+@pytest.mark.parametrize("f", COMMON_FILTERS, ids=repr)
+def test_overview_every_column(f: Filters) -> None:
+    by_kind = grouped(chosen(f), lambda g: (g.kind,))
+    seated = grouped(chosen_seats(f), lambda x: (x[0].kind,))
+    check_rows("overview", analytics().overview(f).to_pylist(), ("kind",), {
+        k: {"games": len(v), "events": sum(g.events for g in v),
+            "players": len({s.player for _, s in seated[k]}), "rounds": sum(g.rounds for g in v),
+            "first": min(g.day for g in v if g.day), "last": max(g.day for g in v if g.day)}
+        for k, v in by_kind.items()
+    })  # fmt: skip
+
+
+@pytest.mark.parametrize("f", COMMON_FILTERS, ids=repr)
+def test_rating_results_every_column(f: Filters) -> None:
+    """Every seat with a place of the chosen games (opponents of a chosen player too)."""
+    starts = {g[0].game_id: g[0].ts for g in corpus()}
+    want = [
+        {"game_id": g.game_id, "kind": g.kind, "started": starts[g.game_id], "day": g.day,
+         "players": g.players, "player": s.player, "place": s.place}
+        for g in chosen(f) for s in g.seats if s.place is not None
+    ]  # fmt: skip
+    want.sort(key=lambda r: (r["started"], r["game_id"]))  # seats in seat order within a game
+    assert analytics().rating_results(f).to_pylist() == want
+
+
+def metric_rows(metric: str) -> list[tuple[str, int, bool]]:
+    """(game_id, seat, hit) of every opportunity of ``metric``, from the walks above."""
+    if metric == "win":
+        return [(g.game_id, s.seat, s.won) for g in games() for s in g.seats]
+    if metric in ("clean_hand", "moon_shot", "queen_taken"):
+        hits: dict[str, Callable[[Row], bool]] = {
+            "clean_hand": lambda h: h["points"] == 0,
+            "moon_shot": lambda h: h["points"] == 26,
+            "queen_taken": lambda h: bool(h["queen"]),
+        }
+        hit = hits[metric]
+        return [(h["game"], h["seat"], hit(h)) for h in hearts_hands()]
+    if metric == "stake_won":
+        return [(h.game_id, s, h.payouts.get(s, 0) > (h.stakes[s] or 0))
+                for h in hez2_games().values() for s in range(h.players)
+                if h.stakes[s] is not None]  # fmt: skip
+    if metric == "two_tricks":
+        return [(x.game_id, x.seat, x.tricks == 2) for x in hiifuu_rounds()]
+    if metric in ("fool", "plus_ten"):
+        return [(x.game_id, x.seat, x.fools > 0 if metric == "fool" else x.score == 10)
+                for x in fou_rounds()]  # fmt: skip
+    raise AssertionError(metric)
+
+
+METRICS = ("win", "clean_hand", "moon_shot", "queen_taken", "stake_won", "two_tricks", "fool",
+           "plus_ten")  # fmt: skip
+
+
+@pytest.mark.parametrize("f", [Filters(), Filters(players=4, since=SPRING), Filters(player="ann")],
+                         ids=repr)  # fmt: skip
+@pytest.mark.parametrize("metric", METRICS)
+def test_insight_every_column(metric: str, f: Filters) -> None:
+    assert sorted(METRICS) == sorted(m.name for m in analytics().metrics(None))
+    seats = {(g.game_id, s.seat): (g, s) for g, s in chosen_seats(f)}
+    counted = [(seats[(gid, seat)], hit) for gid, seat, hit in metric_rows(metric)
+               if (gid, seat) in seats]  # fmt: skip
+    assert counted or f != Filters()
+    for dimension in analytics().dimensions(None):
+
+        def value(x: tuple[Game, Seat], d: str = dimension) -> Key:
+            return (x[0].kind if d == "kind" else getattr(x[1], d),)
+
+        groups = grouped(counted, lambda c: value(c[0]))
+        want = {k: {"hits": sum(hit for _, hit in v), "opportunities": len(v)}
+                for k, v in groups.items()}  # fmt: skip
+        got = analytics().insight(metric, dimension, f).to_pylist()
+        check_rows(f"{metric} x {dimension}", got, (dimension,), want)
