@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,13 +175,18 @@ def _spread_one(table: pa.Table, writers: list[ipc.RecordBatchFileWriter]) -> No
 
 
 def _part_of_rows(ids: pa.ChunkedArray[Any], parts: int) -> np.ndarray:
-    """Per row, the part of its game id (a hash of the id: the same in every piece)."""
+    """Per row, the part of its game id (a CRC-32 of the id: the same in every piece, and in
+    every run, where Python's ``hash`` of a text changes from one process to the next)."""
     encoded: Any = pc.dictionary_encode(ids).combine_chunks()
     values = encoded.dictionary.to_pylist()
-    per_id = np.array([hash(v) % parts for v in values] + [0], dtype=np.int64)  # null: part 0
+    per_id = np.array([_stable_hash(v) % parts for v in values] + [0], dtype=np.int64)  # null: 0
     codes = encoded.indices.fill_null(len(values)).to_numpy(zero_copy_only=False)
     parts_of_rows: np.ndarray = per_id[codes]
     return parts_of_rows
+
+
+def _stable_hash(game_id: str) -> int:
+    return zlib.crc32(game_id.encode("utf-8", "surrogatepass"))
 
 
 def _read_parts(paths: list[Path]) -> Iterator[pa.Table]:
