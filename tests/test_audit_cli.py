@@ -168,8 +168,8 @@ def test_bulk_audit_runs_with_no_other_thread_alive(
     running then (a fork copies the locks it holds; a child that met one would hang)."""
     import threading
 
+    from replay import store_audit
     from replay.audit import audit_many
-    from replay.cli import audit_cmds
 
     threads_seen: list[list[str]] = []
 
@@ -177,7 +177,7 @@ def test_bulk_audit_runs_with_no_other_thread_alive(
         threads_seen.append([t.name for t in threading.enumerate()])
         return audit_many(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(audit_cmds, "audit_many", recording)
+    monkeypatch.setattr(store_audit, "audit_many", recording)
     result = RUNNER.invoke(app, ["audit", str(store), "--jobs", "2"])
     assert result.exit_code == 0, result.output
     assert threads_seen  # one call per slice of the streamed audit: each forks alone

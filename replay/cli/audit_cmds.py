@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from replay.audit import GameAudit, audit_game, audit_many
+from replay.audit import GameAudit, audit_game
 from replay.cli import app
 from replay.cli.common import (
     GameOpt,
@@ -24,14 +24,11 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
-from replay.events import Event
 from replay.explain import explain_step
 from replay.report import write_report
 from replay.sources import FileInput, Sources, StoreInput
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
 from replay.spool import SpooledReport
-from replay.store.errors import InvalidGame
-from replay.store.validate import Rejection
 from replay.text import shown
 
 DEFAULT_JOBS = os.cpu_count() or 1
@@ -120,57 +117,25 @@ def _audit_sources(
                 report.add([audit_game(events, complete=complete)])
 
 
-def _join_helper_threads() -> None:
-    """Wait for the threads an earlier :func:`audit_many` left joining its workers."""
-    import threading
-
-    for thread in threading.enumerate():
-        if thread is not threading.main_thread() and thread.daemon:
-            thread.join(timeout=10)
-
-
 def _audit_store(
     store: Any, kind: str | None, jobs: int, complete: bool
 ) -> Iterator[list[GameAudit]]:
-    """The audits of every game of a store, a slice at a time: streamed per kind in slices of
-    whole games (memory bounded by a slice, :mod:`replay.store.slices`; strings read once per
-    distinct value), then every live game (a journal: audited as incomplete unless
-    ``complete``)."""
-    from replay.store.slices import game_runs, game_slices, kinds
+    """The audits of every game of a store, a slice at a time
+    (:func:`replay.store_audit.audit_slices`), with a progress bar. The slices are read into
+    Arrow's jemalloc pool: each slice's memory handed back once freed (the default pool kept
+    about 150 MB more of it resident, in this process and in every worker forked from it)."""
     from replay.store.stream import lean_memory_pool
+    from replay.store_audit import audit_slices
 
-    runs = {k: game_runs(store, k) for k in kinds(store, kind)}
-    # jemalloc: each slice's Arrow memory handed back once freed (the default pool kept about
-    # 150 MB more of it resident, in this process and in every worker forked from it); no
-    # refresh thread in the progress bar: audit_many forks.
+    # No refresh thread in the progress bar: audit_many forks.
     with lean_memory_pool(), progress_bar(auto_refresh=False) as progress:
-        task = progress.add_task("auditing", total=sum(r.games for r in runs.values()))
-        for name, of_kind in runs.items():
-            for table in game_slices(store, name, of_kind):
-                _join_helper_threads()  # the last slice's worker joiners: nothing runs at a fork
-                yield audit_many(
-                    table,
-                    jobs,
-                    lambda n: progress.update(task, advance=n, refresh=True),
-                    complete=complete,
-                ).games
-                del table
-    yield [audit_game(live, complete=complete) for live in _live_games(store, kind)]
+        task = progress.add_task("auditing", total=None)
 
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, refresh=True)
 
-def _live_games(store: Any, kind: str | None) -> list[list[Event]]:
-    """The events of each live game (journal) of ``kind``; an unreadable journal joins the
-    store's problems."""
-    out = []
-    for game_id in store.live_games():
-        try:
-            events = store.journal.read(game_id)
-        except InvalidGame as exc:
-            store.problems.append(Rejection(exc.rule, exc.message, game_id, exc.seq, exc.source))
-            continue
-        if events and (kind is None or events[0].kind == kind):
-            out.append(events)
-    return out
+        for report in audit_slices(store, kind, complete=complete, jobs=jobs, on_progress=advance):
+            yield report.games
 
 
 @app.command()
