@@ -319,6 +319,9 @@ def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) ->
     counts = charts(at)  # the one finding, counted per rule and per kind
     assert counts["Findings per rule"] == [{"rule": "HEARTS-FOLLOW", "findings": 1}]
     assert counts["Findings per game kind"] == [{"kind": "hearts", "findings": 1}]
+    for chart in at.get("vega_lite_chart"):  # a count's axis has whole numbers, not 0.1 steps
+        axis = json.loads(chart.proto.spec)["encoding"]["x"]["axis"]
+        assert axis["tickMinStep"] == 1 and axis["format"] == "d"
     at.query_params["finding"] = "0"
     at.run()
     words = texts(at)

@@ -40,7 +40,7 @@ def counts_chart(findings: Any, column: str, title: str) -> None:
         alt.Chart(data)
         .mark_bar()
         .encode(
-            x=alt.X("findings:Q", title="findings"),
+            x=alt.X("findings:Q", title="findings", axis=alt.Axis(tickMinStep=1, format="d")),
             y=alt.Y(f"{column}:N", sort="-x", title=column),
             tooltip=[column, "findings"],
         )
