@@ -9,26 +9,43 @@ install .`` installs it (mypy must be installed in the build environment).
 
 from __future__ import annotations
 
+import ast
 import os
+from pathlib import Path
 
 from setuptools import setup
 
-#: Modules compiled by mypyc: the hot path of replay and audit (events, cards, the games).
-NATIVE_MODULES = [
+#: Modules compiled by mypyc besides the games: the hot path of replay and audit.
+CORE_MODULES = [
     "replay/cards.py",
     "replay/packed.py",
     "replay/cells.py",
     "replay/events.py",
     "replay/games/base.py",
-    "replay/games/hearts.py",
-    "replay/games/hez2.py",
-    "replay/games/hez2_bots.py",
-    "replay/games/hiifuu.py",
-    "replay/games/hiifuu_bots.py",
-    "replay/games/fou.py",
-    "replay/games/fou_bots.py",
-    "replay/audit.py",
 ]
+#: The registry, whose game modules (and their ``*_bots.py``) are compiled too.
+REGISTRY = Path("replay/games/__init__.py")
+
+
+def game_modules(registry: Path = REGISTRY) -> list[str]:
+    """The module of every game in the registry's ``GAME_MODULES`` and its bots' module when it
+    has one, as paths (read from the source, relative to the directory the build runs in)."""
+    tree = ast.parse(registry.read_text(encoding="utf-8"))
+    games: dict[str, str] = {}
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == "GAME_MODULES" and node.value:
+            games = ast.literal_eval(node.value)
+    paths = []
+    for module in games.values():
+        path = module.replace(".", "/") + ".py"
+        bots = path.removesuffix(".py") + "_bots.py"
+        paths += [path, *([bots] if registry.parent.joinpath(Path(bots).name).exists() else [])]
+    return paths
+
+
+#: Modules compiled by mypyc: the hot path of replay and audit (events, cards, the games).
+NATIVE_MODULES = [*CORE_MODULES, *game_modules(), "replay/audit.py"]
 
 
 def native_extensions() -> list[object]:

@@ -29,11 +29,10 @@ import pyarrow.compute as pc
 
 from replay import engine_build
 from replay.events import Event, events_to_table
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_rules, get_spec
 from replay.simulate import simulate_game
 from replay.store import EventStore
 
-PLAYERS = {"hearts": 4, "hez2": 4, "hiifuu": 5, "fou": 6}
 #: Events per kind: each kind's throughput is measured on the same volume (about 1,000 Hearts
 #: games), large enough that starting the worker processes is a small part of the time.
 EVENTS = 870_000
@@ -45,7 +44,7 @@ def build_store(path: Path, games: int | None, events: int) -> None:
     store = EventStore.open(path, create=True)
     for kind in available_kinds():
         rules = get_rules(kind)
-        players = PLAYERS.get(kind, rules.min_players)
+        players = get_spec(kind).sample_players or rules.min_players
         corpus: list[Event] = []
         seed = 0
         while (seed < games) if games is not None else (len(corpus) < events):

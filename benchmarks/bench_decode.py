@@ -24,10 +24,9 @@ import pyarrow as pa
 from replay import engine_build
 from replay.decode import _decode_column, decode_columns, paused_gc
 from replay.events import COLUMNS, events_to_table
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_rules, get_spec
 from replay.simulate import simulate_game
 
-PLAYERS = {"hearts": 4, "hez2": 4, "hiifuu": 5, "fou": 6}
 LIST_COLUMNS = ("cards", "values")
 
 
@@ -74,7 +73,7 @@ def best_ns_per_event(convert: Callable[[], object], events: int, repeat: int) -
 def corpus(kind: str, games: int) -> pa.Table:
     """An event table of ``games`` simulated games of one kind."""
     rules = get_rules(kind)
-    players = PLAYERS.get(kind, rules.min_players)
+    players = get_spec(kind).sample_players or rules.min_players
     logs = [simulate_game(rules, f"d{i}", players=players, seed=i) for i in range(games)]
     return events_to_table([e for log in logs for e in log])
 

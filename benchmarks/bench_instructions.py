@@ -24,11 +24,10 @@ import pyarrow as pa
 from replay import engine_build
 from replay.audit import audit_table
 from replay.events import Event, events_to_table
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_rules, get_spec
 from replay.simulate import simulate_game
 from replay.store import EventStore
 
-PLAYERS = {"hearts": 4, "hez2": 4, "hiifuu": 5, "fou": 6}
 GAMES = {"hez2": 30}
 DEFAULT_GAMES = 100
 #: The compiled entry point of ``audit_table`` (mypyc's Python-facing wrapper).
@@ -40,7 +39,7 @@ def build_store(path: Path) -> None:
     store = EventStore.open(path, create=True)
     for kind in available_kinds():
         rules = get_rules(kind)
-        players = PLAYERS.get(kind, rules.min_players)
+        players = get_spec(kind).sample_players or rules.min_players
         corpus: list[Event] = []
         for seed in range(GAMES.get(kind, DEFAULT_GAMES)):
             corpus += simulate_game(rules, f"{kind}{seed}", players=players, seed=seed)

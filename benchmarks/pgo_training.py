@@ -18,12 +18,10 @@ import pyarrow as pa
 
 from replay.audit import audit_game, audit_many
 from replay.events import Event, events_to_table
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_rules, get_spec
 from replay.simulate import simulate_game
 from replay.store import EventStore
 
-#: Seats per game of each kind, as the benchmarks play them.
-PLAYERS = {"hearts": 4, "hez2": 4, "hiifuu": 5, "fou": 6}
 #: Games per kind: about 30,000 events of each.
 GAMES = {"hez2": 10}
 DEFAULT_GAMES = 40
@@ -34,7 +32,7 @@ def train(path: Path) -> None:
     store = EventStore.open(path, create=True)
     for kind in available_kinds():
         rules = get_rules(kind)
-        players = PLAYERS.get(kind, rules.min_players)
+        players = get_spec(kind).sample_players or rules.min_players  # as the benchmarks
         games = [
             simulate_game(rules, f"{kind}{seed}", players=players, seed=seed)
             for seed in range(GAMES.get(kind, DEFAULT_GAMES))

@@ -27,7 +27,7 @@ from replay.disputes import (
     renamed,
 )
 from replay.events import Event
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_rules, get_spec
 from replay.season import STAKES_NIGHT, nights, season_games
 from replay.simulate import simulate_game
 from replay.store import EventStore
@@ -47,7 +47,7 @@ def disputes_for(kind: str) -> dict[str, Dispute]:
     rules = get_rules(kind)
     wanted = {*rules.rule_ids, "LOG-CARD", "LOG-ORDER"} - NOT_BREAKABLE_ALONE
     found: dict[str, Dispute] = {}
-    players = range(rules.min_players, rules.max_players + 1)
+    players = get_spec(kind).players
     for seed in range(DISPUTE_SEARCH_GAMES):
         n = players[seed % len(players)]
         bots = ("random",) if seed % 4 == 3 else ("heuristic",)  # heuristic games are shorter
