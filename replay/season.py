@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from replay.events import Event
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_rules, get_spec
 from replay.simulate import simulate_game
 
 #: The first club night (a Tuesday), the season's length, the nights of a week (days after
@@ -121,7 +121,7 @@ def nights() -> list[dt.date]:
 def formats(kinds: Sequence[str]) -> Iterator[list[tuple[str, int]]]:
     """Blocks of tables, one block per ``len(kinds)`` nights: every kind the same number of
     tables, its player counts taken in turn from one block to the next."""
-    counts = {k: range(get_rules(k).min_players, get_rules(k).max_players + 1) for k in kinds}
+    counts = {k: get_spec(k).players for k in kinds}
     turn = dict.fromkeys(kinds, 0)
     while True:
         block = []
