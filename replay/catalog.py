@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from replay.faces import Deck as Faces
@@ -42,8 +42,9 @@ class GameSpec:
     faces: Faces | None
     players: tuple[int, ...]  # the player counts it is played with
     variants: tuple[str, ...] = ()  # the values of the ``variant`` option, the default first
-    #: Other options of ``replay simulate --option`` with their default values.
-    options: Mapping[str, Any] = field(default_factory=dict)
+    #: The names of its other options (``replay simulate --option NAME=VALUE``); their
+    #: defaults are what its ``setup_event`` records without them (``replay simulate --help``).
+    options: tuple[str, ...] = ()
     #: The seat count of a sample table (the benchmarks, the compiled build's training);
     #: None: the fewest players.
     sample_players: int | None = None

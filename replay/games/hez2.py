@@ -1066,6 +1066,6 @@ SPEC: Final = GameSpec(
     deck=DECK.order,
     faces=FACES,
     players=tuple(range(Hez2.min_players, Hez2.max_players + 1)),
-    options={"stakes": None, "dealer": None},
+    options=("stakes", "dealer"),
     sample_players=4,
 )

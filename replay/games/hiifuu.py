@@ -1058,6 +1058,6 @@ SPEC: Final = GameSpec(
     faces=faces.Deck("last", faces.colours("diamond"), {}, "{suit} {rank}"),
     players=tuple(range(Hiifuu.min_players, Hiifuu.max_players + 1)),
     variants=VARIANTS,
-    options={"tokens": None},
+    options=("tokens",),
     sample_players=5,
 )
