@@ -43,8 +43,11 @@ def _load(kind: str) -> None:
         if exc.name == module_name:
             raise UnknownGame(kind) from None
         raise
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, GameSpec) or spec.kind != kind:
+        raise TypeError(f"{module_name} declares no SPEC, the GameSpec of {kind!r}")
     _LOADED[kind] = module.RULES
-    _SPECS[kind] = module.SPEC
+    _SPECS[kind] = spec
 
 
 def get_rules(kind: str) -> Rules[Any]:
