@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -227,6 +228,29 @@ def test_a_field_the_type_does_not_use_is_one_verdict_in_audit_import_and_append
     ]
 
 
+def _imported_whole(
+    tmp_path: Path, lines: list[str], games: list[list[str]], bad: list[int]
+) -> tuple[Path, EventStore]:
+    """Import ``lines`` (``games`` with bad lines at ``bad``, 1-based): each bad line named
+    once, every game stored whole, in one commit, no data file left over."""
+    from replay.store.storage import data_files
+
+    path = _file(tmp_path, *lines)
+    store = EventStore.open(tmp_path / "s", create=True)
+    done = stream.import_jsonl(store, path)
+    assert [r.line for r in done.unreadable] == bad
+    assert done.lines == len(lines) and done.events == len(lines) - len(bad)
+    assert done.report.rejected == []
+    assert sorted(done.report.ingested) == sorted(json.loads(g[0])["game_id"] for g in games)
+    assert store.table().version() == 1  # one commit for the whole file
+    for game in games:
+        loaded = store.load_game(json.loads(game[0])["game_id"])
+        assert [event_to_line(e) for e in loaded] == game
+    listed = {str(Path(f.path).resolve()) for f in store.files()}
+    assert {str(Path(f).resolve()) for f in data_files(tmp_path / "s")} == listed
+    return path, store
+
+
 def test_a_large_interleaved_file_is_imported_in_parts_in_one_commit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -236,18 +260,54 @@ def test_a_large_interleaved_file_is_imported_in_parts_in_one_commit(
     lines = [line for row in itertools.zip_longest(*games) for line in row if line]
     lines.insert(1000, "[" * 50_000)  # a deep line in the middle of a piece
     lines.insert(2000, "not json")
-    path = _file(tmp_path, *lines)
+    path, store = _imported_whole(tmp_path, lines, games, [1001, 2001])
     assert path.stat().st_size > 5 * stream.PART_BYTES
-    store = EventStore.open(tmp_path / "s", create=True)
-    done = stream.import_jsonl(store, path)
-    assert [r.line for r in done.unreadable] == [1001, 2001]
-    assert done.lines == len(lines) and done.report.rejected == []
-    assert sorted(done.report.ingested) == [f"g-{i}" for i in range(6)]
-    assert store.table().version() == 1  # one commit for the whole file
-    for i in range(6):
-        assert [event_to_line(e) for e in store.load_game(f"g-{i}")] == games[i]
     again = stream.import_jsonl(store, path)
     assert len(again.report.skipped) == 6 and store.table().version() == 1
+
+
+def test_a_large_file_of_whole_games_goes_straight_in_one_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game in one run of lines: no spreading by game (tables of whole games, each one's
+    last game held back for the next), the same verdicts and one commit."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", 20_000)
+    monkeypatch.setattr(stream, "PART_BYTES", 60_000)
+
+    def no_spread(*args: object) -> None:
+        raise AssertionError("a file of whole games was spread by game")
+
+    monkeypatch.setattr(stream, "_spread", no_spread)
+    games = [_game_lines(f"g-{i}") for i in range(6)]
+    lines = [line for game in games for line in game]
+    lines.insert(1000, "[" * 50_000)  # a deep line in the middle of a piece
+    lines.insert(2000, "not json")
+    path, _ = _imported_whole(tmp_path, lines, games, [1001, 2001])
+    assert path.stat().st_size > 5 * stream.PART_BYTES
+
+
+def test_a_file_that_interleaves_late_is_read_again_and_spread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game that comes back after other games (here, four parts on): the tables written so
+    far are dropped uncommitted, and the file is read again and spread by game: every game
+    whole, each bad line named once, one commit, no data file left over."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", 20_000)
+    monkeypatch.setattr(stream, "PART_BYTES", 40_000)
+    games = [_game_lines(f"g-{i}") for i in range(6)]
+    split = len(games[0]) // 2
+    lines = [*games[0][:split], *(line for game in games[1:] for line in game), *games[0][split:]]
+    lines.insert(300, "not json")
+    spread: list[int] = []
+    original = stream._spread
+
+    def spy(tables: Any, directory: Path, parts: int) -> Any:
+        spread.append(parts)
+        return original(tables, directory, parts)
+
+    monkeypatch.setattr(stream, "_spread", spy)
+    _imported_whole(tmp_path, lines, games, [301])
+    assert spread  # found out, read again
 
 
 #: Imports a file in pieces of 64 kB and parts of 256 kB in a fresh process: its events, and

@@ -38,7 +38,7 @@ def game_runs(store: EventStore, kind: str) -> GameRuns:
     out = GameRuns()
     last: str | None = None
     for batch in store.scan(kind, columns=["game_id"], dictionary=True):
-        for game_id in _run_ids(batch.column(0)):
+        for game_id in run_ids(batch.column(0)):
             if game_id == last:
                 continue
             if game_id in seen:
@@ -49,7 +49,7 @@ def game_runs(store: EventStore, kind: str) -> GameRuns:
     return out
 
 
-def _run_ids(column: Any) -> list[str]:
+def run_ids(column: Any) -> list[str]:
     """The game id of each run of a (dictionary-encoded) column, in order."""
     if not len(column):
         return []
@@ -87,7 +87,7 @@ def game_slices(
         count += batch.num_rows
         if count >= rows:
             table = pa.Table.from_batches(held)
-            cut = _last_game_start(table)
+            cut = last_game_start(table)
             if cut > 0:
                 yield table.slice(0, cut)
                 held = table.slice(cut).to_batches()
@@ -99,7 +99,7 @@ def game_slices(
         yield store._load_tables(ordered[i : i + 1000])
 
 
-def _last_game_start(table: pa.Table) -> int:
+def last_game_start(table: pa.Table) -> int:
     """The row where the table's last run of one game id begins."""
     ids = table.column("game_id")
     last = ids[table.num_rows - 1].as_py()

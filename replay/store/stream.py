@@ -2,11 +2,14 @@
 
 The file is read in pieces of :data:`PIECE_BYTES` (cut after a newline), each parsed by
 :func:`~replay.store.jsonl.parse_jsonl` (bad lines named by their line number in the file).
-A file of at most :data:`PART_BYTES` is ingested as one table. A larger one may interleave its
-games (a platform logs its tables as they play), and a game is only judged whole: the rows of
-each piece are spread over ``n`` Arrow IPC files in a temporary directory by a hash of their
-game id (every game in one of them, ``n`` such that each holds about :data:`PART_BYTES` of the
-file), then the parts are checked and written one after the other by
+A file of at most :data:`PART_BYTES` is ingested as one table. A larger one whose games each
+lie in one run of lines goes straight on in tables of whole games of about that size (each
+table's last game held back for the next). One that interleaves its games (a platform logs its
+tables as they play) is found out at the first game id that comes back, nothing committed, and
+read again: a game is only judged whole, so the rows of each piece are spread over ``n`` Arrow
+IPC files in a temporary directory by a hash of their game id (every game in one of them, ``n``
+such that each holds about :data:`PART_BYTES` of the file). Either way the tables are checked
+and written one after the other by
 :meth:`~replay.store.EventStore.ingest_batches` (each part's rows go to the data files as it
 comes, :mod:`replay.store.writer`), **all in one Delta commit**: an import killed midway
 leaves the store as it was (and a new import of the file stores it whole); it is never half
@@ -33,6 +36,7 @@ import pyarrow.ipc as ipc
 
 from replay.events import SCHEMA
 from replay.store.jsonl import parse_jsonl
+from replay.store.slices import last_game_start, run_ids
 from replay.store.table import EventStore, IngestReport
 from replay.store.validate import Rejection
 
@@ -116,10 +120,48 @@ def import_jsonl(
             if whole.num_rows:
                 out.report = store.ingest_batches([whole], source=name)
             return out
+        with contextlib.suppress(_Interleaved):
+            out.report = store.ingest_batches(_whole_games(parsed()), source=name)
+            return out
+        out.lines, out.events, out.unreadable = 0, 0, []  # read again, spread by game
         with tempfile.TemporaryDirectory(prefix="replay-import-") as spill:
             files = _spread(parsed(), Path(spill), parts)
             out.report = store.ingest_batches(_read_parts(files), source=name)
     return out
+
+
+class _Interleaved(Exception):
+    """A game's rows come back after another game's: the file interleaves its games."""
+
+
+def _whole_games(tables: Iterator[pa.Table]) -> Iterator[pa.Table]:
+    """The rows of a file whose games each lie in one run of lines (the common case: no
+    spreading needed) as tables of whole games of about :data:`PART_BYTES` of the file: the
+    pieces in order, the last game of each table held back for the next one. Raises
+    :class:`_Interleaved` as soon as a game id comes back after another game's rows (nothing
+    is committed then: the caller spreads the file by game instead)."""
+    met: set[str] = set()
+    last: str | None = None
+    held: list[pa.Table] = []
+    per_part = max(1, PART_BYTES // PIECE_BYTES)
+    for table in tables:
+        runs = run_ids(table.column("game_id").combine_chunks())
+        for i, game_id in enumerate(runs):
+            if game_id in met and not (i == 0 and game_id == last):
+                raise _Interleaved
+            met.add(game_id)
+        last = runs[-1] if runs else last
+        held.append(table)
+        del table
+        if len(held) >= per_part:
+            whole = pa.concat_tables(held)
+            cut = last_game_start(whole)
+            held = [whole.slice(cut)]
+            if cut:
+                yield whole.slice(0, cut)
+            del whole
+    if held:
+        yield pa.concat_tables(held)
 
 
 def import_pool() -> pa.MemoryPool:
