@@ -203,12 +203,8 @@ def _csv(report: Reported, out: TextIO, where: Origins) -> None:
 
 
 # --------------------------------------------------------------------------- text
-def summary_line(report: AuditReport | Counts, problems: int | None = None) -> str:
+def summary_line(counts: Counts, problems: int) -> str:
     """One line: games, events, findings, stops, unreadable input."""
-    if isinstance(report, AuditReport):
-        counts, problems = counts_of(report.games), len(report.problems)
-    else:
-        counts = report
     line = (
         f"{counts.games} games, {counts.events} events audited: "
         f"{counts.findings} findings in {counts.faulty} games"
