@@ -52,6 +52,7 @@ from replay.events import (
 from replay.games import UnknownGame, get_rules
 from replay.games.base import GameState, Phase, Rules, RuleViolation, describe_payload
 from replay.rulebook import rule_text
+from replay.violation import LogRule
 
 INTERNAL_ERROR = "internal error"
 
@@ -259,19 +260,19 @@ def check_sequence(events: list[Event], game: GameAudit) -> list[Event]:
             usable.append(event)
             continue
         if event.seq < 0:  # outside the sequence: reported, the sequence itself may be whole
-            violation = RuleViolation("LOG-SEQUENCE", f"seq {event.seq} is negative")
+            violation = RuleViolation(LogRule.SEQUENCE, f"seq {event.seq} is negative")
             game.findings.append(_finding(game, event, event.seq, violation))
             continue
         if event.seq < expected:
             same = usable[event.seq] == event
             message = f"seq {event.seq} recorded twice" + (" (identical)" if same else "")
-            violation = RuleViolation("LOG-SEQUENCE", message)
+            violation = RuleViolation(LogRule.SEQUENCE, message)
             game.findings.append(_finding(game, event, event.seq, violation))
             if same:
                 continue
             _stop(game, event.seq, "two different events share one sequence number")
             return usable[: event.seq]
-        violation = RuleViolation("LOG-SEQUENCE", f"seq {expected} to {event.seq - 1} missing")
+        violation = RuleViolation(LogRule.SEQUENCE, f"seq {expected} to {event.seq - 1} missing")
         game.findings.append(_finding(game, event, event.seq, violation))
         _stop(game, expected, "events are missing")
         return usable
@@ -302,7 +303,7 @@ def audit_game(events: Sequence[Event], *, complete: bool = False) -> GameAudit:
     try:
         rules = get_rules(first.kind)
     except UnknownGame:
-        violation = RuleViolation("LOG-SETUP", f"unknown game kind {first.kind!r}")
+        violation = RuleViolation(LogRule.SETUP, f"unknown game kind {first.kind!r}")
         game.findings.append(_finding(game, first, 0, violation))
         return _stop(game, 0, "unknown game kind")
     usable, stray = _before_unused_field(usable, first.kind)
@@ -366,11 +367,13 @@ def _check_finished(game: GameAudit, rules: Any, state: Any, seq: int, complete:
         return
     if due.phase is Phase.RULING:
         ruling = due.ruling
-        rule = due.rule if ruling is not None and ruling.type == "game_end" else "LOG-ORDER"
+        rule = due.rule if ruling is not None and ruling.type == "game_end" else LogRule.ORDER
         message = f"the log ends but the ruling {describe_payload(ruling)} is due ({due.rule})"
         violation = RuleViolation(rule, message, expected=ruling)
     else:
-        violation = RuleViolation("LOG-ORDER", f"the log ends before the game did ({due.what} due)")
+        violation = RuleViolation(
+            LogRule.ORDER, f"the log ends before the game did ({due.what} due)"
+        )
     game.findings.append(_finding(game, None, seq, violation, rules.summary(state),
                                   rules.view(state)))  # fmt: skip
 

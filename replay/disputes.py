@@ -25,6 +25,7 @@ from replay.audit import audit_game
 from replay.events import Category, Event
 from replay.games.base import Rules, RuleViolation
 from replay.simulate import play_out, seat_bots
+from replay.violation import LogRule
 
 #: Rules that no single changed event can break (docs/audit.md): the search does not wait for
 #: them.
@@ -169,7 +170,9 @@ def integrity_disputes(game: Sequence[Event]) -> dict[str, Dispute]:
     after_end = [*events, replace(events[-1], seq=len(events))]
     bad_setup = [replace(events[0], data="not json"), *events[1:]]
     return {
-        "LOG-SEQUENCE": Dispute("LOG-SEQUENCE", 6, gap, "seq 5 missing"),
-        "LOG-AFTER-END": Dispute("LOG-AFTER-END", len(events), after_end, "event after the end"),
-        "LOG-SETUP": Dispute("LOG-SETUP", 0, bad_setup, "game_start data is not JSON"),
+        LogRule.SEQUENCE: Dispute(LogRule.SEQUENCE, 6, gap, "seq 5 missing"),
+        LogRule.AFTER_END: Dispute(
+            LogRule.AFTER_END, len(events), after_end, "event after the end"
+        ),
+        LogRule.SETUP: Dispute(LogRule.SETUP, 0, bad_setup, "game_start data is not JSON"),
     }

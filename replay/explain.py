@@ -22,6 +22,7 @@ from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
 from replay.rulebook import rule_text
 from replay.text import escaped, shown
+from replay.violation import LogRule
 
 _WORDS = {
     Category.DECISION: ("legal", "illegal"),
@@ -272,7 +273,7 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
 
     before = "(no state before the first event)"
     if rules is None:
-        return verdict(False, "LOG-SETUP", f"unknown game kind {event.kind!r}", "", before)
+        return verdict(False, LogRule.SETUP, f"unknown game kind {event.kind!r}", "", before)
     due = None
     try:
         for step in rules.walk(usable[: seq + 1]):

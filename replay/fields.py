@@ -26,11 +26,12 @@ import pyarrow.compute as pc
 
 from replay import catalog
 from replay.events import SCHEMA, Event
+from replay.violation import LogRule
 
 #: The optional columns an event type may or may not use (``ts`` is allowed everywhere).
 OPTIONAL: tuple[str, ...] = tuple(f.name for f in SCHEMA if f.nullable and f.name != "ts")
 
-RULE = "LOG-ORDER"
+RULE = LogRule.ORDER
 
 
 @cache

@@ -6,10 +6,36 @@ it together with ``StoreError``, which a class compiled by mypyc does not allow.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from replay.events import Event
+
+
+class RuleId(StrEnum):
+    """A rule's ID in RULES.md (``HEARTS-FOLLOW``): the base of each game's ``Rule`` enum and
+    of :class:`LogRule`, so that a misspelt rule is a type error, not a finding citing nothing.
+
+    A member is its ID as a string (``Rule.FOLLOW == "HEARTS-FOLLOW"``), printed, shown and
+    stored as the ID:
+
+    >>> LogRule.CARD, f"{LogRule.CARD}", LogRule.CARD == "LOG-CARD"
+    ('LOG-CARD', 'LOG-CARD', True)
+    """
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class LogRule(RuleId):
+    """The rules of every log, whatever the game (RULES.md LOG-*)."""
+
+    AFTER_END = "LOG-AFTER-END"
+    CARD = "LOG-CARD"
+    ORDER = "LOG-ORDER"
+    SEQUENCE = "LOG-SEQUENCE"
+    SETUP = "LOG-SETUP"
 
 
 class RuleViolation(Exception):
@@ -22,7 +48,7 @@ class RuleViolation(Exception):
 
     def __init__(
         self,
-        rule: str,
+        rule: RuleId,
         message: str,
         *,
         recoverable: bool = False,

@@ -13,6 +13,7 @@ from replay import cards
 from replay.audit import Finding, GameAudit
 from replay.cards import Deck, UnknownCard
 from replay.events import COLUMNS, PAYLOAD_FIELDS, Event, same_payload
+from replay.games import hearts
 from replay.games.base import Due, Phase
 
 FULL = Event(
@@ -39,7 +40,7 @@ def test_events_are_frozen() -> None:
     "value",
     [
         FULL,
-        Due(Phase.RULING, (), FULL, "HEARTS-TRICK", "trick_won"),
+        Due(Phase.RULING, (), FULL, hearts.Rule.TRICK, "trick_won"),
         Finding("g1", "hearts", 7, "HEARTS-TRICK", "wrong", "#7 x", "y", "state"),
         GameAudit("g1", "hearts", 10, [Finding("g1", "hearts", 7, "R", "m")], 7, "stopped"),
     ],

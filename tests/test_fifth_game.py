@@ -41,6 +41,7 @@ from replay.games.base import (
 )
 from replay.simulate import simulate_game
 from replay.store import EventStore
+from replay.violation import LogRule, RuleId
 
 if is_compiled():
     # mypyc: an interpreted class cannot derive from a compiled one (Rules, GameState); a game
@@ -58,6 +59,16 @@ def suit(code: str) -> str:
 
 def rank(code: str) -> int:
     return int(code[:-1])
+
+
+class Rule(RuleId):
+    """The rules of Twelve (this file's own IDs: no RULES.md entry)."""
+
+    DEAL = "TWELVE-DEAL"
+    TURN = "TWELVE-TURN"
+    FOLLOW = "TWELVE-FOLLOW"
+    TRICK = "TWELVE-TRICK"
+    END = "TWELVE-END"
 
 
 @dataclass(slots=True, init=False)
@@ -88,9 +99,9 @@ class Twelve(Rules[TwelveState]):
     title: ClassVar[str] = "Twelve"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 3
-    turn_rule: ClassVar[str] = "TWELVE-TURN"
-    end_rule: ClassVar[str] = "TWELVE-END"
-    due_rules: ClassVar[Mapping[str, str]] = {"deal": "TWELVE-DEAL", "play": "TWELVE-TURN"}
+    turn_rule: ClassVar[RuleId] = Rule.TURN
+    end_rule: ClassVar[RuleId] = Rule.END
+    due_rules: ClassVar[Mapping[str, RuleId]] = {"deal": Rule.DEAL, "play": Rule.TURN}
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
         "play": Category.DECISION,
@@ -102,13 +113,7 @@ class Twelve(Rules[TwelveState]):
         "play": ("trick", "player", "card"),
         "trick_won": ("trick", "player", "cards", "amount"),
     }
-    rule_ids: ClassVar[tuple[str, ...]] = (
-        "TWELVE-DEAL",
-        "TWELVE-TURN",
-        "TWELVE-FOLLOW",
-        "TWELVE-TRICK",
-        "TWELVE-END",
-    )
+    rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
 
     def setup_event(
         self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
@@ -120,9 +125,9 @@ class Twelve(Rules[TwelveState]):
 
     def start(self, event: Event) -> TwelveState:
         setup = parse_setup(event, KIND)
-        n = check_players(setup, self.min_players, self.max_players, "TWELVE-DEAL")
+        n = check_players(setup, self.min_players, self.max_players, Rule.DEAL)
         state = TwelveState(event.game_id, KIND, n)
-        state.names = seat_names(setup, n, "TWELVE-DEAL")
+        state.names = seat_names(setup, n, Rule.DEAL)
         state.seq = 1
         state.last = event
         return state
@@ -138,11 +143,11 @@ class Twelve(Rules[TwelveState]):
                 state, "trick_won", trick=state.trick, player=winner, cards=tuple(state.table),
                 amount=1,
             )  # fmt: skip
-            return Due.of_ruling(won, "TWELVE-TRICK")
+            return Due.of_ruling(won, Rule.TRICK)
         if not any(state.hands):
             best = max(state.points)
             winners = tuple(s for s, p in enumerate(state.points) if p == best)
-            return Due.of_ruling(self.new_event(state, "game_end", values=winners), "TWELVE-END")
+            return Due.of_ruling(self.new_event(state, "game_end", values=winners), Rule.END)
         return Due.decision(self.turn(state), what="play")
 
     def turn(self, state: TwelveState) -> int:
@@ -159,20 +164,20 @@ class Twelve(Rules[TwelveState]):
     def verify_chance(self, state: TwelveState, event: Event) -> None:
         cards = event.cards or ()
         if event.player != state.dealt:
-            raise RuleViolation("TWELVE-DEAL", f"deal to seat {event.player}, not {state.dealt}")
+            raise RuleViolation(Rule.DEAL, f"deal to seat {event.player}, not {state.dealt}")
         held = {c for hand in state.hands for c in hand}
         for code in cards:
             if code not in DECK or code in held:
-                raise RuleViolation("LOG-CARD", f"{code} is not in the undealt deck")
+                raise RuleViolation(LogRule.CARD, f"{code} is not in the undealt deck")
         if len(set(cards)) != len(cards) or len(cards) != len(DECK) // state.n:
-            raise RuleViolation("TWELVE-DEAL", f"{len(cards)} cards dealt")
+            raise RuleViolation(Rule.DEAL, f"{len(cards)} cards dealt")
 
     def card_fault(self, state: TwelveState, event: Event) -> RuleViolation | None:
         seat = event.player
         if event.type != "play" or seat is None or not 0 <= seat < state.n:
             return None
         if event.card not in state.hands[seat]:
-            return RuleViolation("LOG-CARD", f"seat {seat} does not hold {event.card}")
+            return RuleViolation(LogRule.CARD, f"seat {seat} does not hold {event.card}")
         return None
 
     def verify_decision(self, state: TwelveState, event: Event) -> None:
@@ -180,9 +185,9 @@ class Twelve(Rules[TwelveState]):
         if fault is not None:
             raise fault
         if event.trick != state.trick:
-            raise RuleViolation("LOG-ORDER", f"trick {event.trick}, expected {state.trick}")
+            raise RuleViolation(LogRule.ORDER, f"trick {event.trick}, expected {state.trick}")
         if event not in self.legal_decisions(state, self.turn(state)):
-            raise RuleViolation("TWELVE-FOLLOW", f"{event.card} does not follow the led suit")
+            raise RuleViolation(Rule.FOLLOW, f"{event.card} does not follow the led suit")
 
     def reduce(self, state: TwelveState, event: Event) -> TwelveState:
         if event.type == "deal":

@@ -293,7 +293,7 @@ LOG_ORDER_SITES = {
 
 
 def log_order_sites() -> Iterator[tuple[str, str, str]]:
-    """(module, function, message source) of every ``RuleViolation("LOG-ORDER", ...)``."""
+    """(module, function, message source) of every ``RuleViolation(LogRule.ORDER, ...)``."""
     for path in sorted(GAMES_DIR.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for function in ast.walk(tree):
@@ -302,8 +302,7 @@ def log_order_sites() -> Iterator[tuple[str, str, str]]:
             for node in ast.walk(function):
                 if (
                     isinstance(node, ast.Call) and getattr(node.func, "id", "") == "RuleViolation"
-                    and node.args and isinstance(node.args[0], ast.Constant)
-                    and node.args[0].value == "LOG-ORDER"
+                    and node.args and ast.unparse(node.args[0]) == "LogRule.ORDER"
                 ):  # fmt: skip
                     yield path.name, function.name, ast.unparse(node.args[1])
 

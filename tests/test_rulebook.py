@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 import pytest
 
 from replay.games import available_kinds, get_rules
 from replay.rulebook import has_rule, rule_text, rules
+from replay.violation import LogRule
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
 
@@ -35,3 +38,24 @@ def test_every_rule_id_a_game_declares_is_in_rules_md(kind: str) -> None:
     prefix = kind.upper() + "-"
     declared = {r for r in rules() if r.startswith(prefix)}
     assert declared == set(game.rule_ids)
+
+
+def test_the_log_rules_are_the_log_rules_of_rules_md() -> None:
+    assert {str(r) for r in LogRule} == {r for r in rules() if r.startswith("LOG-")}
+
+
+def test_every_rule_a_game_cites_is_typed() -> None:
+    """A rule is cited through its game's ``Rule`` enum or ``LogRule`` (a misspelt ID is a type
+    error): no rule ID written as a string in a game module's code."""
+    literal = re.compile(r"^[A-Z0-9]+(-[A-Z0-9]+)+$")
+    games = Path(__file__).resolve().parents[1] / "replay" / "games"
+    found = []
+    for path in sorted(games.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        enums = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "Rule"]
+        declared = {id(c) for e in enums for c in ast.walk(e)}
+        for node in ast.walk(tree):
+            is_id = isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if is_id and literal.match(node.value) and id(node) not in declared:
+                found.append(f"{path.name}:{node.lineno} {node.value}")
+    assert found == []

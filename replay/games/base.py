@@ -35,6 +35,7 @@ from mypy_extensions import i64
 
 from replay.events import COMPILED, Category, Event, same_payload
 from replay.packed import CARD_BITS, nth, unpack
+from replay.violation import LogRule, RuleId
 from replay.violation import RuleViolation as RuleViolation  # re-exported: part of the interface
 
 
@@ -54,7 +55,7 @@ class Due:
     phase: Phase
     seats: tuple[int, ...] = ()
     ruling: Event | None = None
-    rule: str | None = None
+    rule: RuleId | None = None
     what: str = ""
 
     def __init__(
@@ -62,7 +63,7 @@ class Due:
         phase: Phase,
         seats: tuple[int, ...] = (),
         ruling: Event | None = None,
-        rule: str | None = None,
+        rule: RuleId | None = None,
         what: str = "",
     ) -> None:
         if not COMPILED:
@@ -93,7 +94,7 @@ class Due:
         return Due(Phase.CHANCE, seats=seats, what=what)
 
     @staticmethod
-    def of_ruling(event: Event, rule: str) -> Due:
+    def of_ruling(event: Event, rule: RuleId) -> Due:
         return Due(Phase.RULING, ruling=event, rule=rule, what=event.type)
 
 
@@ -304,16 +305,16 @@ class Rules(ABC, Generic[S]):
     #: left out, or a game that declares none, is not checked (:mod:`replay.fields`).
     event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: The game's rule IDs (as in RULES.md), besides the LOG-* integrity rules.
-    rule_ids: ClassVar[tuple[str, ...]]
+    rule_ids: ClassVar[tuple[RuleId, ...]]
     #: The rule cited when a decision is made by a seat whose turn it is not.
-    turn_rule: ClassVar[str]
+    turn_rule: ClassVar[RuleId]
     #: The rule that says when the game ends (its ``game_end`` ruling): cited for a game end
     #: recorded where the game goes on, and for a missing one.
-    end_rule: ClassVar[str]
+    end_rule: ClassVar[RuleId]
     #: The rule that requires each chance event or decision a game waits for (``Due.what``):
     #: a LOG-ORDER finding names the rule whose event was due (RULES.md, "Which rule a
     #: finding cites", 4.).
-    due_rules: ClassVar[Mapping[str, str]]
+    due_rules: ClassVar[Mapping[str, RuleId]]
 
     def __init__(self) -> None:
         #: ``event_types`` as an instance dict: compiled, read without a class lookup.
@@ -434,15 +435,15 @@ class Rules(ABC, Generic[S]):
     def verify(self, state: S, event: Event) -> None:
         """Raise :class:`RuleViolation` unless ``event`` may be recorded next in ``state``."""
         if event.seq != state.seq:
-            raise RuleViolation("LOG-SEQUENCE", f"expected seq {state.seq}, got {event.seq}")
+            raise RuleViolation(LogRule.SEQUENCE, f"expected seq {state.seq}, got {event.seq}")
         category = self.categories.get(event.type)
         if category is None:
-            raise RuleViolation("LOG-ORDER", f"unknown {self.kind} event type {event.type!r}")
+            raise RuleViolation(LogRule.ORDER, f"unknown {self.kind} event type {event.type!r}")
         if category is Category.RULING and self.is_due_ruling(state, event):
             return  # the ruling due, recorded as the rules give it
         due = self.due(state)
         if due.phase is Phase.OVER:
-            raise RuleViolation("LOG-AFTER-END", f"{event.type} after the end of the game")
+            raise RuleViolation(LogRule.AFTER_END, f"{event.type} after the end of the game")
         if event.type == "game_end":
             self._verify_game_end(due)
         if due.phase is Phase.RULING:
@@ -450,18 +451,18 @@ class Rules(ABC, Generic[S]):
             return
         if category is Category.RULING:
             raise RuleViolation(
-                "LOG-ORDER",
+                LogRule.ORDER,
                 f"ruling {event.type} while no ruling is due: {self._due_words(due)}",
             )
         if category is Category.SETUP:
-            raise RuleViolation("LOG-SETUP", "a second game_start in one game")
+            raise RuleViolation(LogRule.SETUP, "a second game_start in one game")
         if due.phase is Phase.CHANCE:
             if category is not Category.CHANCE:
-                raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
+                raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
             self.verify_chance(state, event)
             return
         if category is not Category.DECISION:
-            raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
+            raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
         if event.player not in due.seats:
             fault = self.card_fault(state, event)  # a card not held is LOG-CARD first
             if fault is not None:
@@ -498,7 +499,7 @@ class Rules(ABC, Generic[S]):
         assert expected is not None and due.rule is not None
         if category is not Category.RULING:
             raise RuleViolation(
-                "LOG-ORDER",
+                LogRule.ORDER,
                 f"{event.type} recorded but the ruling {describe_payload(expected)} is due "
                 f"({due.rule})",
                 expected=expected,
@@ -517,7 +518,7 @@ class Rules(ABC, Generic[S]):
         hands and finds none."""
         return None
 
-    def ruling_rule(self, state: S, due: Due, event: Event) -> str:
+    def ruling_rule(self, state: S, due: Due, event: Event) -> RuleId:
         """The rule a wrong ruling breaks: the rule that requires the ruling due, or a rule
         more specific to the field that is wrong (a game overrides it; RULES.md, "Which rule a
         finding cites")."""
@@ -622,7 +623,7 @@ class Rules(ABC, Generic[S]):
             try:
                 if event.game_id != game_id or event.kind != kind:
                     raise RuleViolation(
-                        "LOG-SETUP",
+                        LogRule.SETUP,
                         f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} "
                         f"({kind})",
                     )
@@ -852,7 +853,7 @@ def round_fault(event: Event, expected: int) -> RuleViolation | None:
     if number is not None and number == expected:  # narrowed: compiled, a native comparison
         return None
     return RuleViolation(
-        "LOG-ORDER", f"{event.type} in round {event.round} during round {expected}",
+        LogRule.ORDER, f"{event.type} in round {event.round} during round {expected}",
         recoverable=True,
     )  # fmt: skip
 
@@ -864,11 +865,11 @@ def deal_fault(event: Event, dealt_seats: int, n: int, round_: int | None) -> Ru
     order, each seat dealt once."""
     seat = event.player
     if seat is None or not 0 <= seat < n:  # narrowed: compiled, native comparisons
-        return RuleViolation("LOG-ORDER", f"deal for seat {seat}, not a seat of {n} players")
+        return RuleViolation(LogRule.ORDER, f"deal for seat {seat}, not a seat of {n} players")
     if dealt_seats >> seat & 1:
-        return RuleViolation("LOG-ORDER", f"a second deal to seat {seat} in one round")
+        return RuleViolation(LogRule.ORDER, f"a second deal to seat {seat} in one round")
     if round_ is not None and not same(event.round, round_):
-        return RuleViolation("LOG-ORDER", f"deal for round {event.round} during round {round_}")
+        return RuleViolation(LogRule.ORDER, f"deal for round {event.round} during round {round_}")
     return None
 
 
@@ -880,7 +881,7 @@ def held_fault(event: Event, hand: int, deck: Any) -> RuleViolation | None:
         card = deck.find(code) if isinstance(code, str) else -1
         if card < 0 or not hand >> card & 1:
             return RuleViolation(
-                "LOG-CARD",
+                LogRule.CARD,
                 f"seat {event.player} made a {event.type} of {code} which it does not hold",
             )
     return None
@@ -974,11 +975,11 @@ def parse_setup(event: Event, kind: str) -> dict[str, Any]:
 def check_start(event: Event, kind: str) -> None:
     """LOG-SETUP unless ``event`` can start a game of ``kind`` (its data aside)."""
     if event.type != "game_start":
-        raise RuleViolation("LOG-SETUP", f"a game must begin with game_start, not {event.type}")
+        raise RuleViolation(LogRule.SETUP, f"a game must begin with game_start, not {event.type}")
     if event.seq != 0:
-        raise RuleViolation("LOG-SETUP", f"game_start must have seq 0, not {event.seq}")
+        raise RuleViolation(LogRule.SETUP, f"game_start must have seq 0, not {event.seq}")
     if event.kind != kind:
-        raise RuleViolation("LOG-SETUP", f"game_start of kind {event.kind!r}, expected {kind!r}")
+        raise RuleViolation(LogRule.SETUP, f"game_start of kind {event.kind!r}, expected {kind!r}")
 
 
 def _setup_data(event: Event) -> dict[str, Any]:
@@ -986,10 +987,10 @@ def _setup_data(event: Event) -> dict[str, Any]:
     try:
         return event.setup()
     except (ValueError, json.JSONDecodeError) as exc:
-        raise RuleViolation("LOG-SETUP", f"game_start data is not a JSON object: {exc}") from None
+        raise RuleViolation(LogRule.SETUP, f"game_start data is not a JSON object: {exc}") from None
 
 
-def check_players(setup: Mapping[str, Any], low: int, high: int, rule: str) -> int:
+def check_players(setup: Mapping[str, Any], low: int, high: int, rule: RuleId) -> int:
     """The number of seats of a setup, checked against the game's range."""
     n = setup.get("players")
     if not isinstance(n, int) or not low <= n <= high:
@@ -997,7 +998,7 @@ def check_players(setup: Mapping[str, Any], low: int, high: int, rule: str) -> i
     return n
 
 
-def seat_names(setup: Mapping[str, Any], n: int, rule: str) -> tuple[str, ...]:
+def seat_names(setup: Mapping[str, Any], n: int, rule: RuleId) -> tuple[str, ...]:
     """The player ids of a setup, one per seat (``p0``, ``p1``... when it gives none)."""
     names = setup.get("names") or [f"p{i}" for i in range(n)]
     if not isinstance(names, list) or len(names) != n:
@@ -1005,7 +1006,7 @@ def seat_names(setup: Mapping[str, Any], n: int, rule: str) -> tuple[str, ...]:
     return tuple(str(x) for x in names)
 
 
-def bot_flags(setup: Mapping[str, Any], n: int, default: bool, rule: str) -> tuple[bool, ...]:
+def bot_flags(setup: Mapping[str, Any], n: int, default: bool, rule: RuleId) -> tuple[bool, ...]:
     """Whether each seat is a bot, as a setup says (``default`` for every seat when it does
     not)."""
     bots = setup.get("bots") or [default] * n

@@ -58,6 +58,7 @@ from replay.games.base import (
 )
 from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
 from replay.text import shown as shown_id
+from replay.violation import LogRule, RuleId
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 COLOURS: Final = "GRYB"
@@ -270,6 +271,21 @@ def _half_penalty(half: int, first: int) -> int:
         total += PENALTY[first + low.bit_length() - 1]
         half ^= low
     return total
+
+
+class Rule(RuleId):
+    """The rules of Fou! (RULES.md FOU-*), in the order RULES.md gives them."""
+
+    SETUP = "FOU-SETUP"
+    LEAD = "FOU-LEAD"
+    TURN = "FOU-TURN"
+    FOLLOW = "FOU-FOLLOW"
+    JOKER = "FOU-JOKER"
+    TRICK = "FOU-TRICK"
+    FOOL = "FOU-FOOL"
+    ROUND_END = "FOU-ROUND-END"
+    SCORE = "FOU-SCORE"
+    END = "FOU-END"
 
 
 @dataclass(slots=True, init=False)
@@ -532,9 +548,9 @@ class FouState(GameState):
 
 def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The names and bot flags of a game's setup, one per seat (LOG-SETUP, FOU-SETUP)."""
-    n = check_players(setup, Fou.min_players, Fou.max_players, "FOU-SETUP")
-    names = seat_names(setup, n, "FOU-SETUP")
-    return names, bot_flags(setup, n, True, "FOU-SETUP")
+    n = check_players(setup, Fou.min_players, Fou.max_players, Rule.SETUP)
+    names = seat_names(setup, n, Rule.SETUP)
+    return names, bot_flags(setup, n, True, Rule.SETUP)
 
 
 def next_seat(seat: int, n: int, out: int) -> int:
@@ -566,13 +582,13 @@ class Fou(Rules[FouState]):
     title: ClassVar[str] = "Fou!"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 8
-    turn_rule: ClassVar[str] = "FOU-TURN"
-    end_rule: ClassVar[str] = "FOU-END"
-    due_rules: ClassVar[Mapping[str, str]] = {
-        "deck": "FOU-SETUP",
-        "dealer": "FOU-LEAD",
-        "deal": "FOU-SETUP",
-        "play": "FOU-TURN",
+    turn_rule: ClassVar[RuleId] = Rule.TURN
+    end_rule: ClassVar[RuleId] = Rule.END
+    due_rules: ClassVar[Mapping[str, RuleId]] = {
+        "deck": Rule.SETUP,
+        "dealer": Rule.LEAD,
+        "deal": Rule.SETUP,
+        "play": Rule.TURN,
     }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
@@ -595,18 +611,7 @@ class Fou(Rules[FouState]):
         "fool": ("round", "trick", "player", "card"),
         "round_scored": ("round", "player", "amount", "total"),
     }
-    rule_ids: ClassVar[tuple[str, ...]] = (
-        "FOU-SETUP",
-        "FOU-LEAD",
-        "FOU-TURN",
-        "FOU-FOLLOW",
-        "FOU-JOKER",
-        "FOU-TRICK",
-        "FOU-FOOL",
-        "FOU-ROUND-END",
-        "FOU-SCORE",
-        "FOU-END",
-    )
+    rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
@@ -633,17 +638,17 @@ class Fou(Rules[FouState]):
         stage = state.stage
         if stage == PLAY:
             if state.played == state.need:
-                return Due.of_ruling(self._trick_won(state), "FOU-TRICK")
+                return Due.of_ruling(self._trick_won(state), Rule.TRICK)
             return _PLAY_DUE[state.turn]
         if stage == FOOL:
-            return Due.of_ruling(self._fool(state), "FOU-FOOL")
+            return Due.of_ruling(self._fool(state), Rule.FOOL)
         if stage == DEAL:
             return Due.chance(*undealt_seats(state.dealt_seats, state.n), what="deal")
         if stage == SCORE:
-            return Due.of_ruling(self._round_scored(state), "FOU-SCORE")
+            return Due.of_ruling(self._round_scored(state), Rule.SCORE)
         if stage == END:
             event = self.new_event(state, "game_end", values=game_winners(state.totals))
-            return Due.of_ruling(event, "FOU-END")
+            return Due.of_ruling(event, Rule.END)
         if stage == DECK_STAGE:
             return Due.chance(what="deck")
         if stage == DEALER:
@@ -795,34 +800,34 @@ class Fou(Rules[FouState]):
         if exc.rule == self.turn_rule and isinstance(seat, int) and 0 <= seat < state.n:
             if state.out >> seat & 1:
                 return RuleViolation(
-                    "FOU-TURN", f"seat {seat} played in trick {state.trick} but is the Fool "
+                    Rule.TURN, f"seat {seat} played in trick {state.trick} but is the Fool "
                     f"sitting it out; seat {state.turn} is to play",
                 )  # fmt: skip
             if not state.table:
                 return RuleViolation(
-                    "FOU-LEAD", f"seat {seat} led trick {state.trick} of round {state.round} "
+                    Rule.LEAD, f"seat {seat} led trick {state.trick} of round {state.round} "
                     f"but seat {state.turn} leads it",
                 )  # fmt: skip
             return exc
         fools = self._fool_count_fault(state, event, exc)
         if fools is not None:
             return fools
-        if exc.rule != "LOG-ORDER":
+        if exc.rule != LogRule.ORDER:
             return exc
         if event.type == "play" and state.stage == SCORE:
             empty = [s for s in range(state.n) if not state.hand(s)]
             return RuleViolation(
-                "FOU-ROUND-END", f"seat {seat} played after round {state.round} ended: seat "
+                Rule.ROUND_END, f"seat {seat} played after round {state.round} ended: seat "
                 f"{empty[0]} has no cards left",
             )  # fmt: skip
         if event.type == "round_scored" and state.stage in (PLAY, DEAL):
             return RuleViolation(
-                "FOU-ROUND-END",
+                Rule.ROUND_END,
                 f"round_scored recorded in round {state.round} while every player holds cards",
             )
         if event.type == "deal" and state.stage == END:
             return RuleViolation(
-                "FOU-END", f"deal for round {event.round} but the game is over: "
+                Rule.END, f"deal for round {event.round} but the game is over: "
                 f"{self._end_reason(state)}",
             )  # fmt: skip
         return exc
@@ -842,7 +847,7 @@ class Fou(Rules[FouState]):
             )
         else:
             return None
-        return RuleViolation("FOU-FOOL", why, recoverable=exc.recoverable, expected=exc.expected)
+        return RuleViolation(Rule.FOOL, why, recoverable=exc.recoverable, expected=exc.expected)
 
     def _end_reason(self, state: FouState) -> str:
         for seat in range(state.n):
@@ -869,32 +874,34 @@ class Fou(Rules[FouState]):
     def _verify_deck(self, state: FouState, event: Event) -> None:
         if event.type != "deck":
             raise RuleViolation(
-                "LOG-ORDER", f"{event.type} before the deck in play is recorded (FOU-SETUP)"
+                LogRule.ORDER, f"{event.type} before the deck in play is recorded (FOU-SETUP)"
             )
         cards = event.cards or ()
         mask = known_cards(cards)
         if popcount(mask) != len(cards):
-            raise RuleViolation("LOG-CARD", f"card twice in the deck: {' '.join(repeated(cards))}")
+            raise RuleViolation(
+                LogRule.CARD, f"card twice in the deck: {' '.join(repeated(cards))}"
+            )
         size = state.hand_size * state.n
         if len(cards) != size:
             raise RuleViolation(
-                "FOU-SETUP", f"a deck of {len(cards)} cards for {state.n} players, not {size}"
+                Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
             )
 
     def _verify_dealer(self, state: FouState, event: Event) -> None:
         if event.type != "dealer":
             raise RuleViolation(
-                "LOG-ORDER", f"{event.type} before the first dealer is recorded (FOU-LEAD)"
+                LogRule.ORDER, f"{event.type} before the first dealer is recorded (FOU-LEAD)"
             )
         if not isinstance(event.player, int) or not 0 <= event.player < state.n:
             raise RuleViolation(
-                "FOU-LEAD", f"first dealer {event.player} is not a seat of {state.n} players"
+                Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
             )
 
     def _verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
         """Check a deal; return its cards as the halves of a hand (see SPLIT)."""
         if event.type != "deal":
-            raise RuleViolation("LOG-ORDER", f"{event.type} while a deal is due (FOU-SETUP)")
+            raise RuleViolation(LogRule.ORDER, f"{event.type} while a deal is due (FOU-SETUP)")
         fault = deal_fault(event, state.dealt_seats, state.n, state.round)
         if fault is not None:
             raise fault
@@ -921,13 +928,15 @@ class Fou(Rules[FouState]):
             mask = high << SPLIT | low
             if mask & ~state.deck:
                 outside = " ".join(DECK.codes(mask & ~state.deck))
-                raise RuleViolation("LOG-CARD", f"seat {event.player} dealt {outside} not in play")
+                raise RuleViolation(
+                    LogRule.CARD, f"seat {event.player} dealt {outside} not in play"
+                )
             dealt = state.deck & ~(state.undealt_high << SPLIT | state.undealt_low)
             twice = DECK.codes(mask & dealt) or repeated(cards)
-            raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
+            raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
         if len(cards) != state.hand_size:
             raise RuleViolation(
-                "FOU-SETUP",
+                Rule.SETUP,
                 f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}",
             )
         return low, high
@@ -937,16 +946,16 @@ class Fou(Rules[FouState]):
         assert seat is not None
         code = event.card  # a play: Fou!'s one decision
         if code is None or code not in DECK:
-            raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
         card = DECK.index(code)
         hand = state.hand(seat)
         if not hand >> card & 1:
-            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
         if not may_play(hand, state.led, card):  # the game's rule before the numbering
             raise self._follow_violation(state, seat, card)
         if event.round != state.round or event.trick != state.trick:
             raise RuleViolation(
-                "LOG-ORDER", f"play in round {event.round} trick {event.trick} during round "
+                LogRule.ORDER, f"play in round {event.round} trick {event.trick} during round "
                 f"{state.round} trick {state.trick}", recoverable=True,
             )  # fmt: skip
 
@@ -958,11 +967,11 @@ class Fou(Rules[FouState]):
         if COLOUR[state.table[0]] == ONE:
             setter = next(c for c in state.table if COLOUR[c] != ONE)
             return RuleViolation(
-                "FOU-JOKER", f"seat {seat} played {card_name(card)} while holding {held[0]} and "
+                Rule.JOKER, f"seat {seat} played {card_name(card)} while holding {held[0]} and "
                 f"{colour} was set by {card_name(setter)} after a led 1", recoverable=True,
             )  # fmt: skip
         return RuleViolation(
-            "FOU-FOLLOW", f"seat {seat} played {card_name(card)} while holding {held[0]} and "
+            Rule.FOLLOW, f"seat {seat} played {card_name(card)} while holding {held[0]} and "
             f"{colour} was led", recoverable=True,
         )  # fmt: skip
 
@@ -1312,7 +1321,7 @@ def known_cards(codes: tuple[str, ...]) -> int:
     try:
         return DECK.mask(codes)
     except ValueError as exc:
-        raise RuleViolation("LOG-CARD", str(exc)) from None
+        raise RuleViolation(LogRule.CARD, str(exc)) from None
 
 
 def repeated(codes: tuple[str, ...]) -> list[str]:

@@ -51,6 +51,7 @@ from replay.games.base import (
 )
 from replay.packed import CARD_BITS, nth, placed
 from replay.text import shown as shown_id
+from replay.violation import LogRule, RuleId
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -116,6 +117,22 @@ def _per_seat() -> list[int]:
     return [0, 0, 0, 0]
 
 
+class Rule(RuleId):
+    """The rules of Hearts (RULES.md HEARTS-*), in the order RULES.md gives them."""
+
+    SETUP = "HEARTS-SETUP"
+    PASS = "HEARTS-PASS"
+    FIRST_LEAD = "HEARTS-FIRST-LEAD"
+    TURN = "HEARTS-TURN"
+    FOLLOW = "HEARTS-FOLLOW"
+    TRICK = "HEARTS-TRICK"
+    FIRST_TRICK = "HEARTS-FIRST-TRICK"
+    BREAK = "HEARTS-BREAK"
+    POINTS = "HEARTS-POINTS"
+    MOON = "HEARTS-MOON"
+    END = "HEARTS-END"
+
+
 @dataclass(slots=True, init=False)
 class HeartsState(SeatTrickState):
     """A Hearts game between events.
@@ -165,8 +182,8 @@ class HeartsState(SeatTrickState):
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
     """The player ids of a game's setup, one per seat (HEARTS-SETUP)."""
-    n = check_players(setup, 4, 4, "HEARTS-SETUP")
-    return seat_names(setup, n, "HEARTS-SETUP")
+    n = check_players(setup, 4, 4, Rule.SETUP)
+    return seat_names(setup, n, Rule.SETUP)
 
 
 def trick_winner(leader: int, cards: i64) -> int:
@@ -271,12 +288,10 @@ def _pass_fault(state: HeartsState, event: Event) -> RuleViolation | None:
     seat = event.player
     if not pass_offset(state.hand_no):
         return RuleViolation(
-            "HEARTS-PASS", f"seat {seat} passed in hand {state.hand_no}, which keeps (no pass)"
+            Rule.PASS, f"seat {seat} passed in hand {state.hand_no}, which keeps (no pass)"
         )
     if stage != PASS or (seat is not None and 0 <= seat < 4 and state.passes[seat] >= 0):
-        return RuleViolation(
-            "HEARTS-PASS", f"seat {seat} passed a second time in hand {state.hand_no}"
-        )
+        return RuleViolation(Rule.PASS, f"seat {seat} passed a second time in hand {state.hand_no}")
     return None
 
 
@@ -291,12 +306,12 @@ class Hearts(Rules[HeartsState]):
     title: ClassVar[str] = "Hearts"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4
-    turn_rule: ClassVar[str] = "HEARTS-TURN"
-    end_rule: ClassVar[str] = "HEARTS-END"
-    due_rules: ClassVar[Mapping[str, str]] = {
-        "deal": "HEARTS-SETUP",
-        "pass": "HEARTS-PASS",
-        "play": "HEARTS-TURN",
+    turn_rule: ClassVar[RuleId] = Rule.TURN
+    end_rule: ClassVar[RuleId] = Rule.END
+    due_rules: ClassVar[Mapping[str, RuleId]] = {
+        "deal": Rule.SETUP,
+        "pass": Rule.PASS,
+        "play": Rule.TURN,
     }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
@@ -315,19 +330,7 @@ class Hearts(Rules[HeartsState]):
         "trick_won": ("round", "trick", "player", "cards", "amount"),
         "round_scored": ("round", "player", "amount", "total"),
     }
-    rule_ids: ClassVar[tuple[str, ...]] = (
-        "HEARTS-SETUP",
-        "HEARTS-PASS",
-        "HEARTS-FIRST-LEAD",
-        "HEARTS-TURN",
-        "HEARTS-FOLLOW",
-        "HEARTS-TRICK",
-        "HEARTS-FIRST-TRICK",
-        "HEARTS-BREAK",
-        "HEARTS-POINTS",
-        "HEARTS-MOON",
-        "HEARTS-END",
-    )
+    rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
@@ -350,7 +353,7 @@ class Hearts(Rules[HeartsState]):
         stage = state.stage
         if stage == PLAY:
             if state.played == 4:
-                return Due.of_ruling(self._trick_won(state), "HEARTS-TRICK")
+                return Due.of_ruling(self._trick_won(state), Rule.TRICK)
             return _PLAY_DUE[state.turn]
         if stage == DEAL:
             return Due.chance(*undealt_seats(state.dealt_seats, 4), what="deal")
@@ -361,7 +364,7 @@ class Hearts(Rules[HeartsState]):
             return self._round_scored_due(state)
         if stage == END:
             winner = state.totals.index(min(state.totals))  # lowest total, first seat
-            return Due.of_ruling(self.new_event(state, "game_end", values=(winner,)), "HEARTS-END")
+            return Due.of_ruling(self.new_event(state, "game_end", values=(winner,)), Rule.END)
         return OVER
 
     def _trick_won(self, state: HeartsState) -> Event:
@@ -378,7 +381,7 @@ class Hearts(Rules[HeartsState]):
             state, "round_scored", round=state.hand_no, player=seat, amount=amount,
             total=state.totals[seat] + amount,
         )  # fmt: skip
-        return Due.of_ruling(event, "HEARTS-MOON" if MOON in state.taken else "HEARTS-POINTS")
+        return Due.of_ruling(event, Rule.MOON if MOON in state.taken else Rule.POINTS)
 
     def is_due_ruling(self, state: HeartsState, event: Event) -> bool:
         """A trick won or a hand's score as :meth:`due` gives it, compared field by field
@@ -445,7 +448,7 @@ class Hearts(Rules[HeartsState]):
                 raise self.card_fault(state, event) or fault  # a card not held: LOG-CARD
         super().verify(state, event)
 
-    def ruling_rule(self, state: HeartsState, due: Due, event: Event) -> str:
+    def ruling_rule(self, state: HeartsState, due: Due, event: Event) -> RuleId:
         """HEARTS-POINTS for a trick's point count, or a running total, that is wrong where
         the seat is right (RULES.md HEARTS-POINTS [decision]; a moon hand's scores stay
         HEARTS-MOON, a trick's winner HEARTS-TRICK)."""
@@ -454,12 +457,12 @@ class Hearts(Rules[HeartsState]):
         if event.type != expected.type or not same(event.player, expected.player):
             return due.rule
         if event.type == "trick_won" and not same(event.amount, expected.amount):
-            return "HEARTS-POINTS"
+            return Rule.POINTS
         if (
             event.type == "round_scored" and same(event.amount, expected.amount)
             and not same(event.total, expected.total)
         ):  # fmt: skip
-            return "HEARTS-POINTS"
+            return Rule.POINTS
         return due.rule
 
     def verify_dealt(self, state: HeartsState, event: Event) -> bool:
@@ -489,11 +492,11 @@ class Hearts(Rules[HeartsState]):
         mask = self._known_cards(cards)
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
-                "HEARTS-SETUP", f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
+                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
             )
         if popcount(mask) != len(cards) or mask & state.dealt:
             twice = DECK.codes(mask & state.dealt) or repeated(cards)
-            raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
+            raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
 
     def verify_decision(self, state: HeartsState, event: Event) -> None:
         seat = event.player
@@ -507,27 +510,27 @@ class Hearts(Rules[HeartsState]):
         try:
             return DECK.mask(codes or ())
         except ValueError as exc:
-            raise RuleViolation("LOG-CARD", str(exc)) from None
+            raise RuleViolation(LogRule.CARD, str(exc)) from None
 
     def _verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
         if event.type != "pass":
-            raise RuleViolation("HEARTS-PASS", f"seat {seat} made a {event.type} before passing")
+            raise RuleViolation(Rule.PASS, f"seat {seat} made a {event.type} before passing")
         cards = event.cards or ()
         mask = self._known_cards(cards)
         if popcount(mask) != len(cards) or mask & ~state.hand(seat):
             missing = DECK.codes(mask & ~state.hand(seat)) or repeated(cards)
             raise RuleViolation(
-                "LOG-CARD", f"seat {seat} passed {' '.join(missing)} which it does not hold"
+                LogRule.CARD, f"seat {seat} passed {' '.join(missing)} which it does not hold"
             )
         if len(cards) != PASS_SIZE:
             raise RuleViolation(
-                "HEARTS-PASS", f"seat {seat} passed {len(cards)} cards, not {PASS_SIZE}"
+                Rule.PASS, f"seat {seat} passed {len(cards)} cards, not {PASS_SIZE}"
             )
         check_round(event, state.hand_no)
         receiver = (seat + pass_offset(state.hand_no)) % 4
         if event.target != receiver:
             raise RuleViolation(
-                "HEARTS-PASS",
+                Rule.PASS,
                 f"seat {seat} passed to seat {event.target}, but hand {state.hand_no} passes "
                 f"{PASS_NAMES[pass_offset(state.hand_no)]} to seat {receiver}",
                 recoverable=True,
@@ -537,40 +540,40 @@ class Hearts(Rules[HeartsState]):
         code = event.card
         card = DECK.find(code) if code is not None else -1
         if card < 0:
-            raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
         hand = state.hand(seat)
         if not hand >> card & 1:
-            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
         if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
             rule, why = self._why_illegal(state, seat, card)
             raise RuleViolation(rule, why, recoverable=True)
         check_round(event, state.hand_no)
         if event.trick != state.trick_no:
             raise RuleViolation(
-                "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
+                LogRule.ORDER, f"play in trick {event.trick} during trick {state.trick_no}",
                 recoverable=True,
             )  # fmt: skip
 
-    def _why_illegal(self, state: HeartsState, seat: int, card: int) -> tuple[str, str]:
+    def _why_illegal(self, state: HeartsState, seat: int, card: int) -> tuple[RuleId, str]:
         """The rule an illegal play breaks, and the reason in a sentence."""
         hand = state.hand(seat)
         code = DECK.order[card]
         if not state.table:
             if state.trick_no == 1:
-                return "HEARTS-FIRST-LEAD", f"seat {seat} led {code} but must lead 2C"
+                return Rule.FIRST_LEAD, f"seat {seat} led {code} but must lead 2C"
             safe = DECK.codes(hand & ~HEARTS_MASK)
-            return "HEARTS-BREAK", (
+            return Rule.BREAK, (
                 f"seat {seat} led {code} before hearts were broken while holding {' '.join(safe)}"
             )
         led = state.table[0] // 13
         suited = hand & SUIT_MASK[led]
         if suited:
-            return "HEARTS-FOLLOW", (
+            return Rule.FOLLOW, (
                 f"seat {seat} played {code} while holding {DECK.order[lowest(suited)]} "
                 f"and {SUIT_NAMES[led]} were led"
             )
         others = DECK.codes(hand & ~POINT_CARDS)
-        return "HEARTS-FIRST-TRICK", (
+        return Rule.FIRST_TRICK, (
             f"seat {seat} played {code} on the first trick while holding {' '.join(others)}"
         )
 

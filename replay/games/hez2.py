@@ -50,6 +50,7 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.text import shown as shown_id
+from replay.violation import LogRule, RuleId
 
 # Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
 # looked up in the module's dict. Tuples indexed by a variable are typed tuple[X, ...].
@@ -121,7 +122,24 @@ def split_pot(stakes_by_rank: Sequence[int]) -> list[int]:
 
 
 #: A queued ruling: (event type, player, amount, rule ID).
-Ruling = tuple[str, int, int, str]
+Ruling = tuple[str, int, int, RuleId]
+
+
+class Rule(RuleId):
+    """The rules of Hez2 (RULES.md HEZ2-*), in the order RULES.md gives them."""
+
+    SETUP = "HEZ2-SETUP"
+    TURN = "HEZ2-TURN"
+    MATCH = "HEZ2-MATCH"
+    DRAW = "HEZ2-DRAW"
+    RESHUFFLE = "HEZ2-RESHUFFLE"
+    ACE = "HEZ2-ACE"
+    TWO = "HEZ2-TWO"
+    SEVEN = "HEZ2-SEVEN"
+    OUT = "HEZ2-OUT"
+    RANKING = "HEZ2-RANKING"
+    BOTS = "HEZ2-BOTS"
+    STAKES = "HEZ2-STAKES"
 
 
 @dataclass(slots=True, init=False)
@@ -225,16 +243,16 @@ class Hez2(Rules[Hez2State]):
     title: ClassVar[str] = "Hez2"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    turn_rule: ClassVar[str] = "HEZ2-TURN"
-    end_rule: ClassVar[str] = "HEZ2-RANKING"
-    due_rules: ClassVar[Mapping[str, str]] = {
-        "deal": "HEZ2-SETUP",
-        "start card": "HEZ2-SETUP",
-        "card drawn": "HEZ2-DRAW",
-        "play or draw": "HEZ2-TURN",
-        "answer the skip": "HEZ2-ACE",
-        "answer the draw": "HEZ2-TWO",
-        "declare a suit": "HEZ2-SEVEN",
+    turn_rule: ClassVar[RuleId] = Rule.TURN
+    end_rule: ClassVar[RuleId] = Rule.RANKING
+    due_rules: ClassVar[Mapping[str, RuleId]] = {
+        "deal": Rule.SETUP,
+        "start card": Rule.SETUP,
+        "card drawn": Rule.DRAW,
+        "play or draw": Rule.TURN,
+        "answer the skip": Rule.ACE,
+        "answer the draw": Rule.TWO,
+        "declare a suit": Rule.SEVEN,
     }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
@@ -271,20 +289,7 @@ class Hez2(Rules[Hez2State]):
         "placed": ("round", "player", "amount"),
         "payout": ("player", "amount"),
     }
-    rule_ids: ClassVar[tuple[str, ...]] = (
-        "HEZ2-SETUP",
-        "HEZ2-TURN",
-        "HEZ2-MATCH",
-        "HEZ2-DRAW",
-        "HEZ2-RESHUFFLE",
-        "HEZ2-ACE",
-        "HEZ2-TWO",
-        "HEZ2-SEVEN",
-        "HEZ2-OUT",
-        "HEZ2-RANKING",
-        "HEZ2-BOTS",
-        "HEZ2-STAKES",
-    )
+    rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
@@ -337,7 +342,7 @@ class Hez2(Rules[Hez2State]):
                 state, "reshuffle", round=ROUND, cards=tuple(DECK.codes(moved)),
                 amount=popcount(moved),
             )  # fmt: skip
-            return Due.of_ruling(event, "HEZ2-RESHUFFLE")
+            return Due.of_ruling(event, Rule.RESHUFFLE)
         if stage == DECLARE:
             return _DECLARE[state.turn]
         if stage == DEAL:
@@ -424,7 +429,7 @@ class Hez2(Rules[Hez2State]):
             super().verify(state, event)
         except RuleViolation as exc:
             refined = exc
-            if exc.rule in ("HEZ2-TURN", "LOG-ORDER", "HEZ2-ACE", "HEZ2-TWO", "HEZ2-SEVEN"):
+            if exc.rule in (Rule.TURN, LogRule.ORDER, Rule.ACE, Rule.TWO, Rule.SEVEN):
                 refined = (
                     self._imposed_by_final_card(state, event, exc)
                     or self._final_seven_undeclared(state, event, exc)
@@ -448,7 +453,7 @@ class Hez2(Rules[Hez2State]):
         if rank_of(state.top) not in (ACE, TWO) or state.pending_skip or state.pending_draw:
             return None
         return _refined(
-            "HEZ2-OUT", f"{event.type} recorded after seat {top_seat} went out with "
+            Rule.OUT, f"{event.type} recorded after seat {top_seat} went out with "
             f"{DECK.order[state.top]}: a last card imposes nothing", exc,
         )  # fmt: skip
 
@@ -462,7 +467,7 @@ class Hez2(Rules[Hez2State]):
         if event.type == "declare_suit" and same(event.player, state.turn):
             return None
         return _refined(
-            "HEZ2-OUT", f"{event.type} recorded but seat {state.turn} went out with a 7 and "
+            Rule.OUT, f"{event.type} recorded but seat {state.turn} went out with a 7 and "
             "declared no suit; a final 7 still declares it", exc,
         )  # fmt: skip
 
@@ -480,7 +485,7 @@ class Hez2(Rules[Hez2State]):
         if seat is None or not (skip_due or skipped):
             return None
         return _refined(
-            "HEZ2-ACE", f"seat {seat} made a {event.type} in the turn it lost to a skip", exc
+            Rule.ACE, f"seat {seat} made a {event.type} in the turn it lost to a skip", exc
         )
 
     def _acts_after_draw(
@@ -488,7 +493,7 @@ class Hez2(Rules[Hez2State]):
     ) -> RuleViolation | None:
         """HEZ2-DRAW (HEZ2-TWO after a penalty): acting again after one's own draw, which
         ended the turn."""
-        if exc.rule not in ("HEZ2-TURN", "LOG-ORDER"):
+        if exc.rule not in (Rule.TURN, LogRule.ORDER):
             return None
         last = state.last
         if not (
@@ -499,7 +504,7 @@ class Hez2(Rules[Hez2State]):
             and state.stage == TURN
         ):
             return None
-        rule = "HEZ2-TWO" if state.forced else "HEZ2-DRAW"
+        rule = Rule.TWO if state.forced else Rule.DRAW
         return _refined(
             rule, f"seat {event.player} made a {event.type} after drawing; the draw ended its turn",
             exc,
@@ -513,7 +518,7 @@ class Hez2(Rules[Hez2State]):
         if state.stage != END or self.categories.get(event.type) not in _PLAY_CATEGORIES:
             return None
         return _refined(
-            "HEZ2-RANKING", f"{event.type} recorded after the round ended "
+            Rule.RANKING, f"{event.type} recorded after the round ended "
             f"(seat {state.places[0] if state.places else state.queue[0][1]} went out first)",
             exc,
         )  # fmt: skip
@@ -525,7 +530,7 @@ class Hez2(Rules[Hez2State]):
         expected = _CHANCE_TYPES.get(state.stage)
         if event.type != expected:
             due = self.due(state)
-            raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
+            raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
         if event.type == "deal":
             self._verify_deal(state, event)
         else:
@@ -539,15 +544,15 @@ class Hez2(Rules[Hez2State]):
         drawing; ``None`` when it is."""
         if event.type == "card_drawn" and not same(event.player, state.turn):
             return RuleViolation(
-                "LOG-ORDER", f"card drawn by seat {event.player} but seat {state.turn} is drawing"
+                LogRule.ORDER, f"card drawn by seat {event.player} but seat {state.turn} is drawing"
             )
         code = event.card
         card = DECK.find(code) if code is not None else -1
         if card < 0:
-            return RuleViolation("LOG-CARD", f"{event.type} names unknown card {code!r}")
+            return RuleViolation(LogRule.CARD, f"{event.type} names unknown card {code!r}")
         if not state.stock >> card & 1:
             return RuleViolation(
-                "LOG-CARD", f"{event.type} names {event.card} which is not in the stock"
+                LogRule.CARD, f"{event.type} names {event.card} which is not in the stock"
             )
         return None
 
@@ -560,16 +565,16 @@ class Hez2(Rules[Hez2State]):
         for code in cards:
             bit = 1 << self._card(code, f"deal to seat {event.player} names")
             if mask & bit or not state.stock & bit:
-                raise RuleViolation("LOG-CARD", f"card {code} dealt twice")
+                raise RuleViolation(LogRule.CARD, f"card {code} dealt twice")
             mask |= bit
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
-                "HEZ2-SETUP", f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
+                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
             )
 
     def _card(self, code: str | None, context: str) -> int:
         if code is None or code not in DECK:
-            raise RuleViolation("LOG-CARD", f"{context} unknown card {code!r}")
+            raise RuleViolation(LogRule.CARD, f"{context} unknown card {code!r}")
         return DECK.index(code)
 
     def verify_decision(self, state: Hez2State, event: Event) -> None:
@@ -588,54 +593,54 @@ class Hez2(Rules[Hez2State]):
         if state.stage == DECLARE:
             if kind != "declare_suit":
                 return RuleViolation(
-                    "HEZ2-SEVEN", f"seat {seat} made a {kind} before declaring the suit of its 7"
+                    Rule.SEVEN, f"seat {seat} made a {kind} before declaring the suit of its 7"
                 )
             if event.suit not in SUIT_CODES:
                 return RuleViolation(
-                    "HEZ2-SEVEN", f"seat {seat} declared {event.suit!r}, not one of O C E B"
+                    Rule.SEVEN, f"seat {seat} declared {event.suit!r}, not one of O C E B"
                 )
         elif kind == "play":
             return self._play_fault(state, seat, event)
         elif kind == "draw":
             if state.pending_skip:
                 return RuleViolation(
-                    "HEZ2-ACE", f"seat {seat} drew while facing a skip; only an ace or accepting"
+                    Rule.ACE, f"seat {seat} drew while facing a skip; only an ace or accepting"
                 )
             if state.pending_draw:
                 return RuleViolation(
-                    "HEZ2-TWO",
+                    Rule.TWO,
                     f"seat {seat} drew one card while facing a draw of {state.pending_draw}; "
                     "only a 2 or accepting",
                 )
         elif kind == "accept_skip" and not state.pending_skip:
-            return RuleViolation("HEZ2-ACE", f"seat {seat} accepted a skip but none is pending")
+            return RuleViolation(Rule.ACE, f"seat {seat} accepted a skip but none is pending")
         elif kind == "accept_draw" and not state.pending_draw:
-            return RuleViolation("HEZ2-TWO", f"seat {seat} accepted a draw but none is pending")
+            return RuleViolation(Rule.TWO, f"seat {seat} accepted a draw but none is pending")
         elif kind == "declare_suit":
-            return RuleViolation("HEZ2-SEVEN", f"seat {seat} declared a suit without playing a 7")
+            return RuleViolation(Rule.SEVEN, f"seat {seat} declared a suit without playing a 7")
         return round_fault(event, ROUND)
 
     def _play_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
         code = event.card
         card = DECK.find(code) if code is not None else -1
         if card < 0:
-            return RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
+            return RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
         code = DECK.order[card]
         hand = state.hand(seat)
         if not hand >> card & 1:
-            return RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+            return RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
         if playable_mask(state, seat) >> card & 1:
             return round_fault(event, ROUND)  # the game's rule before the numbering
         top = DECK.order[state.top]
         if state.pending_skip:
-            rule, why = "HEZ2-ACE", f"seat {seat} played {code} on a pending skip; only an ace"
+            rule, why = Rule.ACE, f"seat {seat} played {code} on a pending skip; only an ace"
         elif state.pending_draw:
             rule, why = (
-                "HEZ2-TWO",
+                Rule.TWO,
                 (f"seat {seat} played {code} on a pending draw of {state.pending_draw}; only a 2"),
             )
         else:
-            rule = "HEZ2-SEVEN" if rank_of(card) == SEVEN else "HEZ2-MATCH"
+            rule = Rule.SEVEN if rank_of(card) == SEVEN else Rule.MATCH
             why = (
                 f"seat {seat} played {code} on {top} with {SUIT_NAMES[state.suit]} to follow; "
                 "it matches neither suit nor rank"
@@ -751,7 +756,7 @@ class Hez2(Rules[Hez2State]):
         """``seat`` played its last card: it takes the next place; the rest may follow."""
         state.pending_skip = False
         state.pending_draw = 0
-        queue: list[Ruling] = [("player_out", seat, len(state.places) + 1, "HEZ2-OUT")]
+        queue: list[Ruling] = [("player_out", seat, len(state.places) + 1, Rule.OUT)]
         remaining = holders_after(state.hands, seat)
         bots_only = self._bots_only(state, remaining)
         if not (state.n == 2 or len(remaining) == 1 or bots_only):
@@ -762,16 +767,16 @@ class Hez2(Rules[Hez2State]):
             return
         remaining.sort(key=lambda s: popcount(state.hand(s)))  # stable: turn order breaks ties
         order = [*state.places, seat, *remaining]
-        rule = "HEZ2-BOTS" if bots_only else "HEZ2-RANKING"
+        rule = Rule.BOTS if bots_only else Rule.RANKING
         first_free = len(order) - len(remaining) + 1
         queue += [("placed", s, place, rule) for place, s in enumerate(remaining, first_free)]
         paid = payout_list(state.stakes, order)
         queue += [
-            ("payout", s, paid[s], "HEZ2-STAKES")
+            ("payout", s, paid[s], Rule.STAKES)
             for s in range(state.n)
             if state.stakes[s] is not None
         ]
-        queue.append(("game_end", order[0], 0, "HEZ2-RANKING"))
+        queue.append(("game_end", order[0], 0, Rule.RANKING))
         state.queue = tuple(queue)
         state.stage = END
 
@@ -785,10 +790,10 @@ class Hez2(Rules[Hez2State]):
         _end_turn(state)
 
     def _reduce_accept_draw(self, state: Hez2State, event: Event) -> None:
-        state.queue = (("forced_draw", state.turn, state.pending_draw, "HEZ2-TWO"),)
+        state.queue = (("forced_draw", state.turn, state.pending_draw, Rule.TWO),)
 
     def _reduce_accept_skip(self, state: Hez2State, event: Event) -> None:
-        state.queue = (("skip", state.turn, 0, "HEZ2-ACE"),)
+        state.queue = (("skip", state.turn, 0, Rule.ACE),)
 
     def _reduce_forced_draw(self, state: Hez2State, event: Event) -> None:
         state.forced = True
@@ -978,7 +983,7 @@ def _queued_amount(type_: str, amount: int) -> int | None:
 _PLAY_CATEGORIES: Final = (Category.DECISION, Category.CHANCE)
 
 
-def _refined(rule: str, message: str, exc: RuleViolation) -> RuleViolation:
+def _refined(rule: RuleId, message: str, exc: RuleViolation) -> RuleViolation:
     """``exc`` cited under ``rule`` (the rule that names its situation), as soundly absorbed
     as before."""
     return RuleViolation(rule, message, recoverable=exc.recoverable, expected=exc.expected)
@@ -996,13 +1001,13 @@ def _seats(
 ) -> tuple[tuple[str, ...], tuple[bool, ...], tuple[int | None, ...], int]:
     """The names, bot flags and stakes of each seat and the dealer of a game's setup
     (LOG-SETUP, HEZ2-SETUP, HEZ2-STAKES)."""
-    n = check_players(setup, 2, 4, "HEZ2-SETUP")
+    n = check_players(setup, 2, 4, Rule.SETUP)
     names = _seat_list(setup, "names", n, str, "a player id")
     bots = _seat_list(setup, "bots", n, bool, "true or false")
     stakes = _stakes(setup, n, bots)
     dealer = setup.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        raise RuleViolation("HEZ2-SETUP", f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        raise RuleViolation(Rule.SETUP, f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
     return tuple(names), tuple(bots), tuple(stakes), dealer
 
 
@@ -1014,7 +1019,7 @@ def _seat_list(setup: Mapping[str, Any], key: str, n: int, type_: type, what: st
     values = setup.get(key)
     ok = isinstance(values, list) and len(values) == n
     if not ok or not all(isinstance(v, type_) for v in values or ()):
-        raise RuleViolation("LOG-SETUP", f"{key} must list {what} per seat, not {values!r}")
+        raise RuleViolation(LogRule.SETUP, f"{key} must list {what} per seat, not {values!r}")
     return list(values or ())
 
 
@@ -1022,16 +1027,18 @@ def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int 
     """The stakes of a setup: a positive integer in minor units or null per seat."""
     stakes = setup.get("stakes", [None] * n)
     if not isinstance(stakes, list) or len(stakes) != n:
-        raise RuleViolation("LOG-SETUP", f"stakes must list one stake or null per seat: {stakes!r}")
+        raise RuleViolation(
+            LogRule.SETUP, f"stakes must list one stake or null per seat: {stakes!r}"
+        )
     for seat, stake in enumerate(stakes):
         if stake is None:
             continue
         if not isinstance(stake, int) or isinstance(stake, bool) or stake <= 0:
             raise RuleViolation(
-                "HEZ2-STAKES", f"seat {seat} staked {stake!r}; a stake is a positive integer"
+                Rule.STAKES, f"seat {seat} staked {stake!r}; a stake is a positive integer"
             )
         if bots[seat]:
-            raise RuleViolation("HEZ2-STAKES", f"seat {seat} is a bot and staked {stake}")
+            raise RuleViolation(Rule.STAKES, f"seat {seat} is a bot and staked {stake}")
     return list(stakes)
 
 

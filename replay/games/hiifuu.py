@@ -60,6 +60,7 @@ from replay.games.base import (
 )
 from replay.packed import CARD_BITS, nth, placed
 from replay.text import shown as shown_id
+from replay.violation import LogRule, RuleId
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 SUITS: Final = "RGBY"
@@ -152,6 +153,21 @@ class Setup:
 #: The setup of a state not started yet (:meth:`Hiifuu.start` gives each game its own): a
 #: plain field, not an optional one behind a checking property (read several times per event).
 NO_SETUP: Final = Setup((), (), 0, 0, 0, "", (), Deck([], "empty deck"))
+
+
+class Rule(RuleId):
+    """The rules of Hiifuu (RULES.md HIIFUU-*), in the order RULES.md gives them."""
+
+    SETUP = "HIIFUU-SETUP"
+    TOKENS = "HIIFUU-TOKENS"
+    LEAD = "HIIFUU-LEAD"
+    TURN = "HIIFUU-TURN"
+    FOLLOW = "HIIFUU-FOLLOW"
+    TRICK = "HIIFUU-TRICK"
+    SECOND = "HIIFUU-SECOND"
+    THIRD = "HIIFUU-THIRD"
+    SCORE = "HIIFUU-SCORE"
+    END = "HIIFUU-END"
 
 
 @dataclass(slots=True, init=False)
@@ -302,14 +318,14 @@ class Hiifuu(Rules[HiifuuState]):
     title: ClassVar[str] = "Hiifuu"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 6
-    turn_rule: ClassVar[str] = "HIIFUU-TURN"
-    end_rule: ClassVar[str] = "HIIFUU-END"
-    due_rules: ClassVar[Mapping[str, str]] = {
-        "first_leader": "HIIFUU-LEAD",
-        "tokens": "HIIFUU-TOKENS",
-        "deal": "HIIFUU-SETUP",
-        "discard": "HIIFUU-SETUP",
-        "play": "HIIFUU-TURN",
+    turn_rule: ClassVar[RuleId] = Rule.TURN
+    end_rule: ClassVar[RuleId] = Rule.END
+    due_rules: ClassVar[Mapping[str, RuleId]] = {
+        "first_leader": Rule.LEAD,
+        "tokens": Rule.TOKENS,
+        "deal": Rule.SETUP,
+        "discard": Rule.SETUP,
+        "play": Rule.TURN,
     }
     event_types: ClassVar[Mapping[str, Category]] = {
         **COMMON_EVENT_TYPES,
@@ -336,18 +352,7 @@ class Hiifuu(Rules[HiifuuState]):
         "token_covered": ("round", "player", "target", "amount"),
         "round_scored": ("round", "player", "amount", "total"),
     }
-    rule_ids: ClassVar[tuple[str, ...]] = (
-        "HIIFUU-SETUP",
-        "HIIFUU-TOKENS",
-        "HIIFUU-LEAD",
-        "HIIFUU-TURN",
-        "HIIFUU-FOLLOW",
-        "HIIFUU-TRICK",
-        "HIIFUU-SECOND",
-        "HIIFUU-THIRD",
-        "HIIFUU-SCORE",
-        "HIIFUU-END",
-    )
+    rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
 
     # ----------------------------------------------------------------- setup
     def setup_event(
@@ -382,7 +387,7 @@ class Hiifuu(Rules[HiifuuState]):
             if state.token_due:
                 return self._token_due(state)
             if state.played == state.n:
-                return Due.of_ruling(self._trick_won(state), "HIIFUU-TRICK")
+                return Due.of_ruling(self._trick_won(state), Rule.TRICK)
             return _PLAY_DUE[state.turn]
         if stage == DISCARD:
             waiting = tuple(s for s in range(state.n) if state.discards[s] < 0)
@@ -395,7 +400,7 @@ class Hiifuu(Rules[HiifuuState]):
             return self._round_scored_due(state)
         if stage == END:
             winners = game_winners(state.totals)
-            return Due.of_ruling(self.new_event(state, "game_end", values=winners), "HIIFUU-END")
+            return Due.of_ruling(self.new_event(state, "game_end", values=winners), Rule.END)
         if stage == FIRST_LEADER:
             return Due.chance(what="first_leader")
         return OVER
@@ -416,13 +421,13 @@ class Hiifuu(Rules[HiifuuState]):
                 state, "token_taken", round=state.round, player=seat, target=index,
                 amount=state.layout[index],
             )  # fmt: skip
-            return Due.of_ruling(event, "HIIFUU-SECOND")
+            return Due.of_ruling(event, Rule.SECOND)
         index = state.token_of[seat]
         event = self.new_event(
             state, "token_covered", round=state.round, player=seat, target=index,
             amount=state.layout[index],
         )  # fmt: skip
-        return Due.of_ruling(event, "HIIFUU-THIRD")
+        return Due.of_ruling(event, Rule.THIRD)
 
     def is_due_ruling(self, state: HiifuuState, event: Event) -> bool:
         """A trick won, a token taken or covered or a round's score as :meth:`due` gives it,
@@ -477,7 +482,7 @@ class Hiifuu(Rules[HiifuuState]):
             state, "round_scored", round=state.round, player=seat, amount=amount,
             total=state.totals[seat] + amount,
         )  # fmt: skip
-        return Due.of_ruling(event, "HIIFUU-SCORE")
+        return Due.of_ruling(event, Rule.SCORE)
 
     # ----------------------------------------------------------------- verification
     def advance(self, state: HiifuuState, event: Event) -> bool:
@@ -514,7 +519,7 @@ class Hiifuu(Rules[HiifuuState]):
         except RuleViolation as exc:
             if exc.rule == self.turn_rule and state.stage == PLAY and not state.table:
                 raise RuleViolation(
-                    "HIIFUU-LEAD",
+                    Rule.LEAD,
                     f"seat {event.player} led trick {state.trick_no} of round {state.round} "
                     f"but seat {state.leader} leads it",
                     recoverable=exc.recoverable,
@@ -531,11 +536,11 @@ class Hiifuu(Rules[HiifuuState]):
         else:
             why = "no seat has just won its second trick"
         return RuleViolation(
-            "HIIFUU-SECOND", f"token_taken recorded but {why}",
+            Rule.SECOND, f"token_taken recorded but {why}",
             recoverable=exc.recoverable, expected=exc.expected,
         )  # fmt: skip
 
-    def ruling_rule(self, state: HiifuuState, due: Due, event: Event) -> str:
+    def ruling_rule(self, state: HiifuuState, due: Due, event: Event) -> RuleId:
         """HIIFUU-THIRD for a round's score that counts a covered token (RULES.md
         HIIFUU-THIRD [decision]); else the rule of the ruling due."""
         expected = due.ruling
@@ -546,7 +551,7 @@ class Hiifuu(Rules[HiifuuState]):
             and same(event.player, seat) and state.covered[seat]
             and not same(event.amount, expected.amount)
         ):  # fmt: skip
-            return "HIIFUU-THIRD"
+            return Rule.THIRD
         return due.rule
 
     def verify_dealt(self, state: HiifuuState, event: Event) -> bool:
@@ -575,14 +580,14 @@ class Hiifuu(Rules[HiifuuState]):
     def verify_chance(self, state: HiifuuState, event: Event) -> None:
         due = self.due(state)
         if event.type != due.what:
-            raise RuleViolation("LOG-ORDER", f"{event.type} while {self._due_words(due)}")
+            raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
         if event.type == "deal":
             self._verify_deal(state, event)
         elif event.type == "tokens":
             self._verify_tokens(state, event)
         elif event.player is None or not 0 <= event.player < state.n or event.round != 1:
             raise RuleViolation(
-                "HIIFUU-LEAD",
+                Rule.LEAD,
                 f"first_leader names seat {event.player} in round {event.round}; "
                 f"expected a seat 0..{state.n - 1} in round 1",
             )
@@ -590,7 +595,7 @@ class Hiifuu(Rules[HiifuuState]):
     def _verify_tokens(self, state: HiifuuState, event: Event) -> None:
         number = state.round + 1
         if event.round != number:
-            raise RuleViolation("LOG-ORDER", f"tokens for round {event.round}, expected {number}")
+            raise RuleViolation(LogRule.ORDER, f"tokens for round {event.round}, expected {number}")
         values = tuple(event.values or ())
         if not state.setup.tokens:
             self._verify_unstated_tokens(state, number, values)
@@ -598,13 +603,13 @@ class Hiifuu(Rules[HiifuuState]):
         expected = state.setup.tokens[number - 1]
         if values != expected and tuple(sorted(values)) != expected:  # sorted: a generic call
             raise RuleViolation(
-                "HIIFUU-TOKENS",
+                Rule.TOKENS,
                 f"round {number} lays out tokens {_join(values)}, the game's tokens for it "
                 f"are {_join(expected)}",
             )
         if state.setup.variant == NORMAL and values != expected:
             raise RuleViolation(
-                "HIIFUU-TOKENS",
+                Rule.TOKENS,
                 f"round {number} lays out tokens {_join(values)}, not in increasing order "
                 f"as the normal rule requires",
                 recoverable=True,
@@ -618,13 +623,13 @@ class Hiifuu(Rules[HiifuuState]):
         (RULES.md HIIFUU-TOKENS [decision])."""
         if _token_round(list(values)) is None:
             raise RuleViolation(
-                "HIIFUU-TOKENS",
+                Rule.TOKENS,
                 f"round {number} lays out tokens {_join(values)}; a round has "
                 f"{TOKENS_PER_ROUND} tokens of non-negative values",
             )
         if state.setup.variant == NORMAL and values != _token_round(list(values)):
             raise RuleViolation(
-                "HIIFUU-TOKENS",
+                Rule.TOKENS,
                 f"round {number} lays out tokens {_join(values)}, not in increasing order "
                 f"as the normal rule requires",
                 recoverable=True,
@@ -638,11 +643,11 @@ class Hiifuu(Rules[HiifuuState]):
         mask = self._known_cards(state, cards)
         if popcount(mask) != len(cards) or mask & state.dealt:
             twice = state.setup.deck.codes(mask & state.dealt) or repeated(cards)
-            raise RuleViolation("LOG-CARD", f"card dealt twice: {' '.join(twice)}")
+            raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
         size = state.setup.deal_size
         if len(cards) != size:
             raise RuleViolation(
-                "HIIFUU-SETUP", f"seat {event.player} dealt {len(cards)} cards, not {size}"
+                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {size}"
             )
 
     def verify_decision(self, state: HiifuuState, event: Event) -> None:
@@ -652,7 +657,7 @@ class Hiifuu(Rules[HiifuuState]):
             self._verify_discard(state, seat, event)
         elif event.type != "play":  # a discard once every seat discarded
             raise self.card_fault(state, event) or RuleViolation(
-                "HIIFUU-SETUP", f"seat {seat} discarded a second time in round {state.round}"
+                Rule.SETUP, f"seat {seat} discarded a second time in round {state.round}"
             )
         else:
             self._verify_play(state, seat, event)
@@ -661,12 +666,12 @@ class Hiifuu(Rules[HiifuuState]):
         try:
             return state.setup.deck.mask(codes)
         except ValueError as exc:
-            raise RuleViolation("LOG-CARD", str(exc)) from None
+            raise RuleViolation(LogRule.CARD, str(exc)) from None
 
     def _verify_discard(self, state: HiifuuState, seat: int, event: Event) -> None:
         if event.type != "discard":
             raise RuleViolation(
-                "HIIFUU-SETUP", f"seat {seat} made a {event.type} before every seat discarded"
+                Rule.SETUP, f"seat {seat} made a {event.type} before every seat discarded"
             )
         cards = event.cards or ()
         mask = self._known_cards(state, cards)
@@ -674,12 +679,12 @@ class Hiifuu(Rules[HiifuuState]):
         if popcount(mask) != len(cards) or mask & ~hand:
             missing = state.setup.deck.codes(mask & ~hand) or repeated(cards)
             raise RuleViolation(
-                "LOG-CARD", f"seat {seat} discarded {' '.join(missing)} which it does not hold"
+                LogRule.CARD, f"seat {seat} discarded {' '.join(missing)} which it does not hold"
             )
         size = state.setup.discard_size
         if len(cards) != size:
             raise RuleViolation(
-                "HIIFUU-SETUP",
+                Rule.SETUP,
                 f"seat {seat} discarded {len(cards)} cards, not {size} with {state.n} players",
             )
         check_round(event, state.round)
@@ -689,15 +694,15 @@ class Hiifuu(Rules[HiifuuState]):
         code = event.card
         card = deck.find(code) if code is not None else -1
         if card < 0:
-            raise RuleViolation("LOG-CARD", f"seat {seat} played unknown card {code!r}")
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
         hand = state.hand(seat)
         if not hand >> card & 1:
-            raise RuleViolation("LOG-CARD", f"seat {seat} played {code} which it does not hold")
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
         if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
             led = state.table[0] // state.setup.values
             suited = hand & state.setup.suit_mask(led)
             raise RuleViolation(
-                "HIIFUU-FOLLOW",
+                Rule.FOLLOW,
                 f"seat {seat} played {code} while holding {deck.order[lowest(suited)]} "
                 f"and {SUIT_NAMES[led]} was led",
                 recoverable=True,
@@ -705,7 +710,7 @@ class Hiifuu(Rules[HiifuuState]):
         check_round(event, state.round)
         if event.trick != state.trick_no:
             raise RuleViolation(
-                "LOG-ORDER", f"play in trick {event.trick} during trick {state.trick_no}",
+                LogRule.ORDER, f"play in trick {event.trick} during trick {state.trick_no}",
                 recoverable=True,
             )  # fmt: skip
 
@@ -994,22 +999,22 @@ class Hiifuu(Rules[HiifuuState]):
 # --------------------------------------------------------------------- helpers
 def _fixed_setup(setup: Mapping[str, Any]) -> Setup:
     """The fixed setup of a game from its ``game_start`` data, its seats counted."""
-    n = check_players(setup, Hiifuu.min_players, Hiifuu.max_players, "HIIFUU-SETUP")
+    n = check_players(setup, Hiifuu.min_players, Hiifuu.max_players, Rule.SETUP)
     return _parse_setup(setup, n)
 
 
 def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
     """The fixed setup of a game from its ``game_start`` data (LOG-SETUP / HIIFUU-SETUP)."""
-    names = seat_names(setup, n, "LOG-SETUP")
-    bots = bot_flags(setup, n, False, "LOG-SETUP")
+    names = seat_names(setup, n, LogRule.SETUP)
+    bots = bot_flags(setup, n, False, LogRule.SETUP)
     variant = setup.get("variant") or NORMAL
     if variant not in VARIANTS:
-        raise RuleViolation("LOG-SETUP", f"unknown hiifuu variant {variant!r}")
+        raise RuleViolation(LogRule.SETUP, f"unknown hiifuu variant {variant!r}")
     values, deal_size, discard_size = TABLE_SIZES[n]
     for key, expected in (("values", values), ("deal", deal_size), ("discard", discard_size)):
         if setup.get(key, expected) != expected:
             raise RuleViolation(
-                "HIIFUU-SETUP", f"{key} {setup.get(key)!r} with {n} players, expected {expected}"
+                Rule.SETUP, f"{key} {setup.get(key)!r} with {n} players, expected {expected}"
             )
     return Setup(
         names=names, bots=bots, values=values,
@@ -1027,7 +1032,7 @@ def _parse_tokens(raw: object) -> tuple[tuple[int, ...], ...]:
     rounds = [_token_round(values) for values in raw] if isinstance(raw, list | tuple) else []
     if len(rounds) != ROUNDS or None in rounds:
         raise RuleViolation(
-            "LOG-SETUP", f"tokens must give {ROUNDS} rounds of {TOKENS_PER_ROUND} values"
+            LogRule.SETUP, f"tokens must give {ROUNDS} rounds of {TOKENS_PER_ROUND} values"
         )
     return tuple(r for r in rounds if r is not None)
 

@@ -5,14 +5,26 @@ rule ID of RULES.md (``LOG-SEQUENCE``, ``LOG-CARD``...) or a store rule (``STORE
 ``STORE-JSON``, ``STORE-GAME-ID``, ``STORE-CORRUPT``, ``STORE-JOURNAL``); every message names the
 file, the game and the sequence number when they are known.
 
->>> str(InvalidGame("LOG-SEQUENCE", "missing seq 4", game_id="g1", seq=4, source="a.jsonl"))
+>>> from replay.violation import LogRule
+>>> str(InvalidGame(LogRule.SEQUENCE, "missing seq 4", game_id="g1", seq=4, source="a.jsonl"))
 'a.jsonl: game g1 seq 4: missing seq 4 (LOG-SEQUENCE)'
 """
 
 from __future__ import annotations
 
 from replay.text import escaped, shown
-from replay.violation import RuleViolation
+from replay.violation import RuleId, RuleViolation
+
+
+class StoreRule(RuleId):
+    """The store's own rules, for faults of a file or a store that RULES.md does not name
+    (docs/interpretations.md)."""
+
+    SCHEMA = "STORE-SCHEMA"
+    JSON = "STORE-JSON"
+    GAME_ID = "STORE-GAME-ID"
+    CORRUPT = "STORE-CORRUPT"
+    JOURNAL = "STORE-JOURNAL"
 
 
 class StoreError(Exception):
@@ -39,7 +51,7 @@ class InvalidGame(RuleViolation, StoreError):
 
     def __init__(
         self,
-        rule: str,
+        rule: RuleId,
         message: str,
         *,
         game_id: str | None = None,

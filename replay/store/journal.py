@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 from replay.events import Event
-from replay.store.errors import ConcurrencyConflict, InvalidGame, StorageFailure
+from replay.store.errors import ConcurrencyConflict, InvalidGame, StorageFailure, StoreRule
 from replay.store.jsonl import event_to_line, line_to_event
 from replay.store.storage import storage_cause
 from replay.store.validate import Rejection, check_appended, first_difference
@@ -128,7 +128,7 @@ def read_tail(fd: int, game_id: str) -> Tail:
         )
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise InvalidGame(
-            "STORE-JOURNAL", f"corrupt journal line: {exc}", game_id=game_id
+            StoreRule.JOURNAL, f"corrupt journal line: {exc}", game_id=game_id
         ) from None
 
 
@@ -182,7 +182,9 @@ class Journal:
         return events
 
     def _error(self, game_id: str, reason: str) -> InvalidGame:
-        return InvalidGame("STORE-JOURNAL", reason, game_id=game_id, source=str(self.path(game_id)))
+        return InvalidGame(
+            StoreRule.JOURNAL, reason, game_id=game_id, source=str(self.path(game_id))
+        )
 
     @contextlib.contextmanager
     def locked(self, game_id: str, create: bool = False) -> Iterator[int | None]:
@@ -305,4 +307,4 @@ class Journal:
 
     def _kept(self, game_id: str, reason: str, seq: int | None = None) -> Rejection:
         reason = "journal kept: " + reason.splitlines()[0]
-        return Rejection("STORE-JOURNAL", reason, game_id, seq, str(self.path(game_id)))
+        return Rejection(StoreRule.JOURNAL, reason, game_id, seq, str(self.path(game_id)))

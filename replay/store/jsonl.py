@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pj
 
 from replay.events import COLUMNS, SCHEMA, Event
+from replay.store.errors import StoreRule
 from replay.store.validate import Rejection, any_ts_outside_years
 
 _LIST_FIELDS = ("cards", "values")
@@ -300,7 +301,7 @@ def _split_lines(
             obj = load_line(raw)
         except ValueError as exc:  # also JSONDecodeError and UnicodeDecodeError
             reason = exc.args[0] if type(exc) is ValueError else f"malformed JSON: {exc}"
-            rejected.append(Rejection("STORE-JSON", reason, None, None, source, number))
+            rejected.append(Rejection(StoreRule.JSON, reason, None, None, source, number))
             continue
         problem = check_object(obj)
         if problem:
@@ -314,7 +315,7 @@ def _rejection(obj: object, problem: str, source: str, number: int) -> Rejection
     game = obj.get("game_id") if isinstance(obj, dict) else None
     seq = obj.get("seq") if isinstance(obj, dict) else None
     return Rejection(
-        "STORE-JSON",
+        StoreRule.JSON,
         problem,
         game if isinstance(game, str) else None,
         seq if isinstance(seq, int) and not isinstance(seq, bool) else None,

@@ -33,12 +33,14 @@ from replay.store.errors import (
     InvalidGame,
     StorageFailure,
     StoreNotFound,
+    StoreRule,
 )
 from replay.store.journal import Journal
 from replay.store.storage import storage_cause, storage_guard
 from replay.store.validate import Rejection, check_games, conform, first_difference
 from replay.store.writer import write_files
 from replay.text import shown
+from replay.violation import LogRule, RuleId
 
 LIVE_DIR = "_live"
 LOCK_FILE = "_store.lock"
@@ -65,7 +67,7 @@ FILE_SCHEMA = pa.schema(
 #: The file columns that may hold no null.
 NOT_NULL: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable and f.name != "kind")
 #: A verdict on a data file: None (usable) or the rule and reason it is left out.
-Fault = tuple[str, str] | None
+Fault = tuple[RuleId, str] | None
 
 
 def writer_properties(level: int) -> WriterProperties:
@@ -250,7 +252,7 @@ class EventStore:
             if isinstance(exc, OSError) and exc.errno is not None:
                 raise  # Python's own I/O error (the lock file...), not deltalake's
             reason = f"Delta Lake error: {_delta_reason(exc)}"
-            raise InvalidGame("STORE-CORRUPT", reason, source=str(self.path)) from None
+            raise InvalidGame(StoreRule.CORRUPT, reason, source=str(self.path)) from None
 
     def _log_faults(self) -> list[Rejection]:
         """The empty (0-byte) commit files since the last checkpoint: deltalake reads one as a
@@ -269,7 +271,7 @@ class EventStore:
             "left out of the table; ingest and compact are refused until it is restored"
         )
         return [
-            Rejection("STORE-CORRUPT", reason, source=commits[v].path)
+            Rejection(StoreRule.CORRUPT, reason, source=commits[v].path)
             for v in sorted(commits)
             if v > checkpoint and _size(commits[v]) == 0
         ]
@@ -346,19 +348,19 @@ class EventStore:
         """Why a data file cannot be read (None: it can); its footer is checked once per
         version of the file (path, size, modification time)."""
         if not _within(f.path, self.path):  # a log entry with "../": no file of this store
-            return "STORE-CORRUPT", "the Delta log lists a data file outside the store"
+            return StoreRule.CORRUPT, "the Delta log lists a data file outside the store"
         try:
             stat = os.stat(f.path)
         except FileNotFoundError:
-            return "STORE-CORRUPT", "missing data file (the Delta log still lists it)"
+            return StoreRule.CORRUPT, "missing data file (the Delta log still lists it)"
         except OSError as exc:
-            return "STORE-CORRUPT", f"corrupt or truncated Parquet file: {exc}"
+            return StoreRule.CORRUPT, f"corrupt or truncated Parquet file: {exc}"
         key = (f.path, stat.st_size, stat.st_mtime_ns)
         if key not in self._verdicts:
             self._verdicts[key] = _file_fault(f, stat.st_size)
         return self._verdicts[key]
 
-    def _problem(self, path: str, reason: str, rule: str = "STORE-CORRUPT") -> None:
+    def _problem(self, path: str, reason: str, rule: RuleId = StoreRule.CORRUPT) -> None:
         """Report an unreadable data file once (first line of the reason)."""
         self._report(Rejection(rule, reason.splitlines()[0], source=path))
 
@@ -402,7 +404,7 @@ class EventStore:
         try:
             table = pq.read_table(f.path, columns=wanted, **kw)
         except (OSError, pa.ArrowException) as exc:
-            raise InvalidGame("STORE-CORRUPT", str(exc), source=f.path) from None
+            raise InvalidGame(StoreRule.CORRUPT, str(exc), source=f.path) from None
         kind = pa.array([f.kind] * table.num_rows, pa.string())
         names = columns or list(COLUMNS)
         arrays = [kind if n == "kind" else table.column(n) for n in names]
@@ -430,7 +432,7 @@ class EventStore:
             events = self.journal.read(game_id)
             if require_end and (not events or events[-1].type != "game_end"):
                 last = events[-1].seq if events else None
-                raise InvalidGame("LOG-ORDER", "no game_end yet", game_id=game_id, seq=last)
+                raise InvalidGame(LogRule.ORDER, "no game_end yet", game_id=game_id, seq=last)
             report = self.ingest(events_to_table(events), source=str(self.journal.path(game_id)))
             if report.rejected:
                 raise report.rejected[0].error()
@@ -459,7 +461,7 @@ class EventStore:
         except OSError as exc:
             reason = f"journal kept: cannot open it: {exc.strerror or exc}"
             path = str(self.journal.path(game_id))
-            self._report(Rejection("STORE-JOURNAL", reason, game_id, None, path))
+            self._report(Rejection(StoreRule.JOURNAL, reason, game_id, None, path))
             return False
 
     def _settle(self, game_id: str) -> bool:
@@ -557,7 +559,9 @@ class EventStore:
         if blocker is not None:
             reason = f"not stored: {blocker}"
             ids = _strings(checked.table.column("game_id"))
-            report.rejected.extend(Rejection("STORE-CORRUPT", reason, g, None, source) for g in ids)
+            report.rejected.extend(
+                Rejection(StoreRule.CORRUPT, reason, g, None, source) for g in ids
+            )
             return None
         fresh = self._drop_stored(checked.table, report, source)
         report.ingested.extend(_strings(fresh.column("game_id")))
@@ -589,7 +593,7 @@ class EventStore:
                 seq = first_difference(new_rows.to_pylist(), old_rows.to_pylist())
                 where = "" if seq is None else f" from seq {seq} on"  # None: only Arrow types
                 reason = f"game id already stored with different content{where}"
-                report.rejected.append(Rejection("STORE-GAME-ID", reason, game_id, seq, source))
+                report.rejected.append(Rejection(StoreRule.GAME_ID, reason, game_id, seq, source))
             drop.append(game_id)
         if drop:
             keep = pc.and_not(keep, pc.is_in(table.column("game_id"), pa.array(drop)))
@@ -605,7 +609,7 @@ class EventStore:
             for f in bad:
                 if (f.min_game or "") <= game_id and (f.max_game is None or game_id <= f.max_game):
                     reason = f"not stored: {f.path} may hold this game and cannot be read"
-                    rejection = Rejection("STORE-CORRUPT", reason, game_id, None, source)
+                    rejection = Rejection(StoreRule.CORRUPT, reason, game_id, None, source)
                     report.rejected.append(rejection)
                     out.append(game_id)
                     break
@@ -752,7 +756,7 @@ class EventStore:
             blocker = self._write_blocker()
             if blocker is not None:
                 raise InvalidGame(
-                    "STORE-CORRUPT", f"not compacted: {blocker}", source=str(self.path)
+                    StoreRule.CORRUPT, f"not compacted: {blocker}", source=str(self.path)
                 )
             metrics = self._optimize(self.files())
             deleted: list[str] = []
@@ -777,7 +781,7 @@ class EventStore:
                 if not unreadable:
                     raise
         reason = f"not compacted: {unreadable} data file(s) cannot be read or have a wrong schema"
-        raise InvalidGame("STORE-CORRUPT", reason, source=str(self.path))
+        raise InvalidGame(StoreRule.CORRUPT, reason, source=str(self.path))
 
     def _reads_fully(self, f: DataFile) -> bool:
         """Whether every page of a file decodes (else it is reported)."""
@@ -818,7 +822,7 @@ def _file_fault(f: DataFile, size: int) -> Fault:
     """Why a data file of ``size`` bytes cannot be read (None: it can), from its footer."""
     if size != f.size:
         return (
-            "STORE-CORRUPT",
+            StoreRule.CORRUPT,
             f"corrupt or truncated Parquet file: size {size} bytes, the log says {f.size}",
         )
     try:
@@ -827,15 +831,15 @@ def _file_fault(f: DataFile, size: int) -> Fault:
         faults = faults or _null_faults(metadata, f.path)
         elsewhere = None if faults else _log_mismatch(f, metadata)
     except PermissionError:
-        return "STORE-CORRUPT", "cannot read the file: permission denied"
+        return StoreRule.CORRUPT, "cannot read the file: permission denied"
     except (OSError, pa.ArrowException) as exc:
-        return "STORE-CORRUPT", f"corrupt or truncated Parquet file: {exc}"
+        return StoreRule.CORRUPT, f"corrupt or truncated Parquet file: {exc}"
     if elsewhere is not None:
-        return "STORE-CORRUPT", f"not the file the Delta log added: {elsewhere}"
+        return StoreRule.CORRUPT, f"not the file the Delta log added: {elsewhere}"
     if not faults:
         return None
     more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
-    return "STORE-SCHEMA", "wrong schema, file not read: " + ", ".join(faults[:3]) + more
+    return StoreRule.SCHEMA, "wrong schema, file not read: " + ", ".join(faults[:3]) + more
 
 
 def _within(path: str, root: Path) -> bool:

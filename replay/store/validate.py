@@ -29,8 +29,9 @@ import pyarrow.compute as pc
 
 from replay import catalog, fields
 from replay.events import SCHEMA
-from replay.store.errors import InvalidGame, locate
+from replay.store.errors import InvalidGame, StoreRule, locate
 from replay.text import escaped
+from replay.violation import LogRule, RuleId
 
 REQUIRED: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable)
 
@@ -39,7 +40,7 @@ REQUIRED: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable)
 class Rejection:
     """Why one game (or one input line) was not stored."""
 
-    rule: str
+    rule: RuleId
     reason: str
     game_id: str | None = None
     seq: int | None = None
@@ -106,7 +107,7 @@ def conform(table: pa.Table, source: str | None = None) -> pa.Table:
     missing = [n for n in REQUIRED if n not in table.column_names]
     if unknown or missing:
         what = [f"unknown column {n!r}" for n in unknown] + [f"no column {n!r}" for n in missing]
-        raise InvalidGame("STORE-SCHEMA", "wrong schema: " + ", ".join(what), source=source)
+        raise InvalidGame(StoreRule.SCHEMA, "wrong schema: " + ", ".join(what), source=source)
     columns = []
     for target in SCHEMA:
         if target.name not in table.column_names:
@@ -117,7 +118,7 @@ def conform(table: pa.Table, source: str | None = None) -> pa.Table:
             columns.append(column.cast(target.type))
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
             raise InvalidGame(
-                "STORE-SCHEMA",
+                StoreRule.SCHEMA,
                 f"wrong schema: column {target.name!r} is {column.type}, expected {target.type}"
                 f" ({exc})",
                 source=source,
@@ -150,7 +151,7 @@ def sort_events(table: pa.Table) -> pa.Table:
 # A fault check gives the rows at fault; ``describe`` turns the first one of a game into words.
 @dataclass(frozen=True, slots=True)
 class _Fault:
-    rule: str
+    rule: RuleId
     rows: np.ndarray
     describe: Callable[[int], tuple[int | None, str]]
 
@@ -184,7 +185,7 @@ def _null_faults(b: _Batch) -> Iterable[_Fault]:
     for name in ("seq", "kind", "type"):
         nulls = b.table.column(name).is_null().to_numpy(zero_copy_only=False)
         if nulls.any():
-            yield _Fault("STORE-SCHEMA", np.flatnonzero(nulls), _missing(b, name))
+            yield _Fault(StoreRule.SCHEMA, np.flatnonzero(nulls), _missing(b, name))
 
 
 def _missing(b: _Batch, name: str) -> Callable[[int], tuple[int | None, str]]:
@@ -211,26 +212,26 @@ def _sequence_faults(b: _Batch) -> Iterable[_Fault]:
             return int(b.seq[r]), f"invalid seq {b.seq[r]}"
         return int(b.pos[r]), f"missing seq {b.pos[r]}"
 
-    yield _Fault("LOG-SEQUENCE", rows, describe)
+    yield _Fault(LogRule.SEQUENCE, rows, describe)
 
 
 def _setup_faults(b: _Batch) -> Iterable[_Fault]:
     start = b.is_type("game_start")
     first = b.pos == 0
     yield _Fault(
-        "LOG-SETUP",
+        LogRule.SETUP,
         np.flatnonzero(first & ~start),
         lambda r: (int(b.seq[r]), f"the game begins with {b.types[r].as_py()}, not game_start"),
     )
     yield _Fault(
-        "LOG-SETUP",
+        LogRule.SETUP,
         np.flatnonzero(~first & start),
         lambda r: (int(b.seq[r]), "a second game_start in one game"),
     )
     game_kind = b.kinds.take(pa.array(b.starts[b.game]))
     other = pc.not_equal(b.kinds, game_kind).fill_null(False).to_numpy(zero_copy_only=False)
     yield _Fault(
-        "LOG-SETUP",
+        LogRule.SETUP,
         np.flatnonzero(other),
         lambda r: (
             int(b.seq[r]),
@@ -243,7 +244,7 @@ def _after_end_faults(b: _Batch) -> Iterable[_Fault]:
     end_rows = np.flatnonzero(b.is_type("game_end"))
     after = end_rows[end_rows < b.ends[b.game[end_rows]]] + 1
     yield _Fault(
-        "LOG-AFTER-END",
+        LogRule.AFTER_END,
         after,
         lambda r: (int(b.seq[r]), f"{b.types[r].as_py()} after game_end"),
     )
@@ -259,7 +260,7 @@ def _kind_faults(b: _Batch) -> Iterable[_Fault]:
             dtype=bool,
         )
         if not known_kind(kind):
-            yield _Fault("LOG-SETUP", np.flatnonzero(of_kind), _unknown_kind(b, kind))
+            yield _Fault(LogRule.SETUP, np.flatnonzero(of_kind), _unknown_kind(b, kind))
             continue
         yield from _type_and_card_faults(b, kind, of_kind)
 
@@ -269,7 +270,7 @@ def _type_and_card_faults(b: _Batch, kind: str, of_kind: np.ndarray) -> Iterable
     if types is not None:
         known = pc.is_in(b.types, pa.array(sorted(types))).to_numpy(zero_copy_only=False)
         yield _Fault(
-            "LOG-ORDER",
+            LogRule.ORDER,
             np.flatnonzero(of_kind & ~known),
             lambda r: (int(b.seq[r]), f"unknown {kind} event type {b.types[r].as_py()!r}"),
         )
@@ -292,7 +293,7 @@ def _type_and_card_faults(b: _Batch, kind: str, of_kind: np.ndarray) -> Iterable
         code = next((c for c in given if c not in codes and c is not None), None)
         return int(b.seq[r]), f"unknown card code {code!r} for {kind}"
 
-    yield _Fault("LOG-CARD", np.flatnonzero(of_kind & bad), describe)
+    yield _Fault(LogRule.CARD, np.flatnonzero(of_kind & bad), describe)
 
 
 def first_difference(new: Sequence[object], old: Sequence[object]) -> int | None:
@@ -319,7 +320,7 @@ def _value_faults(b: _Batch) -> Iterable[_Fault]:
     # Every row's answer only when some time is outside (one min-max pass, else).
     outside = ts_outside_years(ts) if any_ts_outside_years(ts) else np.zeros(0, dtype=bool)
     yield _Fault(
-        "STORE-SCHEMA",
+        StoreRule.SCHEMA,
         np.flatnonzero(outside),
         lambda r: (int(b.seq[r]), f"ts {ts[r].value} ms from 1970 is outside years 1 to 9999"),
     )
@@ -328,7 +329,7 @@ def _value_faults(b: _Batch) -> Iterable[_Fault]:
     texts = [str(text) for text in data.drop_null().to_pylist()]
     bad = [row for row, text in zip(given.tolist(), texts, strict=True) if not is_json_object(text)]
     yield _Fault(
-        "STORE-SCHEMA",
+        StoreRule.SCHEMA,
         np.array(bad, dtype=np.int64),
         lambda r: (int(b.seq[r]), "data is not the text of a JSON object"),
     )
@@ -418,7 +419,9 @@ def check_games(table: pa.Table, source: str | None = None) -> Checked:
             - table.column("game_id").null_count * 0
             - pc.count(table.column("game_id")).as_py()
         )
-        rejected.append(Rejection("STORE-SCHEMA", f"{count} events without game_id", source=source))
+        rejected.append(
+            Rejection(StoreRule.SCHEMA, f"{count} events without game_id", source=source)
+        )
         table = table.filter(pc.invert(no_id))
     if table.num_rows == 0:
         return Checked(table, rejected)
@@ -445,26 +448,26 @@ def check_appended(
     for offset, event in enumerate(events):
         seq = next_seq + offset
 
-        def fail(rule: str, reason: str, seq: int = seq) -> InvalidGame:
+        def fail(rule: RuleId, reason: str, seq: int = seq) -> InvalidGame:
             return InvalidGame(rule, reason, game_id=game_id, seq=seq)
 
         if event.game_id != game_id:
-            raise fail("STORE-SCHEMA", f"event of game {event.game_id!r} in this stream")
+            raise fail(StoreRule.SCHEMA, f"event of game {event.game_id!r} in this stream")
         if event.seq != seq:
-            raise fail("LOG-SEQUENCE", f"event has seq {event.seq}, the stream's next is {seq}")
+            raise fail(LogRule.SEQUENCE, f"event has seq {event.seq}, the stream's next is {seq}")
         if ended:
-            raise fail("LOG-AFTER-END", f"{event.type} after game_end")
+            raise fail(LogRule.AFTER_END, f"{event.type} after game_end")
         if (seq == 0) != (event.type == "game_start"):
             what = "the game begins with " if seq == 0 else "a second "
-            raise fail("LOG-SETUP", what + event.type)
+            raise fail(LogRule.SETUP, what + event.type)
         if kind is not None and event.kind != kind:
-            raise fail("LOG-SETUP", f"event of kind {event.kind!r} in a {kind!r} game")
+            raise fail(LogRule.SETUP, f"event of kind {event.kind!r} in a {kind!r} game")
         kind = event.kind
         if not known_kind(kind):
-            raise fail("LOG-SETUP", f"unknown game kind {kind!r}")
+            raise fail(LogRule.SETUP, f"unknown game kind {kind!r}")
         types = allowed_types(kind)
         if types is not None and event.type not in types:
-            raise fail("LOG-ORDER", f"unknown {kind} event type {event.type!r}")
+            raise fail(LogRule.ORDER, f"unknown {kind} event type {event.type!r}")
         unused = fields.unused_field(event)
         if unused is not None:
             raise fail(fields.RULE, fields.message(event.type, unused))
@@ -472,5 +475,5 @@ def check_appended(
         if codes is not None:
             for code in (event.card, *(event.cards or ())):
                 if code is not None and code not in codes:
-                    raise fail("LOG-CARD", f"unknown card code {code!r} for {kind}")
+                    raise fail(LogRule.CARD, f"unknown card code {code!r} for {kind}")
         ended = event.type == "game_end"
