@@ -18,7 +18,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -372,6 +371,8 @@ class EventStore:
     def _query(self, sql: str, files: Sequence[DataFile], **params: Any) -> pa.Table:
         """Run ``sql`` with ``$files`` bound to readable files; a failing file is reported and
         left out."""
+        import duckdb  # here: DuckDB takes about 70 ms to load, and most commands never query
+
         files = self._readable(files)
         try:
             return self._run(sql, [f.path for f in files], params)
@@ -388,6 +389,8 @@ class EventStore:
 
     @staticmethod
     def _run(sql: str, paths: list[str], params: dict[str, Any]) -> pa.Table:
+        import duckdb
+
         if not paths:
             sql = sql.replace(
                 "read_parquet($files, hive_partitioning = true)", "(SELECT * FROM empty_events)"
