@@ -55,7 +55,8 @@ def test_every_rule_a_game_cites_is_typed() -> None:
         enums = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "Rule"]
         declared = {id(c) for e in enums for c in ast.walk(e)}
         for node in ast.walk(tree):
-            is_id = isinstance(node, ast.Constant) and isinstance(node.value, str)
-            if is_id and literal.match(node.value) and id(node) not in declared:
+            if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+                continue
+            if literal.match(node.value) and id(node) not in declared:
                 found.append(f"{path.name}:{node.lineno} {node.value}")
     assert found == []
