@@ -18,9 +18,11 @@ itself; a program or a test may install another one with :func:`install`.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from replay.faces import Deck as Faces
@@ -41,6 +43,10 @@ class GameSpec:
     #: The suits with their marks and colours, the rank labels (what renderers draw).
     faces: Faces | None
     players: tuple[int, ...]  # the player counts it is played with
+    #: The JSON Schema of the ``game`` object of its state views (docs/state.md), which may
+    #: refer to the common definitions (``#/$defs/cards``, ``seat``, ``seats``, ``ints``...)
+    #: of ``replay/data/state.schema.json``: see :func:`state_schema`.
+    view_schema: Mapping[str, Any]
     variants: tuple[str, ...] = ()  # the values of the ``variant`` option, the default first
     #: The names of its other options (``replay simulate --option NAME=VALUE``); their
     #: defaults are what its ``setup_event`` records without them (``replay simulate --help``).
@@ -106,3 +112,27 @@ def changed() -> None:
     """Tell the listeners that a game was registered or removed."""
     for listener in _listeners:
         listener()
+
+
+def state_schema() -> dict[str, Any]:
+    """The JSON Schema of a state view (docs/state.md) for every kind in the catalogue: the
+    common keys (``replay/data/state.schema.json``) and, for each kind, its ``game`` object as
+    its spec's ``view_schema`` gives it.
+
+    >>> schema = state_schema()
+    >>> schema["$defs"]["hearts_game"]["required"][:2], len(schema["allOf"]) >= 4
+    (['pass', 'passes'], True)
+    """
+    text = resources.files("replay.data").joinpath("state.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    for kind in kinds():
+        game = spec(kind)
+        assert game is not None
+        schema["$defs"][f"{kind}_game"] = dict(game.view_schema)
+        schema["allOf"].append(
+            {
+                "if": {"properties": {"kind": {"const": kind}}},
+                "then": {"properties": {"game": {"$ref": f"#/$defs/{kind}_game"}}},
+            }
+        )
+    return schema

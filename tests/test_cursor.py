@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from replay.catalog import state_schema
 from replay.cursor import Cursor, StepOutOfRange
 from replay.events import Event
 from replay.games import available_kinds, get_rules
@@ -29,9 +30,9 @@ from replay.games.base import GameState
 from replay.simulate import simulate_game
 
 KINDS = available_kinds()
-SCHEMA_PATH = Path(__file__).parent / "state_schema.json"
+
 DOC_PATH = Path(__file__).parent.parent / "docs" / "state.md"
-SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+SCHEMA: dict[str, Any] = state_schema()
 
 #: Events whose cards only their player sees (the cards a seat was dealt, passed, discarded or
 #: drew). Every other event's cards are public (played, on the table, in a trick, reshuffled),

@@ -16,12 +16,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+import jsonschema
 import pytest
 from rich.console import Console
 
 from replay import faces, is_compiled, render, svg
 from replay.audit import audit_game
-from replay.catalog import GameSpec
+from replay.catalog import GameSpec, state_schema
 from replay.cursor import Cursor
 from replay.events import Category, Event
 from replay.games import available_kinds, get_rules, register, unregister
@@ -272,6 +273,12 @@ SPEC = GameSpec(
     ),
     players=(2, 3),
     sample_players=3,
+    view_schema={
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["leader", "winners"],
+        "properties": {"leader": {"$ref": "#/$defs/seat"}, "winners": {"$ref": "#/$defs/seats"}},
+    },
 )
 RULES = Twelve()
 
@@ -322,6 +329,14 @@ def test_it_simulates_stores_audits_replays_and_renders(twelve: Rules[Any], tmp_
     cursor.seek(at - 1)  # the trick on the table, then taken
     assert cursor.view()["trick"] == 1 and len(cursor.view()["table"]) == 3
     assert cursor.next().view()["trick"] == 2 and cursor.view()["table"] == []
+
+    # every view has the documented shape, the game's part as its spec declares it
+    validator = jsonschema.Draft202012Validator(state_schema())
+    assert "twelve_game" in validator.schema["$defs"]
+    for step in range(cursor.last_step + 1):
+        for seat in (None, 0):
+            assert not list(validator.iter_errors(cursor.seek(step).view(seat))), step
+    assert not validator.is_valid({**cursor.view(), "game": {"leader": 0}})
 
     # rendered: the terminal panel with the spec's marks, SVG cards in the suit's colour
     console = Console(record=True, width=100, color_system=None)

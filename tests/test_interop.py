@@ -14,6 +14,7 @@ from referencing import Registry, Resource
 from typer.testing import CliRunner
 
 from replay.audit import audit_game, waiting_text
+from replay.catalog import state_schema
 from replay.cli import app
 from replay.events import Event
 from replay.games import available_kinds, get_rules
@@ -143,7 +144,7 @@ def test_live_games_of_a_store_are_audited_as_incomplete(tmp_path: Path) -> None
 
 # ----------------------------------------------------------------------------- findings as data
 SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "schemas"
-STATE_SCHEMA = json.loads((Path(__file__).parent / "state_schema.json").read_text())
+STATE_SCHEMA = state_schema()
 DISPUTES = Path(__file__).resolve().parents[1] / "sample_logs" / "disputes"
 
 

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import replay.cli.replay_cmds as replay_cmds
 import replay.render
+from replay.catalog import state_schema
 from replay.cli import app
 from replay.cursor import Cursor
 from replay.events import Event
@@ -21,7 +22,7 @@ from replay.render import PLAIN, card_label, card_style
 from replay.simulate import simulate_game
 from replay.store import EventStore
 
-SCHEMA = json.loads((Path(__file__).parent / "state_schema.json").read_text(encoding="utf-8"))
+SCHEMA = state_schema()
 RUNNER = CliRunner()
 
 #: (game id, kind, players) of the test store; two Hearts ids share the prefix ``hearts-``.

@@ -1339,6 +1339,34 @@ RULES = Fou()
 
 
 #: The plug-in contract of Fou! (:mod:`replay.catalog`): four colours and six jokers.
+#: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
+VIEW_SCHEMA: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": [
+        "deck_size",
+        "dealer",
+        "round_leader",
+        "leader",
+        "led_colour",
+        "sitting_out",
+        "fools",
+        "plus_rounds",
+        "winners",
+    ],
+    "properties": {
+        "deck_size": {"type": "integer", "minimum": 0},
+        "dealer": {"type": ["integer", "null"], "minimum": 0},
+        "round_leader": {"type": "integer"},
+        "leader": {"type": "integer"},
+        "led_colour": {"enum": ["green", "red", "yellow", "blue", "none"]},
+        "sitting_out": {"$ref": "#/$defs/seats"},
+        "fools": {"$ref": "#/$defs/seats"},
+        "plus_rounds": {"$ref": "#/$defs/ints"},
+        "winners": {"$ref": "#/$defs/seats"},
+    },
+}
+
 SPEC: Final = GameSpec(
     kind=Fou.kind,
     title=Fou.title,
@@ -1357,4 +1385,5 @@ SPEC: Final = GameSpec(
     ),
     players=tuple(range(Fou.min_players, Fou.max_players + 1)),
     sample_players=6,
+    view_schema=VIEW_SCHEMA,
 )

@@ -837,6 +837,21 @@ RULES = Hearts()
 
 
 #: The plug-in contract of Hearts (:mod:`replay.catalog`).
+#: The JSON Schema of the ``game`` object of a Hearts view (:meth:`view`; docs/state.md).
+VIEW_SCHEMA: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["pass", "passes", "hearts_broken", "points_this_hand", "leader", "winners"],
+    "properties": {
+        "pass": {"enum": ["left", "right", "across", "no pass"]},
+        "passes": {"type": "array", "items": {"$ref": "#/$defs/cards_or_hidden"}},
+        "hearts_broken": {"type": "boolean"},
+        "points_this_hand": {"$ref": "#/$defs/ints"},
+        "leader": {"$ref": "#/$defs/seat"},
+        "winners": {"$ref": "#/$defs/seats"},
+    },
+}
+
 SPEC: Final = GameSpec(
     kind=Hearts.kind,
     title=Hearts.title,
@@ -845,4 +860,5 @@ SPEC: Final = GameSpec(
     faces=faces.Deck("last", faces.FRENCH_SUITS, faces.FRENCH_RANKS, "{rank} of {suit}"),
     players=(4,),
     sample_players=4,
+    view_schema=VIEW_SCHEMA,
 )

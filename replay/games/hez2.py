@@ -1066,6 +1066,38 @@ FACES: Final = faces.Deck(
 )
 
 #: The plug-in contract of Hez2 (:mod:`replay.catalog`).
+#: The JSON Schema of the ``game`` object of a Hez2 view (:meth:`view`; docs/state.md).
+VIEW_SCHEMA: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": [
+        "suit",
+        "pending_skip",
+        "pending_draw",
+        "stock_size",
+        "discard_size",
+        "dealer",
+        "bots",
+        "stakes",
+        "places",
+        "payouts",
+        "turns",
+    ],
+    "properties": {
+        "suit": {"enum": ["O", "C", "E", "B", None]},
+        "pending_skip": {"type": "boolean"},
+        "pending_draw": {"type": "integer", "minimum": 0},
+        "stock_size": {"type": ["integer", "null"], "minimum": 0},
+        "discard_size": {"type": "integer", "minimum": 0},
+        "dealer": {"$ref": "#/$defs/seat"},
+        "bots": {"type": "array", "items": {"type": "boolean"}},
+        "stakes": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}},
+        "places": {"$ref": "#/$defs/seats"},
+        "payouts": {"$ref": "#/$defs/ints"},
+        "turns": {"type": "integer", "minimum": 0},
+    },
+}
+
 SPEC: Final = GameSpec(
     kind=Hez2.kind,
     title=Hez2.title,
@@ -1075,4 +1107,5 @@ SPEC: Final = GameSpec(
     players=tuple(range(Hez2.min_players, Hez2.max_players + 1)),
     options=("stakes", "dealer"),
     sample_players=4,
+    view_schema=VIEW_SCHEMA,
 )

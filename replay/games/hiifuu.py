@@ -1055,6 +1055,50 @@ RULES = Hiifuu()
 
 #: The plug-in contract of Hiifuu (:mod:`replay.catalog`). Its deck depends on the table
 #: size: the rules check the cards, the store's ingest does not.
+#: The JSON Schema of the ``game`` object of a Hiifuu view (:meth:`view`; docs/state.md).
+VIEW_SCHEMA: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": [
+        "variant",
+        "values",
+        "discard_size",
+        "tokens",
+        "next_token",
+        "tricks_won",
+        "discards",
+        "discarded",
+        "leader",
+        "first_leader",
+        "winners",
+    ],
+    "properties": {
+        "variant": {"type": "string"},
+        "values": {"type": "integer", "minimum": 1},
+        "discard_size": {"type": "integer", "minimum": 0},
+        "tokens": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["value", "holder", "covered"],
+                "properties": {
+                    "value": {"type": "integer"},
+                    "holder": {"type": ["integer", "null"], "minimum": 0},
+                    "covered": {"type": "boolean"},
+                },
+            },
+        },
+        "next_token": {"type": "integer", "minimum": 0},
+        "tricks_won": {"$ref": "#/$defs/ints"},
+        "discards": {"type": "array", "items": {"$ref": "#/$defs/cards_or_hidden"}},
+        "discarded": {"type": "array", "items": {"type": "boolean"}},
+        "leader": {"type": "integer"},
+        "first_leader": {"type": ["integer", "null"], "minimum": 0},
+        "winners": {"$ref": "#/$defs/seats"},
+    },
+}
+
 SPEC: Final = GameSpec(
     kind=Hiifuu.kind,
     title=Hiifuu.title,
@@ -1065,4 +1109,5 @@ SPEC: Final = GameSpec(
     variants=VARIANTS,
     options=("tokens",),
     sample_players=5,
+    view_schema=VIEW_SCHEMA,
 )
