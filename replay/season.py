@@ -5,8 +5,9 @@ tables of changing membership: who comes on a night is drawn from each member's 
 and the weeks they belong to the club, and the night's tables are dealt out of a shuffled block
 that gives every game kind the same share of tables, cycling through all its player counts.
 The club's bots (both of the simulator's bots, ``random`` and ``heuristic``, under names that
-say which) fill the seats the humans leave empty. On Fridays the humans at Hez2 tables stake
-(most of them), and Hiifuu is played with random tokens.
+say which) fill the seats the humans leave empty. On Fridays the humans stake (most of them) at
+the games that take stakes (Hez2), and the games with variants play their second one (Hiifuu,
+random tokens).
 
 Humans are played by the simulator's bots too (each member always by the same one: most by the
 heuristic bot, the beginners by the random one), but ``game_start`` records them as humans, with
@@ -171,13 +172,16 @@ def _night(day: dt.date, tonight: list[tuple[str, int]], rng: random.Random) -> 
 def _options(
     kind: str, day: dt.date, seats: Sequence[Member], rng: random.Random
 ) -> dict[str, Any]:
-    """The game's options at one table: the Friday stakes of Hez2, Hiifuu's Friday variant."""
+    """The game's options at one table, from its spec: on Fridays the humans stake at a game
+    that takes stakes (Hez2), and a game with variants plays its second one (Hiifuu's random
+    tokens); other nights, no stakes and the default variant."""
+    spec = get_spec(kind)
     options: dict[str, Any] = {"names": [m.name for m in seats], "bots": [m.bot for m in seats]}
     friday = day.weekday() == STAKES_NIGHT
-    if kind == "hez2":
+    if "stakes" in spec.options:
         options["stakes"] = [None if m.bot or not friday else rng.choice(STAKES) for m in seats]
-    if kind == "hiifuu":
-        options["variant"] = "random-tokens" if friday else "normal"
+    if spec.variants:
+        options["variant"] = spec.variants[1 if friday and len(spec.variants) > 1 else 0]
     return options
 
 
