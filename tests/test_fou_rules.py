@@ -10,14 +10,20 @@ from replay.games.base import Phase, RuleViolation
 from replay.games.fou import (
     COLOUR,
     DECK,
+    PLAY,
     RULES,
     VALUE,
     FouState,
     card_name,
     colour_counts,
     default_deck,
+    fool_due_position,
+    fool_position,
     lowest_total_seat,
+    trick_winner,
+    trick_winner_seat,
 )
+from replay.simulate import simulate_game
 from tests.builders import GameLog
 
 
@@ -533,3 +539,29 @@ def test_seat_views_hide_another_seats_deal_and_hand() -> None:
     assert other["last_event"] == "#3 deal seat 0"
     assert other["hands"][0] is None and other["hand_sizes"][0] == 12
     assert "G15" not in RULES.render(state, 1)
+
+
+@pytest.mark.parametrize("players", range(4, 9))
+def test_the_kept_best_and_worst_ranks_rule_as_the_plain_trick_and_fool_rules(
+    players: int,
+) -> None:
+    """FOU-TRICK, FOU-FOOL: the winner and the Fools the rulings name (from the ranks kept as
+    cards are played) are those :func:`trick_winner` and :func:`fool_position` find on every
+    trick of simulated games."""
+    tricks = fools = 0
+    for seed in range(3):
+        events = simulate_game(RULES, f"r{seed}", players=players, seed=seed,
+                               bots=("heuristic", "random"))  # fmt: skip
+        state = RULES.start(events[0])
+        for event in events[1:]:
+            if state.stage == PLAY and state.played == state.need and state.played:
+                best = trick_winner(state.table, state.led)
+                assert trick_winner_seat(state) == state.table_seats[best]
+                tricks += 1
+            if event.type == "fool":
+                plain = fool_position(state.last_cards, state.last_seats, state.last_led,
+                                      state.fools)  # fmt: skip
+                assert fool_due_position(state) == plain
+                fools += 1
+            state = RULES.reduce(state, event)
+    assert tricks > 20 and fools >= tricks

@@ -656,10 +656,9 @@ class Fou(Rules[FouState]):
         return OVER
 
     def _trick_won(self, state: FouState) -> Event:
-        best = trick_winner(state.table, state.led)
         return self.new_event(
             state, "trick_won", round=state.round, trick=state.trick,
-            player=state.table_seats[best], cards=DECK.codes_of(state.table),
+            player=trick_winner_seat(state), cards=DECK.codes_of(state.table),
         )  # fmt: skip
 
     def is_due_ruling(self, state: FouState, event: Event) -> bool:
@@ -675,21 +674,17 @@ class Fou(Rules[FouState]):
             return False
         if stage == PLAY and kind == "trick_won" and state.played == state.need:
             cards = event.cards
-            best = rank_position(state.best_rank)
             return (
                 numbered(event, state.round, state.trick)
                 and event.card is None and event.amount is None and event.total is None
-                and player == nth(state.table_players, best, SEAT_BITS)
+                and player == trick_winner_seat(state)
                 and cards is not None
                 and DECK.matches_packed(cards, state.table_cards, state.played)
             )  # fmt: skip
         if stage == FOOL and kind == "fool":
-            # The first Fool holds the worst card of the trick (ranked as it was played).
-            first = state.fool_count == 0
-            pos = rank_position(state.worst_rank) if first else self._fool_position(state)
-            if self._names_fool(state, event, player, pos):
+            if self._names_fool(state, event, player, fool_due_position(state)):
                 return True
-            return first and self._second_fool_first(state, event, player)
+            return state.fool_count == 0 and self._second_fool_first(state, event, player)
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
             amount = self.round_score(state, seat)
@@ -725,15 +720,8 @@ class Fou(Rules[FouState]):
         second = fool_position(cards, seats, state.last_led, [worst])
         return self._names_fool(state, event, player, second)
 
-    def _fool_position(self, state: FouState) -> int:
-        """Position in the last trick of the worst card whose player is not yet named Fool."""
-        pos = fool_position(state.last_cards, state.last_seats, state.last_led, state.fools)
-        if pos < 0:
-            raise AssertionError("every player of the trick is already a Fool")
-        return pos
-
     def _fool(self, state: FouState) -> Event:
-        pos = self._fool_position(state)
+        pos = fool_due_position(state)
         return self.new_event(
             state, "fool", round=state.round, trick=state.trick, player=state.last_seats[pos],
             card=card_name(state.last_cards[pos]),
@@ -1062,7 +1050,7 @@ class Fou(Rules[FouState]):
             fool is None or not holds(state.last_table_players, state.last_played, SEAT_BITS, fool)
             or state.is_fool(fool) or fool == state.leader
         ):  # fmt: skip
-            fool = nth(state.last_table_players, self._fool_position(state), SEAT_BITS)  # sound
+            fool = nth(state.last_table_players, fool_due_position(state), SEAT_BITS)  # sound
         state.fool_seats |= placed(fool, state.fool_count, SEAT_BITS)
         state.fool_count += 1
         if state.fool_count < fools_per_trick(state.n):
@@ -1227,6 +1215,25 @@ class Fou(Rules[FouState]):
 
     def result(self, state: FouState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
+
+
+def trick_winner_seat(state: FouState) -> int:
+    """FOU-TRICK: the seat that wins the complete current trick, the ruling ``trick_won`` names
+    (the best :func:`card_rank`, kept by the reducer as each card is played; equal to
+    :func:`trick_winner` over the table)."""
+    return nth(state.table_players, rank_position(state.best_rank), SEAT_BITS)
+
+
+def fool_due_position(state: FouState) -> int:
+    """FOU-FOOL: the position in the last trick of the next Fool, the ruling ``fool`` names: the
+    worst card whose player is not yet named Fool (the first from the worst :func:`card_rank`
+    kept by the reducer; equal to :func:`fool_position` over the trick)."""
+    if state.fool_count == 0:
+        return rank_position(state.worst_rank)
+    pos = fool_position(state.last_cards, state.last_seats, state.last_led, state.fools)
+    if pos < 0:
+        raise AssertionError("every player of the trick is already a Fool")
+    return pos
 
 
 def _legal_play(state: FouState, event: Event) -> int:
