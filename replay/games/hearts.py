@@ -200,13 +200,21 @@ def trick_points(cards: i64) -> int:
     return mask_points(mask)
 
 
+def shot_the_moon(taken: list[int]) -> bool:
+    """Whether a seat took all 26 points of the hand (HEARTS-MOON). A loop rather than
+    ``MOON in taken``: compiled, ``in`` compares the list's items as objects (about 500
+    instructions a call)."""
+    for points in taken:  # noqa: SIM110 (a loop compiles to tighter code)
+        if points == MOON:
+            return True
+    return False
+
+
 def round_score(taken: list[int], seat: int) -> int:
     """What ``seat`` scores for the hand: its points, or 26 to the others on a moon
-    (HEARTS-POINTS, HEARTS-MOON). A loop rather than ``MOON in taken``: compiled, ``in``
-    compares the list's items as objects (about 500 instructions a call)."""
-    for points in taken:
-        if points == MOON:
-            return 0 if taken[seat] == MOON else MOON
+    (HEARTS-POINTS, HEARTS-MOON)."""
+    if shot_the_moon(taken):
+        return 0 if taken[seat] == MOON else MOON
     return taken[seat]
 
 
@@ -381,7 +389,7 @@ class Hearts(Rules[HeartsState]):
             state, "round_scored", round=state.hand_no, player=seat, amount=amount,
             total=state.totals[seat] + amount,
         )  # fmt: skip
-        return Due.of_ruling(event, Rule.MOON if MOON in state.taken else Rule.POINTS)
+        return Due.of_ruling(event, Rule.MOON if shot_the_moon(state.taken) else Rule.POINTS)
 
     def is_due_ruling(self, state: HeartsState, event: Event) -> bool:
         """A trick won or a hand's score as :meth:`due` gives it, compared field by field
