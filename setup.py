@@ -21,7 +21,16 @@ CORE_MODULES = [
     "replay/packed.py",
     "replay/cells.py",
     "replay/events.py",
+    "replay/games/state.py",
+    "replay/games/native.py",
+    "replay/games/checks.py",
+    "replay/games/setups.py",
+    "replay/games/rules.py",
+    "replay/games/simulation.py",
+    "replay/games/presentation.py",
+    "replay/games/game.py",
     "replay/games/base.py",
+    "replay/engine.py",
 ]
 #: The registry, whose game modules (and their ``*_bots.py``) are compiled too.
 REGISTRY = Path("replay/games/__init__.py")

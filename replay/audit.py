@@ -3,7 +3,7 @@
 A :class:`Finding` names the game, the step, the event, the rule of RULES.md (ID and text), what
 was recorded against what the rules give, and a short summary of the state before the event
 (in the style of Mortal's log validator). After an illegal event the audit goes on as far as it
-soundly can (see :meth:`replay.games.base.Rules.walk`) and says where it had to stop.
+soundly can (see :func:`replay.engine.walk`) and says where it had to stop.
 
 >>> from replay.games import get_rules
 >>> from replay.simulate import simulate_game
@@ -39,6 +39,7 @@ from replay.decode import (
     run_starts,
     values_at,
 )
+from replay.engine import walk
 from replay.events import (
     COLUMNS as EVENT_FIELDS,
 )
@@ -50,7 +51,9 @@ from replay.events import (
     visit_rows,
 )
 from replay.games import UnknownGame, get_rules
-from replay.games.base import GameState, Phase, Rules, RuleViolation, describe_payload
+from replay.games.checks import describe_payload
+from replay.games.rules import Phase, Rules, RuleViolation
+from replay.games.state import GameState
 from replay.rulebook import rule_text
 from replay.violation import LogRule
 
@@ -212,7 +215,8 @@ class GameAudit:
 def _finding(game: GameAudit, event: Event | None, seq: int, violation: RuleViolation,
              state: str = "", view: dict[str, Any] | None = None) -> Finding:  # fmt: skip
     """A finding of ``game`` at ``seq``; ``view``: the state before the event, as
-    ``Rules.view`` gives it (its ``step`` is set here, its ``last_step`` by :func:`_last_step`)."""
+    ``Presentation.view`` gives it (its ``step`` is set here, its ``last_step`` by
+    :func:`_last_step`)."""
     wanted = violation.expected
     if view is not None:
         view = {**view, "step": seq - 1, "last_step": seq - 1}
@@ -311,7 +315,7 @@ def audit_game(events: Sequence[Event], *, complete: bool = False) -> GameAudit:
         return _unused_field_stop(game, stray)
     try:
         last_state = None
-        for step in rules.walk(usable, faults_only=True):
+        for step in walk(rules, usable, faults_only=True):
             last_state = step.state
             if step.violation is not None:
                 seq = step.event.seq
@@ -528,7 +532,7 @@ def audit_clean_rows(
     None as soon as anything is out of the ordinary: the caller then audits the game with
     :func:`audit_game`, so every finding comes from one place.
 
-    The rows the game's :meth:`~replay.games.base.Rules.advance` accepts go through one scratch
+    The rows the game's :meth:`~replay.games.rules.Rules.advance` accepts go through one scratch
     event, overwritten row by row (:func:`~replay.events.visit_rows`): nothing is allocated
     per row. A row it leaves to the general path becomes a real event, checked by ``verify``;
     any violation (or a malformed field) gives None.
@@ -559,7 +563,7 @@ class _CleanRun(RowVisitor):
     """A game's state on the audit's clean path (:func:`audit_clean_rows`).
 
     ``advance`` and ``verify`` check the sequence number (``Rules.verify``); the kind is
-    checked here, as :meth:`~replay.games.base.Rules.walk` does.
+    checked here, as :func:`~replay.engine.walk` does.
     """
 
     def __init__(self, rules: Rules[Any], state: GameState) -> None:

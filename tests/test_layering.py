@@ -1,6 +1,7 @@
 """The layers of the package, checked on the source: the store receives the catalogue of game
 kinds from above (:mod:`replay.catalog`) and imports no game; the rules import no storage, no
-command line and no dashboard."""
+command line and no dashboard; the rules protocol of a game imports nothing that simulates or
+shows a game, nor the engine's walk."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def is_under(module: str, package: str) -> bool:
 
 def violations(layer: str, forbidden: tuple[str, ...]) -> list[str]:
     found = []
-    for path in sorted((ROOT / layer).rglob("*.py")):
+    where = ROOT / layer
+    for path in [where] if where.is_file() else sorted(where.rglob("*.py")):
         for module in sorted(imported(path)):
             if any(is_under(module, f) for f in forbidden):
                 found.append(f"{path.relative_to(ROOT)} imports {module}")
@@ -49,12 +51,26 @@ LAYERS = {
     "replay/store": ("replay.games",),
     "replay/games": ("replay.store", "replay.cli", "dashboards"),
 }
+#: The modules of the rules protocol (what is due, the checks, the reducer) and what they may
+#: not import: the parts that simulate and show a game, the whole game, the engine's walk.
+RULES_PROTOCOL = ("replay/games/rules.py", "replay/games/state.py", "replay/games/checks.py",
+                  "replay/games/setups.py", "replay/games/native.py")  # fmt: skip
+NOT_RULES = (
+    "replay.games.simulation", "replay.games.presentation", "replay.games.game",
+    "replay.games.base", "replay.engine", "replay.simulate", "replay.render", "random",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_layer_imports(layer: str) -> None:
     assert (ROOT / layer).is_dir()
     assert violations(layer, LAYERS[layer]) == []
+
+
+@pytest.mark.parametrize("module", RULES_PROTOCOL)
+def test_the_rules_protocol_imports_no_simulation_or_presentation(module: str) -> None:
+    assert (ROOT / module).is_file()
+    assert violations(module, NOT_RULES) == []
 
 
 def test_the_scan_sees_imports() -> None:

@@ -275,10 +275,10 @@ def test_an_illegal_play_numbered_wrong_cites_the_game_rule() -> None:
 GAMES_DIR = Path(__file__).resolve().parents[1] / "replay" / "games"
 #: Where the game modules may raise LOG-ORDER, and why no game rule names the fault there.
 LOG_ORDER_SITES = {
-    ("base.py", "verify"): "an unknown event type, or an event where the rules allow none",
-    ("base.py", "_verify_ruling"): "a ruling missing: the message names the rule due",
-    ("base.py", "round_fault"): "an event numbered with another round",
-    ("base.py", "deal_fault"): "a deal to no seat, a second deal to a seat (Recording order)",
+    ("rules.py", "verify"): "an unknown event type, or an event where the rules allow none",
+    ("rules.py", "_verify_ruling"): "a ruling missing: the message names the rule due",
+    ("checks.py", "round_fault"): "an event numbered with another round",
+    ("checks.py", "deal_fault"): "a deal to no seat, a second deal to a seat (Recording order)",
     ("hearts.py", "_verify_play"): "a play numbered with another trick",
     ("hiifuu.py", "_verify_play"): "a play numbered with another trick",
     ("hiifuu.py", "verify_chance"): "a chance event of another type: names the rule due",

@@ -1,8 +1,9 @@
 """The game registry: each game is one module of this package exposing ``RULES`` and ``SPEC``.
 
-``RULES`` is its :class:`~replay.games.base.Rules` object, ``SPEC`` its
-:class:`~replay.catalog.GameSpec` (deck, suits and their faces, player counts, variants, event
-types and their fields): the plug-in contract the store, the renderers and the samples read.
+``RULES`` is its :class:`~replay.games.game.Game` object (rules, simulation, presentation),
+``SPEC`` its :class:`~replay.catalog.GameSpec` (deck, suits and their faces, player counts,
+variants, event types and their fields): the plug-in contract the store, the renderers and the
+samples read.
 A fifth game is one new module and one line in :data:`GAME_MODULES`, or, for a game defined
 elsewhere (a test, another package), a call of :func:`register` (and :func:`unregister`).
 Importing this package installs the registry as the catalogue of :mod:`replay.catalog`.
@@ -16,7 +17,7 @@ from typing import Any
 
 from replay import catalog
 from replay.catalog import GameSpec
-from replay.games.base import Rules
+from replay.games.game import Game
 
 GAME_MODULES: dict[str, str] = {
     "hearts": "replay.games.hearts",
@@ -25,7 +26,7 @@ GAME_MODULES: dict[str, str] = {
     "fou": "replay.games.fou",
 }
 
-_LOADED: dict[str, Rules[Any]] = {}
+_LOADED: dict[str, Game[Any]] = {}
 _SPECS: dict[str, GameSpec] = {}
 
 
@@ -50,7 +51,7 @@ def _load(kind: str) -> None:
     _SPECS[kind] = spec
 
 
-def get_rules(kind: str) -> Rules[Any]:
+def get_rules(kind: str) -> Game[Any]:
     """The rules object of a game kind (``hearts``, ``hez2``, ``hiifuu``, ``fou``)."""
     rules = _LOADED.get(kind)
     if rules is None:
@@ -80,7 +81,7 @@ def available_kinds() -> list[str]:
     return kinds
 
 
-def register(spec: GameSpec, rules: Rules[Any]) -> None:
+def register(spec: GameSpec, rules: Game[Any]) -> None:
     """Add a game defined outside this package (a test's, another package's) to the registry:
     from then on every part of replay knows its kind. :func:`unregister` takes it out again."""
     if spec.kind != rules.kind:

@@ -1,0 +1,140 @@
+"""The engine's walk through a game's log: each event checked by the game's rules and applied,
+a wrong ruling replaced by the one the rules give, the walk ended where the state cannot absorb an
+event (:func:`walk`, what the audit, the cursor and the explanations use), and the bulk replay of
+a game (:func:`replay`).
+
+The walk is the hot loop of the audit: compiled by mypyc, the rules' methods are called
+directly (no bound method per event) and the clean stretches run in a plain loop
+(:func:`advance_run`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from replay.events import Event
+from replay.games.game import Game
+from replay.games.rules import Rules
+from replay.games.state import S
+from replay.violation import LogRule, RuleViolation
+
+
+@dataclass(slots=True, init=False)
+class Step:
+    """One event of a :func:`walk`: what was recorded, what the reducer applied (``None``
+    when it could not), the state after it, the violation if any, and a summary and the view
+    of the state before it (only when there is a violation)."""
+
+    event: Event
+    applied: Event | None
+    state: Any
+    violation: RuleViolation | None
+    before: str
+    before_view: (
+        dict[str, Any] | None
+    )  # the state before as :meth:`~replay.games.presentation.Presentation.view` gives it
+
+    def __init__(
+        self,
+        event: Event,
+        applied: Event | None,
+        state: Any,
+        violation: RuleViolation | None,
+        before: str,
+        before_view: dict[str, Any] | None = None,
+    ) -> None:  # written out: compiled by mypyc, a dataclass's generated __init__ is slow
+        self.event = event
+        self.applied = applied
+        self.state = state
+        self.violation = violation
+        self.before = before
+        self.before_view = before_view
+
+
+def walk(game: Game[Any], events: Sequence[Event], *, faults_only: bool = False) -> Iterator[Step]:
+    """Reduce a log as far as it soundly goes, yielding one :class:`Step` per event.
+
+    An illegal but possible event is applied (a wrong ruling is replaced by the one the rules
+    give); the walk ends after the first event the state cannot absorb, or that belongs to
+    another game or kind (LOG-SETUP). The state yielded is the working state, changed in
+    place by the next step: clone it to keep it.
+    With ``faults_only`` (the audit), only the first step, the steps with a violation and
+    those after which the working state is another object are yielded: the last state
+    yielded is still the working state.
+    Raises :class:`RuleViolation` (LOG-SETUP) when the first event cannot start a game.
+    """
+    state = game.start(events[0])
+    yield Step(events[0], events[0], state, None, "")
+    game_id, kind = state.game_id, state.kind
+    # Indexed: compiled, a list read by index costs less than a generic iterator over a
+    # Sequence (and no slice is copied).
+    items: list[Event] = events if isinstance(events, list) else list(events)
+    index = 1
+    while index < len(items):
+        declined = False
+        if faults_only:  # the clean stretch in a plain loop, outside the generator
+            index = advance_run(game, state, items, index, game_id, kind)
+            if index >= len(items):
+                return
+            declined = True  # advance refused items[index] (or it is of another game)
+        event = items[index]
+        index += 1
+        applied: Event | None = event
+        violation = None
+        summary = ""
+        view: dict[str, Any] | None = None
+        try:
+            if event.game_id != game_id or event.kind != kind:
+                raise RuleViolation(
+                    LogRule.SETUP,
+                    f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} ({kind})",
+                )
+            if not declined and game.advance(state, event):
+                if not faults_only:
+                    yield Step(event, event, state, None, "")
+                continue
+            game.verify(state, event)  # direct calls: compiled, a bound method is slower
+        except RuleViolation as exc:
+            violation = exc
+            summary = game.summary(state, event.player)
+            view = game.view(state)
+            if not exc.recoverable:
+                yield Step(event, None, state, exc, summary, view)
+                return
+            if exc.expected is not None:
+                applied = exc.expected
+        assert applied is not None
+        new = game.apply_in_place(state, applied)
+        if faults_only and violation is None and new is state:
+            continue  # nothing the audit needs: no Step built, no yield
+        state = new
+        yield Step(event, applied, state, violation, summary, view)
+
+
+def advance_run(
+    rules: Rules[S], state: S, events: list[Event], index: int, game_id: str, kind: str
+) -> int:
+    """:meth:`~replay.games.rules.Rules.advance` the events of the game from ``index`` on while
+    it accepts them: the index of the first it refuses or of another game (``len(events)``:
+    none). Compiled, a plain loop keeps its variables in registers; a generator keeps them in
+    its frame."""
+    while index < len(events):
+        event = events[index]
+        if event.game_id != game_id or event.kind != kind or not rules.advance(state, event):
+            return index
+        index += 1
+    return index
+
+
+def replay(rules: Rules[S], events: Sequence[Event], *, check: bool = True) -> S:
+    """Reduce a whole game (``events[0]`` is its ``game_start``), verifying each event."""
+    state = rules.start(events[0])
+    for event in events[1:]:
+        if check:
+            if rules.advance(state, event):
+                continue
+            rules.verify(state, event)
+        state = rules.apply_in_place(state, event)
+    return state

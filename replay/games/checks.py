@@ -1,0 +1,171 @@
+"""Checks that several games make the same way: the numbering of a play or a ruling, the
+faults of a deal, of a card not held, of a round number, the seats still to be dealt, the winner
+of a trick without trumps and of a game, and the wording of an event in a finding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mypy_extensions import i64
+
+from replay.events import Event
+from replay.games.native import highest_of, same
+from replay.games.state import SeatHandsState
+from replay.packed import CARD_BITS, nth
+from replay.violation import LogRule, RuleViolation
+
+
+def game_winners(totals: list[int]) -> tuple[int, ...]:
+    """The seats with the highest total, ascending (a tie is a shared victory: HIIFUU-END,
+    FOU-END).
+
+    >>> game_winners([10, -3, 10, -90])
+    (0, 2)
+    """
+    best = highest_of(totals)
+    return tuple(s for s, t in enumerate(totals) if t == best)
+
+
+def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> bool:
+    """Whether ``event`` is a play numbered as the next one: ``seq``, by ``turn``, in ``trick``
+    of ``round_`` (the numbering part of the games' fast path for a legal play).
+
+    Optional fields are narrowed before comparing: compiled, the comparisons are then native.
+    """
+    if event.type != "play" or event.seq != seq:
+        return False
+    player = event.player
+    event_trick = event.trick
+    event_round = event.round
+    return (
+        player is not None and player == turn
+        and event_trick is not None and event_trick == trick
+        and event_round is not None and event_round == round_
+    )  # fmt: skip
+
+
+def led_suit_best(cards: i64, count: i64, values: i64) -> i64:
+    """Position of the highest card of the led suit among the ``count`` cards packed in
+    ``cards`` (:mod:`replay.packed`), cards being numbered suit by suit with ``values`` per
+    suit: the winner of a trick without trumps (HEARTS-TRICK, HIIFUU-TRICK).
+
+    >>> from replay.packed import pack
+    >>> led_suit_best(pack([5, 40, 7, 9], CARD_BITS), 4, 13)  # 6R led, 2B off-suit, 8R, 10R
+    3
+    """
+    first = nth(cards, 0, CARD_BITS)
+    led = first // values
+    best: i64 = 0
+    best_card = first
+    for position in range(1, count):
+        card = nth(cards, position, CARD_BITS)
+        if card // values == led and card > best_card:
+            best, best_card = position, card
+    return best
+
+
+def numbered(event: Event, round_: int, trick: int | None) -> bool:
+    """Whether ``event`` is numbered in ``round_`` and ``trick`` (``None``: no trick number),
+    for the games' ruling checks (:meth:`Rules.is_due_ruling`).
+
+    Optional fields are narrowed before comparing: compiled, the comparisons are then native
+    (written out rather than through :func:`same`, which would box ``round_`` and ``trick``).
+    """
+    event_round = event.round
+    event_trick = event.trick
+    if event_round is None or event_round != round_:
+        return False
+    if trick is None:
+        return event_trick is None
+    return event_trick is not None and event_trick == trick
+
+
+def check_round(event: Event, expected: int) -> None:
+    """LOG-ORDER (recoverable) for an event numbered with another round than ``expected``.
+
+    Games call it after the cards and the game's own rules, so that a card from nowhere or an
+    illegal play is never hidden behind a mere numbering fault.
+    """
+    fault = round_fault(event, expected)
+    if fault is not None:
+        raise fault
+
+
+def round_fault(event: Event, expected: int) -> RuleViolation | None:
+    """The violation :func:`check_round` raises, returned instead (``None``: numbered right)."""
+    number = event.round
+    if number is not None and number == expected:  # narrowed: compiled, a native comparison
+        return None
+    return RuleViolation(
+        LogRule.ORDER, f"{event.type} in round {event.round} during round {expected}",
+        recoverable=True,
+    )  # fmt: skip
+
+
+def deal_fault(event: Event, dealt_seats: int, n: int, round_: int | None) -> RuleViolation | None:
+    """LOG-ORDER for a deal that names no seat of the table, a seat dealt already this round
+    (``dealt_seats``, a bit set) or, unless ``round_`` is None, another round; None for a deal
+    that may come now. RULES.md, "Recording order": the deals of a round come in any seat
+    order, each seat dealt once."""
+    seat = event.player
+    if seat is None or not 0 <= seat < n:  # narrowed: compiled, native comparisons
+        return RuleViolation(LogRule.ORDER, f"deal for seat {seat}, not a seat of {n} players")
+    if dealt_seats >> seat & 1:
+        return RuleViolation(LogRule.ORDER, f"a second deal to seat {seat} in one round")
+    if round_ is not None and not same(event.round, round_):
+        return RuleViolation(LogRule.ORDER, f"deal for round {event.round} during round {round_}")
+    return None
+
+
+def held_fault(event: Event, hand: int, deck: Any) -> RuleViolation | None:
+    """LOG-CARD when the card (or a card of the cards) of ``event`` is not in ``hand`` (a bit
+    set of ``deck``'s indices); None when its seat holds them all."""
+    codes = (event.card,) if event.card is not None else (event.cards or ())
+    for code in codes:
+        card = deck.find(code) if isinstance(code, str) else -1
+        if card < 0 or not hand >> card & 1:
+            return RuleViolation(
+                LogRule.CARD,
+                f"seat {event.player} made a {event.type} of {code} which it does not hold",
+            )
+    return None
+
+
+def seat_hand_fault(event: Event, state: SeatHandsState, deck: Any) -> RuleViolation | None:
+    """:func:`held_fault` for the seat of ``event`` in a state with hands (None: no seat of
+    the table, or no hands yet)."""
+    seat = event.player
+    if seat is None or not 0 <= seat < state.n or not state.hands_dealt():
+        return None
+    return held_fault(event, state.hand(seat), deck)
+
+
+def first_undealt(dealt_seats: int) -> int:
+    """The lowest seat not in the bit set ``dealt_seats`` (the seat dealt next when none is named).
+
+    >>> first_undealt(0b1011)
+    2
+    """
+    return (~dealt_seats & (dealt_seats + 1)).bit_length() - 1
+
+
+def undealt_seats(dealt_seats: int, n: int) -> tuple[int, ...]:
+    """The seats of ``n`` not in the bit set ``dealt_seats``, ascending.
+
+    >>> undealt_seats(0b0101, 4)
+    (1, 3)
+    """
+    return tuple(seat for seat in range(n) if not dealt_seats >> seat & 1)
+
+
+def describe_payload(event: Event) -> str:
+    """A compact rendering of an event's payload for messages, e.g. ``trick_won(player=2, ...)``."""
+    payload = {k: v for k, v in event.payload().items() if k != "type"}
+    inner = ", ".join(f"{k}={_fmt(v)}" for k, v in payload.items())
+    return f"{event.type}({inner})"
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, tuple):
+        return "[" + " ".join(str(v) for v in value) + "]"
+    return str(value)

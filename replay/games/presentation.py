@@ -1,0 +1,56 @@
+"""What a game adds to be shown: its state as data (:meth:`Presentation.view`), as text for a
+person (:meth:`Presentation.render`) and as a one-line summary for findings; and an event as a
+seat may see it.
+
+:class:`Presentation` is a trait (:mod:`mypy_extensions`), as
+:class:`~replay.games.simulation.Simulation` is.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import replace
+from typing import Any, Generic
+
+from mypy_extensions import trait
+
+from replay.events import Event
+from replay.games.state import S
+
+
+@trait
+class Presentation(ABC, Generic[S]):
+    """A game whose states can be shown, omniscient or as one seat sees them."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None = None) -> dict[str, Any]:
+        """The state as JSON-ready data, omniscient (``seat=None``) or as ``seat`` sees it."""
+
+    @abstractmethod
+    def render(self, state: S, seat: int | None = None) -> str:
+        """The state as text for a person, omniscient or from one seat."""
+
+    def summary(self, state: S, seat: int | None = None) -> str:
+        """A short state summary for findings: the situation, ``seat``'s hand, the table.
+
+        Built from the common keys of :meth:`view`; a game may override it.
+        """
+        view = self.view(state)
+        parts = [self.render(state).splitlines()[0]]
+        hands = view.get("hands") or []
+        if seat is not None and 0 <= seat < len(hands) and hands[seat] is not None:
+            parts.append(f"seat {seat} holds {' '.join(hands[seat]) or 'nothing'}")
+        table = view.get("table") or []
+        if table:
+            parts.append("table " + " ".join(f"{t['seat']}:{t['card']}" for t in table))
+        return "; ".join(parts)
+
+
+def seat_description(event: Event | None, seat: int | None, private: frozenset[str]) -> str | None:
+    """``event.describe()`` as ``seat`` may see it: the cards of another seat's private event
+    (a deal, a pass, a discard, a drawn card: the types in ``private``) left out."""
+    if event is None:
+        return None
+    if seat is not None and event.type in private and event.player != seat:
+        return replace(event, card=None, cards=None).describe()
+    return event.describe()

@@ -1,0 +1,54 @@
+"""What a game adds to simulate itself (:mod:`replay.simulate`): a new ``game_start``, the
+chance events drawn with a seeded generator, and its bots; and the helpers its bots and
+deals share.
+
+:class:`Simulation` is a trait (:mod:`mypy_extensions`): compiled, a game class has one native
+base (:class:`~replay.games.rules.Rules`) and any number of traits.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, Generic
+
+from mypy_extensions import trait
+
+from replay.events import Event
+from replay.games.rules import Rules
+from replay.games.state import S
+
+Bot = Callable[[Any, int, random.Random], Event]
+"""A bot: ``bot(state, seat, rng) -> decision event`` (seeded by ``rng``)."""
+
+
+@trait
+class Simulation(ABC, Generic[S]):
+    """A game that can be played out by the simulator."""
+
+    @abstractmethod
+    def setup_event(
+        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+    ) -> Event:
+        """A ``game_start`` event for a new simulated game (seq 0).
+
+        ``options`` may hold ``bots`` (list of bools), ``names``, ``stakes`` and game variants.
+        """
+
+    @abstractmethod
+    def sample_chance(self, state: S, rng: random.Random) -> Event:
+        """The next chance event, drawn with ``rng``."""
+
+    @abstractmethod
+    def bots(self) -> Mapping[str, Bot]:
+        """The game's bots by name; ``random`` is always one of them."""
+
+
+def random_bot(rules: Rules[Any]) -> Bot:
+    """A bot that picks uniformly among the legal decisions."""
+
+    def choose(state: Any, seat: int, rng: random.Random) -> Event:
+        return rng.choice(rules.legal_decisions(state, seat))
+
+    return choose
