@@ -206,7 +206,7 @@ def test_simulate_into_a_store_it_may_not_write_is_a_clean_error(
         (["hearts", "--variant", "nope"], 'hearts does not take variant="nope"'),
         (["hearts", "--option", "foo=bar"], 'hearts does not take foo="bar"'),
         (["hiifuu", "--variant", "nope"], "unknown hiifuu variant 'nope' (LOG-SETUP)"),
-        (["hearts", "--option", 'names=["a"]'], "HEARTS-SETUP"),
+        (["hearts", "--option", 'names=["a"]'], "one player id per seat (LOG-SETUP)"),
         (["hiifuu", "--option", "tokens=5"], "cannot set up a game with tokens=5"),
         (["hez2", "--players", "0"], "hez2 takes 2 to 4 players, not 0"),
         (["fou", "--players", "9"], "fou takes 4 to 8 players, not 9"),

@@ -155,7 +155,7 @@ def test_setup_cache_is_bounded_and_kept_per_kind() -> None:
     hearts_state = rules.start(replace(first, data=text))
     fou_state = fou.start(Event("g", 0, "fou", "game_start", data=text))
     assert hearts_state.names == fou_state.names == ("a", "b", "c", "d")
-    assert fou_state.bots == (True,) * 4
+    assert fou_state.bots == (False,) * 4  # a setup that names no bot: none is
 
 
 def test_popcount_and_mask_matching_agree_with_their_definitions() -> None:

@@ -39,6 +39,7 @@ from replay.games.base import (
     parse_setup,
     random_bot,
     seat_names,
+    simulated_seats,
 )
 from replay.simulate import simulate_game
 from replay.store import EventStore
@@ -119,16 +120,14 @@ class Twelve(Rules[TwelveState]):
     def setup_event(
         self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
     ) -> Event:
-        names = list(options.get("names") or [f"p{i}" for i in range(players)])
-        bots = list(options.get("bots") or [True] * players)
-        data = {"players": players, "names": names, "bots": bots}
+        data = simulated_seats(players, options)
         return Event(game_id, 0, KIND, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> TwelveState:
         setup = parse_setup(event, KIND)
         n = check_players(setup, self.min_players, self.max_players, Rule.DEAL)
         state = TwelveState(event.game_id, KIND, n)
-        state.names = seat_names(setup, n, Rule.DEAL)
+        state.names = seat_names(setup, n)
         state.seq = 1
         state.last = event
         return state

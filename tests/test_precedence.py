@@ -7,6 +7,7 @@ rules which rule it breaks.
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import cache
@@ -333,3 +334,31 @@ def test_every_event_a_game_waits_for_names_its_rule(kind: str) -> None:
         if due.phase in (Phase.CHANCE, Phase.DECISION):
             waits.add(due.what)
     assert waits <= set(rules.due_rules) and set(rules.due_rules.values()) <= set(rules.rule_ids)
+
+
+@pytest.mark.parametrize("kind", ["hearts", "hez2", "hiifuu", "fou"])
+@pytest.mark.parametrize("key", ["names", "bots"])
+def test_a_seat_list_of_the_wrong_length_cites_log_setup(kind: str, key: str) -> None:
+    """docs/interpretations.md 4: a malformed seat list is a fault LOG-SETUP names (no game's
+    SETUP rule names it), in every game; a wrong player count cites the game's SETUP rule."""
+    rules = get_rules(kind)
+    first = corpus(kind, rules.min_players, 1)[0][0]
+    setup = first.setup()
+    short = replace(first, data=json.dumps({**setup, key: setup[key][:-1]}))
+    with pytest.raises(RuleViolation) as caught:
+        rules.start(short)
+    assert caught.value.rule == "LOG-SETUP"
+    crowded = replace(first, data=json.dumps({**setup, "players": rules.max_players + 1}))
+    with pytest.raises(RuleViolation) as caught:
+        rules.start(crowded)
+    assert caught.value.rule == f"{kind.upper()}-SETUP"
+
+
+def test_a_setup_without_bots_seats_no_bot() -> None:
+    for kind in ("hiifuu", "fou"):
+        rules = get_rules(kind)
+        first = corpus(kind, rules.min_players, 1)[0][0]
+        setup = {k: v for k, v in first.setup().items() if k != "bots"}
+        state = rules.start(replace(first, data=json.dumps(setup)))
+        bots = state.setup.bots if kind == "hiifuu" else state.bots
+        assert bots == (False,) * state.n

@@ -46,6 +46,7 @@ from replay.games.setups import seat_names as seat_names
 from replay.games.setups import setup_of as setup_of
 from replay.games.simulation import Bot as Bot
 from replay.games.simulation import random_bot as random_bot
+from replay.games.simulation import simulated_seats as simulated_seats
 from replay.games.state import GameState as GameState
 from replay.games.state import SeatHandsState as SeatHandsState
 from replay.games.state import SeatTrickState as SeatTrickState

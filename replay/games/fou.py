@@ -54,6 +54,7 @@ from replay.games.base import (
     seat_description,
     seat_names,
     setup_of,
+    simulated_seats,
     undealt_seats,
 )
 from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
@@ -549,8 +550,7 @@ class FouState(GameState):
 def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The names and bot flags of a game's setup, one per seat (LOG-SETUP, FOU-SETUP)."""
     n = check_players(setup, Fou.min_players, Fou.max_players, Rule.SETUP)
-    names = seat_names(setup, n, Rule.SETUP)
-    return names, bot_flags(setup, n, True, Rule.SETUP)
+    return seat_names(setup, n), bot_flags(setup, n)
 
 
 def next_seat(seat: int, n: int, out: int) -> int:
@@ -618,9 +618,7 @@ class Fou(Rules[FouState]):
     def setup_event(
         self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
     ) -> Event:
-        names = list(options.get("names") or [f"p{i}" for i in range(players)])
-        bots = list(options.get("bots") or [True] * players)
-        data = {"players": players, "names": names, "bots": bots}
+        data = simulated_seats(players, options)
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> FouState:

@@ -34,6 +34,7 @@ from replay.games.base import (
     RuleViolation,
     SeatTrickState,
     all_recorded,
+    bot_flags,
     check_players,
     check_round,
     deal_fault,
@@ -47,6 +48,7 @@ from replay.games.base import (
     seat_hand_fault,
     seat_names,
     setup_of,
+    simulated_seats,
     undealt_seats,
 )
 from replay.packed import CARD_BITS, nth, placed
@@ -183,7 +185,8 @@ class HeartsState(SeatTrickState):
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
     """The player ids of a game's setup, one per seat (HEARTS-SETUP)."""
     n = check_players(setup, 4, 4, Rule.SETUP)
-    return seat_names(setup, n, Rule.SETUP)
+    bot_flags(setup, n)  # no rule of Hearts turns on bots, but a malformed list is a fault
+    return seat_names(setup, n)
 
 
 def trick_winner(leader: int, cards: i64) -> int:
@@ -345,9 +348,7 @@ class Hearts(Rules[HeartsState]):
     def setup_event(
         self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
     ) -> Event:
-        names = list(options.get("names") or [f"p{i}" for i in range(4)])
-        bots = list(options.get("bots") or [True] * 4)
-        data = {"players": players, "names": names, "bots": bots}
+        data = simulated_seats(players, options)
         return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
 
     def start(self, event: Event) -> HeartsState:

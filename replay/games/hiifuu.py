@@ -56,6 +56,7 @@ from replay.games.base import (
     seat_hand_fault,
     seat_names,
     setup_of,
+    simulated_seats,
     undealt_seats,
 )
 from replay.packed import CARD_BITS, nth, placed
@@ -361,9 +362,7 @@ class Hiifuu(Rules[HiifuuState]):
         values, deal_size, discard_size = TABLE_SIZES[players]
         tokens = options.get("tokens") or DEFAULT_TOKENS
         data = {
-            "players": players,
-            "names": list(options.get("names") or [f"p{i}" for i in range(players)]),
-            "bots": list(options.get("bots") or [True] * players),
+            **simulated_seats(players, options),
             "variant": options.get("variant") or NORMAL,
             "values": values,
             "deal": deal_size,
@@ -1005,8 +1004,8 @@ def _fixed_setup(setup: Mapping[str, Any]) -> Setup:
 
 def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
     """The fixed setup of a game from its ``game_start`` data (LOG-SETUP / HIIFUU-SETUP)."""
-    names = seat_names(setup, n, LogRule.SETUP)
-    bots = bot_flags(setup, n, False, LogRule.SETUP)
+    names = seat_names(setup, n)
+    bots = bot_flags(setup, n)
     variant = setup.get("variant") or NORMAL
     if variant not in VARIANTS:
         raise RuleViolation(LogRule.SETUP, f"unknown hiifuu variant {variant!r}")

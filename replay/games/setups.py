@@ -74,18 +74,19 @@ def check_players(setup: Mapping[str, Any], low: int, high: int, rule: RuleId) -
     return n
 
 
-def seat_names(setup: Mapping[str, Any], n: int, rule: RuleId) -> tuple[str, ...]:
-    """The player ids of a setup, one per seat (``p0``, ``p1``... when it gives none)."""
+def seat_names(setup: Mapping[str, Any], n: int) -> tuple[str, ...]:
+    """The player ids of a setup, one per seat (``p0``, ``p1``... when it gives none); a list of
+    another length is a fault of the setup (LOG-SETUP)."""
     names = setup.get("names") or [f"p{i}" for i in range(n)]
     if not isinstance(names, list) or len(names) != n:
-        raise RuleViolation(rule, "names must list one player id per seat")
+        raise RuleViolation(LogRule.SETUP, "names must list one player id per seat")
     return tuple(str(x) for x in names)
 
 
-def bot_flags(setup: Mapping[str, Any], n: int, default: bool, rule: RuleId) -> tuple[bool, ...]:
-    """Whether each seat is a bot, as a setup says (``default`` for every seat when it does
-    not)."""
-    bots = setup.get("bots") or [default] * n
+def bot_flags(setup: Mapping[str, Any], n: int) -> tuple[bool, ...]:
+    """Whether each seat is a bot, as a setup says (no seat is when it does not say); a list of
+    another length is a fault of the setup (LOG-SETUP)."""
+    bots = setup.get("bots") or [False] * n
     if not isinstance(bots, list) or len(bots) != n:
-        raise RuleViolation(rule, "bots must list one flag per seat")
+        raise RuleViolation(LogRule.SETUP, "bots must list one flag per seat")
     return tuple(bool(b) for b in bots)

@@ -45,6 +45,16 @@ class Simulation(ABC, Generic[S]):
         """The game's bots by name; ``random`` is always one of them."""
 
 
+def simulated_seats(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The seats of a simulated ``game_start``: ``players``, then ``names`` and ``bots`` from
+    ``options``, by default ``p0``, ``p1``... and every seat a bot."""
+    return {
+        "players": players,
+        "names": list(options.get("names") or [f"p{i}" for i in range(players)]),
+        "bots": list(options.get("bots") or [True] * players),
+    }
+
+
 def random_bot(rules: Rules[Any]) -> Bot:
     """A bot that picks uniformly among the legal decisions."""
 
