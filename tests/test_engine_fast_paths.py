@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from replay.events import Event, same_payload
+from replay.events import Category, Event, same_payload
 from replay.games import available_kinds, get_rules
 from replay.games.base import Phase, RuleViolation
 from replay.simulate import simulate_game
@@ -74,14 +74,20 @@ def test_is_due_ruling_only_for_the_ruling_due(kind: str) -> None:
             state = rules.apply(state, event)
 
 
-def test_hearts_recognises_every_correct_ruling_without_building_it() -> None:
-    rules = get_rules("hearts")
-    for events in _games("hearts", 2):
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_correct_ruling_is_recognised_without_building_it(kind: str) -> None:
+    """The other half of the fast path's agreement: a ruling recorded as the rules give it is
+    recognised (``game_end``, once a game, is left to the general path)."""
+    rules = get_rules(kind)
+    recognised: set[str] = set()
+    for events in _games(kind, 6):
         state = rules.start(events[0])
         for event in events[1:]:
-            if event.type in ("trick_won", "round_scored"):
+            if rules.categories[event.type] is Category.RULING and event.type != "game_end":
                 assert rules.is_due_ruling(state, event), event
+                recognised.add(event.type)
             state = rules.apply(state, event)
+    assert recognised == rules.ruling_types - {"game_end"}
 
 
 @pytest.mark.parametrize("kind", KINDS)
