@@ -46,6 +46,7 @@ from replay.events import (
 from replay.events import (
     Event,
     RowVisitor,
+    blank_row,
     event_at,
     events_from_columns,
     visit_rows,
@@ -543,7 +544,7 @@ def audit_clean_rows(
     try:
         rules = get_rules(first.kind)
         clean = _CleanRun(rules, rules.start(first))
-        scratch = event_at(columns, start)
+        scratch = blank_row()
         row = start + 1
         while row < stop:
             row = visit_rows(columns, row, stop, clean, scratch, changes)

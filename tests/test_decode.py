@@ -23,6 +23,7 @@ from replay.events import (
     COLUMNS,
     SCHEMA,
     Event,
+    EventRow,
     RowVisitor,
     event_at,
     events_from_columns,
@@ -339,24 +340,33 @@ class _Recorder(RowVisitor):
         return True
 
 
+def _fields_of(event: Event) -> tuple[Any, ...]:
+    return tuple(getattr(event, name) for name in COLUMNS)
+
+
+def _row_holding(event: Event) -> EventRow:
+    """A scratch row that holds ``event`` (what a row refilled before looks like)."""
+    return EventRow(*_fields_of(event))
+
+
 @pytest.mark.parametrize("kind", available_kinds())
 def test_visit_rows_overwrites_one_scratch_event_and_stops_where_told(kind: str) -> None:
     table = corpus(kind, games=2)
     columns = decode_table(table)
     events = events_from_columns(columns, 0, table.num_rows)
-    scratch = event_at(columns, 0)
-    assert scratch == events[0]
+    scratch = _row_holding(event_at(columns, 0))
     recorder = _Recorder(stop_at=len(events) - 7)
     assert visit_rows(columns, 5, len(events), recorder, scratch) == len(events) - 7
     assert [row for row, _, _ in recorder.seen] == list(range(5, len(events) - 7))
     assert all(event is scratch for _, event, _ in recorder.seen)
     fields = [tuple(getattr(e, name) for name in COLUMNS) for e in events]
     assert [cells for _, _, cells in recorder.seen] == fields[5 : len(events) - 7]
-    assert scratch == events[len(events) - 7]  # it holds the row refused
+    assert _fields_of(scratch) == _fields_of(events[len(events) - 7])  # it holds the row refused
     fresh = _Recorder(stop_at=-1)
     assert visit_rows(columns, 0, 40, fresh) == 40
     assert [event for _, event, _ in fresh.seen] == events[:40]
     assert len({id(event) for _, event, _ in fresh.seen}) == 40  # without scratch, new events
+    assert {type(event) for _, event, _ in fresh.seen} == {Event}  # facts, not rows
 
 
 class _Counter(RowVisitor):
@@ -395,7 +405,7 @@ def test_a_scratch_event_releases_each_rows_values(kind: str) -> None:
     columns = decode_table(table)
     before = _references(columns)
     assert len(before) > 10  # rows with cards
-    scratch = event_at(columns, 0)
+    scratch = _row_holding(event_at(columns, 0))
     counter = _Counter()
     assert visit_rows(columns, 0, table.num_rows, counter, scratch) == table.num_rows
     assert counter.rows == table.num_rows
@@ -570,7 +580,7 @@ def test_a_scratch_event_refilled_by_changes_is_each_rows_event(
     table = pa.concat_tables([whole.slice(0, cut), whole.slice(cut)])
     columns = decode_table(table)
     changes = decode.row_changes(columns, table.num_rows)
-    scratch = event_at(columns, held)
+    scratch = _row_holding(event_at(columns, held))
     recorder = _Recorder(stop_at=-1)
     assert visit_rows(columns, start, len(events), recorder, scratch, changes) == len(events)
     fields = [tuple(getattr(e, name) for name in COLUMNS) for e in events]
