@@ -27,10 +27,6 @@ from replay.games.base import Rules, RuleViolation
 from replay.simulate import play_out, seat_bots
 from replay.violation import LogRule
 
-#: Rules that no single changed event can break (docs/audit.md): the search does not wait for
-#: them.
-NOT_BREAKABLE_ALONE = frozenset({"FOU-ROUND-END"})
-
 
 @dataclass(frozen=True, slots=True)
 class Dispute:

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from replay.disputes import (
-    NOT_BREAKABLE_ALONE,
     Dispute,
     find_disputes,
     integrity_disputes,
@@ -45,7 +44,7 @@ def write_jsonl(path: Path, events: Sequence[Event]) -> None:
 def disputes_for(kind: str) -> dict[str, Dispute]:
     """One dispute per rule ID the search can break, for one game kind."""
     rules = get_rules(kind)
-    wanted = {*rules.rule_ids, "LOG-CARD", "LOG-ORDER"} - NOT_BREAKABLE_ALONE
+    wanted = {*rules.rule_ids, "LOG-CARD", "LOG-ORDER"} - rules.not_breakable_alone
     found: dict[str, Dispute] = {}
     players = get_spec(kind).players
     for seed in range(DISPUTE_SEARCH_GAMES):

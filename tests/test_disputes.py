@@ -9,7 +9,6 @@ import pytest
 
 from replay.audit import UNREAD_COLUMNS, audit_game, audit_rows, group_games
 from replay.decode import decode_table
-from replay.disputes import NOT_BREAKABLE_ALONE
 from replay.events import events_to_table
 from replay.games import available_kinds, get_rules
 from replay.store.jsonl import line_to_event
@@ -39,5 +38,6 @@ def test_dispute_gives_exactly_its_finding(expected_path: Path) -> None:
 @pytest.mark.parametrize("kind", available_kinds())
 def test_every_breakable_rule_has_a_dispute(kind: str) -> None:
     covered = {p.name.removesuffix(".expected.json") for p in (DISPUTES / kind).glob("*.json")}
-    wanted = (set(get_rules(kind).rule_ids) | LOG_RULES) - NOT_BREAKABLE_ALONE
+    rules = get_rules(kind)
+    wanted = (set(rules.rule_ids) | LOG_RULES) - rules.not_breakable_alone
     assert wanted <= covered, sorted(wanted - covered)

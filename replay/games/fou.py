@@ -612,6 +612,9 @@ class Fou(Rules[FouState]):
         "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
+    #: The end of a round is no event of its own: breaking it takes an inserted or a removed
+    #: event (docs/audit.md).
+    not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset({Rule.ROUND_END})
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup

@@ -132,6 +132,9 @@ class Rules(ABC, Generic[S]):
     #: a LOG-ORDER finding names the rule whose event was due (RULES.md, "Which rule a
     #: finding cites", 4.).
     due_rules: ClassVar[Mapping[str, RuleId]]
+    #: The game's rules that no single changed event can break (docs/audit.md): the dispute
+    #: search (:mod:`replay.disputes`) does not look for them.
+    not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset()
 
     def __init__(self) -> None:
         #: ``event_types`` as an instance dict: compiled, read without a class lookup.
