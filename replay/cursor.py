@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any, Final, Literal
 
 from replay.events import Category, Event
-from replay.games.base import Rules, RuleViolation
+from replay.games.base import Game, RuleViolation
 
 
 class StepOutOfRange(IndexError):
@@ -104,7 +104,7 @@ class Cursor:
     """Random access to every state of one game."""
 
     def __init__(
-        self, rules: Rules[Any], events: Sequence[Event], *, snapshot_every: int = 16
+        self, rules: Game[Any], events: Sequence[Event], *, snapshot_every: int = 16
     ) -> None:
         if not events:
             raise ValueError("a game needs at least its game_start event")

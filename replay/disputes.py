@@ -23,7 +23,7 @@ from typing import Any
 
 from replay.audit import audit_game
 from replay.events import Category, Event
-from replay.games.base import Rules, RuleViolation
+from replay.games.base import Game, RuleViolation
 from replay.simulate import play_out, seat_bots
 from replay.violation import LogRule
 
@@ -99,7 +99,7 @@ def _moved_up(game: Sequence[Event], index: int) -> list[Event]:
 
 
 def _dispute_from(
-    rules: Rules[Any],
+    rules: Game[Any],
     events: Sequence[Event],
     index: int,
     changed: Event,
@@ -121,7 +121,7 @@ def _dispute_from(
 
 
 def find_disputes(
-    rules: Rules[Any], games: Sequence[Sequence[Event]], *, per_rule: int = 1, seed: int = 0
+    rules: Game[Any], games: Sequence[Sequence[Event]], *, per_rule: int = 1, seed: int = 0
 ) -> dict[str, list[Dispute]]:
     """One-event disputes for as many rule IDs as the given clean games allow."""
     found: dict[str, list[Dispute]] = {}
@@ -138,7 +138,7 @@ def find_disputes(
 
 
 def _try_variants(
-    rules: Rules[Any],
+    rules: Game[Any],
     game: Sequence[Event],
     index: int,
     state: Any,

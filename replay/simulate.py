@@ -1,7 +1,7 @@
 """The simulator: complete, self-contained game logs played by bots through the reducer.
 
 Rulings come from the same reducer the audit uses (:meth:`Rules.due`), chance outcomes from the
-game's :meth:`Rules.sample_chance` with a seeded generator, decisions from the bots. The same seed
+game's :meth:`Game.sample_chance` with a seeded generator, decisions from the bots. The same seed
 gives the same games.
 
 >>> from replay.games import get_rules
@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from replay.events import Event
-from replay.games.base import Bot, Phase, Rules
+from replay.games.base import Bot, Game, Phase
 
 #: Simulated games are dated within the year 2026 (from their seed), so corpora are reproducible.
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -34,7 +34,7 @@ class SimulationError(RuntimeError):
 
 
 def simulate_game(
-    rules: Rules[Any],
+    rules: Game[Any],
     game_id: str,
     *,
     players: int,
@@ -58,14 +58,14 @@ def simulate_game(
     return events
 
 
-def seat_bots(rules: Rules[Any], players: int, bots: Sequence[str]) -> list[Bot]:
+def seat_bots(rules: Game[Any], players: int, bots: Sequence[str]) -> list[Bot]:
     """The bots of each seat, the names cycled over the seats."""
     table = rules.bots()
     return [table[bots[i % len(bots)]] for i in range(players)]
 
 
 def play_out(
-    rules: Rules[Any],
+    rules: Game[Any],
     state: Any,
     events: list[Event],
     rng: random.Random,
@@ -105,7 +105,7 @@ def game_ids(kind: str, seed: int, count: int) -> Iterator[tuple[str, int]]:
 
 
 def simulate_corpus(
-    rules: Rules[Any],
+    rules: Game[Any],
     *,
     games: int,
     seed: int,

@@ -13,13 +13,13 @@ from dataclasses import replace
 from typing import Any
 
 from replay.events import Event
-from replay.games.base import Phase, Rules, RuleViolation
+from replay.games.base import Game, Phase, RuleViolation
 
 
 class GameLog:
     """A game being recorded by hand: each added event is verified, then applied."""
 
-    def __init__(self, rules: Rules[Any], setup: dict[str, Any], game_id: str = "t1") -> None:
+    def __init__(self, rules: Game[Any], setup: dict[str, Any], game_id: str = "t1") -> None:
         self.rules = rules
         start = Event(game_id, 0, rules.kind, "game_start", data=json.dumps(setup))
         self.events: list[Event] = [start]

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from replay.events import Event
-from replay.games.base import Rules
+from replay.games.base import Game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
 
-def transcript(rules: Rules[Any], events: list[Event]) -> str:
+def transcript(rules: Game[Any], events: list[Event]) -> str:
     """The omniscient rendering of the state after every event, with the event above it."""
     state = rules.start(events[0])
     chunks = [f"== {events[0].describe()}\n{rules.render(state)}"]

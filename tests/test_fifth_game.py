@@ -32,8 +32,8 @@ from replay.games.base import (
     OVER,
     Bot,
     Due,
+    Game,
     GameState,
-    Rules,
     RuleViolation,
     check_players,
     parse_setup,
@@ -46,7 +46,7 @@ from replay.store import EventStore
 from replay.violation import LogRule, RuleId
 
 if is_compiled():
-    # mypyc: an interpreted class cannot derive from a compiled one (Rules, GameState); a game
+    # mypyc: an interpreted class cannot derive from a compiled one (Game, GameState); a game
     # from outside the package runs on the pure build (docs/adding-a-game.md)
     pytest.skip("a game defined outside the compiled modules", allow_module_level=True)
 
@@ -96,7 +96,7 @@ class TwelveState(GameState):
         self.winners = ()
 
 
-class Twelve(Rules[TwelveState]):
+class Twelve(Game[TwelveState]):
     kind: ClassVar[str] = KIND
     title: ClassVar[str] = "Twelve"
     min_players: ClassVar[int] = 2
@@ -283,7 +283,7 @@ RULES = Twelve()
 
 
 @pytest.fixture
-def twelve() -> Iterator[Rules[Any]]:
+def twelve() -> Iterator[Game[Any]]:
     """The game registered for one test, and taken out again."""
     register(SPEC, RULES)
     try:
@@ -299,7 +299,7 @@ def games(n: int = 6) -> list[list[Event]]:
     ]
 
 
-def test_it_simulates_stores_audits_replays_and_renders(twelve: Rules[Any], tmp_path: Path) -> None:
+def test_it_simulates_stores_audits_replays_and_renders(twelve: Game[Any], tmp_path: Path) -> None:
     assert KIND in available_kinds()
     played = games()
     assert all(g[-1].type == "game_end" for g in played)
@@ -348,7 +348,7 @@ def test_it_simulates_stores_audits_replays_and_renders(twelve: Rules[Any], tmp_
     assert faces.card_face(KIND, "2S").name == "2 of suns"
 
 
-def test_the_store_checks_the_spec(twelve: Rules[Any], tmp_path: Path) -> None:
+def test_the_store_checks_the_spec(twelve: Game[Any], tmp_path: Path) -> None:
     game = games(1)[0]
     deal = next(i for i, e in enumerate(game) if e.type == "deal")
     cards = ("9S", *(game[deal].cards or ())[1:])

@@ -12,7 +12,7 @@ from rich.progress import Progress
 
 from replay.events import Event, events_from_table
 from replay.games import UnknownGame, available_kinds, get_rules
-from replay.games.base import Rules, RuleViolation
+from replay.games.base import Game, RuleViolation
 from replay.text import escaped
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def game_rules(kind: str) -> Rules[Any]:
+def game_rules(kind: str) -> Game[Any]:
     """The rules of a game kind, or exit 2 naming the known kinds (kinds are case-sensitive)."""
     try:
         return get_rules(kind)

@@ -14,7 +14,7 @@ import typer
 from replay.cli import app
 from replay.cli.common import echo_problems, fail, game_rules, open_store, os_error, progress_bar
 from replay.events import Event
-from replay.games.base import Rules
+from replay.games.base import Game
 from replay.simulate import simulate_corpus
 from replay.store import EventStore, StorageFailure, StoreError
 
@@ -37,7 +37,7 @@ def parse_options(variant: str | None, options: list[str]) -> dict[str, Any]:
     return out
 
 
-def check_options(rules: Rules[Any], seats: int, options: dict[str, Any]) -> None:
+def check_options(rules: Game[Any], seats: int, options: dict[str, Any]) -> None:
     """Fail unless the game takes every option as given: a trial game_start must record each
     one with its value (the log says how a game was set up), and the game must accept it."""
     try:

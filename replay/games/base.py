@@ -1,8 +1,8 @@
 """The names the game modules import, gathered from the modules that define them (every name
 here is a re-export).
 
-A game is one :class:`Rules` class (:class:`replay.games.game.Game`: the rules protocol of
-:mod:`replay.games.rules`, with :mod:`replay.games.simulation` and
+A game is one :class:`Game` class (:mod:`replay.games.game`: the rules protocol
+:class:`Rules` of :mod:`replay.games.rules`, with :mod:`replay.games.simulation` and
 :mod:`replay.games.presentation`), over a state of :mod:`replay.games.state`. The shared checks
 are in :mod:`replay.games.checks`, the reading of a ``game_start`` in :mod:`replay.games.setups`,
 the helpers written for the compiled build in :mod:`replay.games.native`, and the engine's walk
@@ -35,6 +35,7 @@ from replay.games.rules import COMMON_EVENT_TYPES as COMMON_EVENT_TYPES
 from replay.games.rules import OVER as OVER
 from replay.games.rules import Due as Due
 from replay.games.rules import Phase as Phase
+from replay.games.rules import Rules as Rules
 from replay.games.rules import RuleViolation as RuleViolation
 from replay.games.setups import _SETUPS as _SETUPS
 from replay.games.setups import SETUPS_KEPT as SETUPS_KEPT
@@ -50,5 +51,3 @@ from replay.games.simulation import simulated_seats as simulated_seats
 from replay.games.state import GameState as GameState
 from replay.games.state import SeatHandsState as SeatHandsState
 from replay.games.state import SeatTrickState as SeatTrickState
-
-Rules = Game  # the class every game's rules derive from, under the name they import

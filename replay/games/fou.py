@@ -37,9 +37,9 @@ from replay.games.base import (
     OVER,
     Bot,
     Due,
+    Game,
     GameState,
     Phase,
-    Rules,
     RuleViolation,
     bot_flags,
     check_players,
@@ -575,7 +575,7 @@ def lowest_total_seat(totals: list[int], start: int) -> int:
     raise AssertionError("the lowest total belongs to a seat")
 
 
-class Fou(Rules[FouState]):
+class Fou(Game[FouState]):
     """The Fou! rules of RULES.md."""
 
     kind: ClassVar[str] = "fou"

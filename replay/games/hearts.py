@@ -30,7 +30,7 @@ from replay.games.base import (
     OVER,
     Bot,
     Due,
-    Rules,
+    Game,
     RuleViolation,
     SeatTrickState,
     all_recorded,
@@ -310,7 +310,7 @@ def _suit_name(card: int) -> str:
     return SUIT_NAMES[card // 13]
 
 
-class Hearts(Rules[HeartsState]):
+class Hearts(Game[HeartsState]):
     """The Hearts rules of RULES.md."""
 
     kind: ClassVar[str] = "hearts"

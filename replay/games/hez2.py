@@ -33,7 +33,7 @@ from replay.games.base import (
     OVER,
     Bot,
     Due,
-    Rules,
+    Game,
     RuleViolation,
     SeatHandsState,
     check_players,
@@ -236,7 +236,7 @@ def payout_list(stakes: Sequence[int | None], places: Sequence[int]) -> list[int
     return out
 
 
-class Hez2(Rules[Hez2State]):
+class Hez2(Game[Hez2State]):
     """The Hez2 rules of RULES.md."""
 
     kind: ClassVar[str] = "hez2"

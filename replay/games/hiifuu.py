@@ -37,7 +37,7 @@ from replay.games.base import (
     OVER,
     Bot,
     Due,
-    Rules,
+    Game,
     RuleViolation,
     SeatTrickState,
     bot_flags,
@@ -312,7 +312,7 @@ def round_score(state: HiifuuState, seat: int) -> int:
     return state.layout[index]
 
 
-class Hiifuu(Rules[HiifuuState]):
+class Hiifuu(Game[HiifuuState]):
     """The Hiifuu rules of RULES.md."""
 
     kind: ClassVar[str] = "hiifuu"
