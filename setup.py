@@ -22,6 +22,7 @@ CORE_MODULES = [
     "replay/cells.py",
     "replay/events.py",
     "replay/games/state.py",
+    "replay/games/split_hands.py",
     "replay/games/native.py",
     "replay/games/checks.py",
     "replay/games/setups.py",

@@ -1,13 +1,16 @@
-"""Hands held one field per seat (``SeatHandsState``) index as the list they replaced, and
-Fou!'s ``emptied`` flag says what ``_an_empty_hand`` says."""
+"""Hands held one field per seat (``SeatHandsState``) or in two halves per seat
+(``SplitHandsState``) index as a list of bit sets would; Fou!'s fast FOU-FOLLOW on the halves
+answers as the rule (``may_play``) does, and its ``emptied`` flag says whether a hand is empty."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from replay.games import get_rules
 from replay.games.base import SeatHandsState
-from replay.games.fou import FouState, _an_empty_hand
+from replay.games.fou import COLOUR_MASK, DECK, FouState, _may_play_now, may_play
 from replay.games.hearts import HeartsState
 from replay.games.hez2 import Hez2State
 from replay.games.hiifuu import HiifuuState
@@ -59,6 +62,48 @@ def test_fou_emptied_is_an_empty_hand(seed: int) -> None:
     for event in events[1:]:
         state = rules.apply_in_place(state, event)
         if state.deals == state.n:
-            assert state.emptied == _an_empty_hand(state), event
+            assert state.emptied == (0 in state.hands), event
             seen.add(state.emptied)
     assert seen == {False, True}
+
+
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_split_hands_index_as_a_list_of_n(n: int) -> None:
+    rng = random.Random(n)
+    state = FouState(game_id="g", kind="fou", n=n)
+    hands = [rng.getrandbits(len(DECK)) for _ in range(n)]
+    for seat, hand in enumerate(hands):
+        state.set_hand(seat, hand)
+    assert state.hands == hands
+    for seat in range(n):
+        for card in range(len(DECK)):
+            assert state.holds(seat, card) == bool(hands[seat] >> card & 1)
+    for seat in (n, 8, 9):
+        with pytest.raises(IndexError):
+            state.hand(seat)
+        with pytest.raises(IndexError):
+            state.set_hand(seat, 0)
+    for card in rng.sample(range(len(DECK)), 30):
+        seat = rng.randrange(n)
+        hands[seat] &= ~(1 << card)
+        assert state.remove(seat, card) == (hands[seat] == 0)
+        assert state.hands == hands
+    state.clear_hands()
+    assert state.hands == [0] * n and state.an_empty_hand()
+
+
+def test_the_fast_follow_rule_answers_as_may_play() -> None:
+    """``_may_play_now`` (FOU-FOLLOW on the halves) against ``may_play`` (the rule) for every
+    card and led colour, on random hands, sparse ones (void in colours) among them."""
+    rng = random.Random(27)
+    state = FouState(game_id="g", kind="fou", n=4)
+    for trial in range(1500):
+        hand = rng.getrandbits(len(DECK))
+        for colour in rng.sample(range(4), trial % 4):  # voids
+            hand &= ~COLOUR_MASK[colour]
+        state.set_hand(trial % 4, hand)
+        for led in (-1, 0, 1, 2, 3):
+            state.led = led
+            for card in range(len(DECK)):
+                fast = _may_play_now(state, trial % 4, card)
+                assert fast == may_play(hand, led, card), (DECK.codes(hand), led, card)

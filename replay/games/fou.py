@@ -38,7 +38,6 @@ from replay.games.base import (
     Bot,
     Due,
     Game,
-    GameState,
     Phase,
     RuleViolation,
     bot_flags,
@@ -57,6 +56,7 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
+from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
 from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
 from replay.text import shown as shown_id
 from replay.violation import LogRule, RuleId
@@ -85,14 +85,9 @@ ONES_MASK: Final = DECK.mask(ONE_CODES)
 COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
-#: The reducer keeps each hand as two halves of at most 62 bits, which compiled code keeps
-#: native (an 88-bit int is a long int: every operation on it allocates). The low half holds
-#: the 1s, green and red (cards 0..53), the high one yellow and blue (54..87, shifted): each
-#: colour lies in one half, so following it is one test of one half.
-SPLIT: Final = 54
-LOW_HALF: Final = (1 << SPLIT) - 1
-#: A card's bit number in its half (small: compiled, read from the tuple without a long int).
-HALF_POS: Final[tuple[int, ...]] = tuple(c if c < SPLIT else c - SPLIT for c in range(88))
+#: Each hand is kept in two native halves (:mod:`replay.games.split_hands`): the low half holds
+#: the 1s, green and red (cards 0..53), the high one yellow and blue: each colour lies in one
+#: half, so following it is one test of one half.
 #: Each colour's cards in its half (green and red low, yellow and blue high).
 HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     COLOUR_MASK[c] if c < 2 else COLOUR_MASK[c] >> SPLIT for c in range(4)
@@ -290,7 +285,7 @@ class Rule(RuleId):
 
 
 @dataclass(slots=True, init=False)
-class FouState(GameState):
+class FouState(SplitHandsState):
     """A Fou! game between events.
 
     The hands, the tricks and the Fools are native ints (compiled, a play allocates nothing);
@@ -305,25 +300,6 @@ class FouState(GameState):
     hand_size: int
     first_dealer: int
     round: int
-    # Each seat's hand in two halves (see SPLIT), in fields of their own: compiled, native ints,
-    # so a play allocates nothing (an int stored in a list is boxed). :meth:`low`, :meth:`high`
-    # and :meth:`hand` index them by seat; ``hands`` gives whole bit sets.
-    low0: i64
-    low1: i64
-    low2: i64
-    low3: i64
-    low4: i64
-    low5: i64
-    low6: i64
-    low7: i64
-    high0: i64
-    high1: i64
-    high2: i64
-    high3: i64
-    high4: i64
-    high5: i64
-    high6: i64
-    high7: i64
     # Whether a seat's hand is empty since the round's last deal: set by the deal and by
     # ``_play`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
     emptied: bool
@@ -364,7 +340,7 @@ class FouState(GameState):
     def __init__(
         self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
     ) -> None:
-        GameState.__init__(self, game_id, kind, n, seq, last)
+        SplitHandsState.__init__(self, game_id, kind, n, seq, last)
         self.names = ()
         self.bots = ()
         self.stage = DECK_STAGE
@@ -372,10 +348,6 @@ class FouState(GameState):
         self.hand_size = 12
         self.first_dealer = -1
         self.round = 0
-        self.low0 = self.low1 = self.low2 = self.low3 = 0
-        self.low4 = self.low5 = self.low6 = self.low7 = 0
-        self.high0 = self.high1 = self.high2 = self.high3 = 0
-        self.high4 = self.high5 = self.high6 = self.high7 = 0
         self.emptied = False
         self.undealt_low = 0
         self.undealt_high = 0
@@ -403,114 +375,6 @@ class FouState(GameState):
         self.totals = []
         self.plus = []
         self.winners = ()
-
-    def low(self, seat: int) -> i64:
-        """The low half of ``seat``'s hand (cards below SPLIT)."""
-        if seat >= self.n:  # compiled, one comparison here costs less than a call
-            raise IndexError(seat)
-        if seat == 0:
-            return self.low0
-        if seat == 1:
-            return self.low1
-        if seat == 2:
-            return self.low2
-        if seat == 3:
-            return self.low3
-        if seat == 4:
-            return self.low4
-        if seat == 5:
-            return self.low5
-        if seat == 6:
-            return self.low6
-        if seat == 7:
-            return self.low7
-        raise IndexError(seat)
-
-    def high(self, seat: int) -> i64:
-        """The high half of ``seat``'s hand (cards from SPLIT on, shifted down by SPLIT)."""
-        if seat >= self.n:
-            raise IndexError(seat)
-        if seat == 0:
-            return self.high0
-        if seat == 1:
-            return self.high1
-        if seat == 2:
-            return self.high2
-        if seat == 3:
-            return self.high3
-        if seat == 4:
-            return self.high4
-        if seat == 5:
-            return self.high5
-        if seat == 6:
-            return self.high6
-        if seat == 7:
-            return self.high7
-        raise IndexError(seat)
-
-    def set_low(self, seat: int, low: i64) -> None:
-        """Make ``low`` the low half of ``seat``'s hand."""
-        if seat >= self.n:
-            raise IndexError(seat)
-        if seat == 0:
-            self.low0 = low
-        elif seat == 1:
-            self.low1 = low
-        elif seat == 2:
-            self.low2 = low
-        elif seat == 3:
-            self.low3 = low
-        elif seat == 4:
-            self.low4 = low
-        elif seat == 5:
-            self.low5 = low
-        elif seat == 6:
-            self.low6 = low
-        elif seat == 7:
-            self.low7 = low
-        else:
-            raise IndexError(seat)
-
-    def set_high(self, seat: int, high: i64) -> None:
-        """Make ``high`` the high half of ``seat``'s hand."""
-        if seat >= self.n:
-            raise IndexError(seat)
-        if seat == 0:
-            self.high0 = high
-        elif seat == 1:
-            self.high1 = high
-        elif seat == 2:
-            self.high2 = high
-        elif seat == 3:
-            self.high3 = high
-        elif seat == 4:
-            self.high4 = high
-        elif seat == 5:
-            self.high5 = high
-        elif seat == 6:
-            self.high6 = high
-        elif seat == 7:
-            self.high7 = high
-        else:
-            raise IndexError(seat)
-
-    def clear_hands(self) -> None:
-        """Empty every hand."""
-        self.low0 = self.low1 = self.low2 = self.low3 = 0
-        self.low4 = self.low5 = self.low6 = self.low7 = 0
-        self.high0 = self.high1 = self.high2 = self.high3 = 0
-        self.high4 = self.high5 = self.high6 = self.high7 = 0
-
-    def hand(self, seat: int) -> int:
-        """The bit set of ``seat``'s hand (deck indices)."""
-        high: int = self.high(seat)  # ints, not i64: the hand goes past 64 bits (compiled,
-        low: int = self.low(seat)  # `int op i64` is an i64 operation)
-        return high << SPLIT | low
-
-    @property
-    def hands(self) -> list[int]:
-        """Every seat's hand as one bit set (a new list: changing it changes no hand)."""
-        return [self.hand(seat) for seat in range(self.n)]
 
     @property
     def table(self) -> list[int]:
@@ -1008,7 +872,7 @@ class Fou(Game[FouState]):
         state.deals += 1
         state.dealt_seats |= 1 << seat
         if state.deals == state.n:
-            state.emptied = _an_empty_hand(state)
+            state.emptied = state.an_empty_hand()
             state.trick = 0
             state.clear_fools()
             self._start_trick(state, state.round_leader, 0)
@@ -1257,9 +1121,9 @@ def _legal_play(state: FouState, event: Event) -> int:
 
 
 def _may_play_now(state: FouState, seat: int, card: int) -> bool:
-    """:func:`may_play` on the halves of ``seat``'s hand (native ints, no long int built)."""
-    hand = state.low(seat) if card < SPLIT else state.high(seat)
-    if not hand >> HALF_POS[card] & 1:
+    """:func:`may_play` on the halves of ``seat``'s hand (FOU-FOLLOW's fast form, tested equal
+    to it: no long int built)."""
+    if not state.holds(seat, card):
         return False
     led = state.led
     if led < 0:
@@ -1271,31 +1135,10 @@ def _may_play_now(state: FouState, seat: int, card: int) -> bool:
     return not suited & HALF_COLOUR_MASK[led]
 
 
-def _without(half: i64, position: i64) -> i64:
-    """``half`` without its bit ``position``."""
-    return half & ~placed(1, position, 1)
-
-
-def _an_empty_hand(state: FouState) -> bool:
-    """Whether a seat's hand is empty (both halves)."""
-    for seat in range(state.n):  # noqa: SIM110 (a loop compiles to tighter code)
-        if not state.low(seat) and not state.high(seat):
-            return True
-    return False
-
-
 def _play(state: FouState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
-    if card < SPLIT:
-        low = _without(state.low(seat), HALF_POS[card])
-        state.set_low(seat, low)
-        if not low and not state.high(seat):
-            state.emptied = True
-    else:
-        high = _without(state.high(seat), HALF_POS[card])
-        state.set_high(seat, high)
-        if not high and not state.low(seat):
-            state.emptied = True
+    if state.remove(seat, card):
+        state.emptied = True
     position = state.played
     state.table_cards |= placed(card, position, CARD_BITS)
     state.table_players |= placed(seat, position, SEAT_BITS)
