@@ -1122,8 +1122,9 @@ def _legal_play(state: FouState, event: Event) -> int:
 
 def _may_play_now(state: FouState, seat: int, card: int) -> bool:
     """:func:`may_play` on the halves of ``seat``'s hand (FOU-FOLLOW's fast form, tested equal
-    to it: no long int built)."""
-    if not state.holds(seat, card):
+    to it: no long int built; :meth:`~SplitHandsState.holds` written out, one call less)."""
+    half = state.low(seat) if card < SPLIT else state.high(seat)
+    if not half >> HALF_POS[card] & 1:
         return False
     led = state.led
     if led < 0:
