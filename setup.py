@@ -33,13 +33,14 @@ CORE_MODULES = [
     "replay/games/base.py",
     "replay/engine.py",
 ]
-#: The registry, whose game modules (and their ``*_bots.py``) are compiled too.
+#: The registry, whose game modules (and their ``*_fast.py`` and ``*_bots.py``) are compiled too.
 REGISTRY = Path("replay/games/__init__.py")
 
 
 def game_modules(registry: Path = REGISTRY) -> list[str]:
-    """The module of every game in the registry's ``GAME_MODULES`` and its bots' module when it
-    has one, as paths (read from the source, relative to the directory the build runs in)."""
+    """The module of every game in the registry's ``GAME_MODULES``, and its fast path's and its
+    bots' modules when it has them, as paths (read from the source, relative to the directory
+    the build runs in)."""
     tree = ast.parse(registry.read_text(encoding="utf-8"))
     games: dict[str, str] = {}
     for node in tree.body:
@@ -49,8 +50,8 @@ def game_modules(registry: Path = REGISTRY) -> list[str]:
     paths = []
     for module in games.values():
         path = module.replace(".", "/") + ".py"
-        bots = path.removesuffix(".py") + "_bots.py"
-        paths += [path, *([bots] if registry.parent.joinpath(Path(bots).name).exists() else [])]
+        siblings = [path.removesuffix(".py") + f"_{part}.py" for part in ("fast", "bots")]
+        paths += [path, *(s for s in siblings if registry.parent.joinpath(Path(s).name).exists())]
     return paths
 
 

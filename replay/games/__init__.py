@@ -6,6 +6,11 @@ variants, event types and their fields): the plug-in contract the store, the ren
 samples read.
 A fifth game is one new module and one line in :data:`GAME_MODULES`, or, for a game defined
 elsewhere (a test, another package), a call of :func:`register` (and :func:`unregister`).
+
+A game may keep a fast path apart from its rules in a sibling module named ``<module>_fast``
+(``hearts_fast`` beside ``hearts``): a subclass of its game exposing ``RULES``, which the
+registry then hands out in place of the module's own (:func:`get_plain_rules` still gives the
+plain rules, and ``tests/test_fast_paths.py`` checks that both agree).
 Importing this package installs the registry as the catalogue of :mod:`replay.catalog`.
 ``docs/adding-a-game.md`` walks through it.
 """
@@ -13,6 +18,7 @@ Importing this package installs the registry as the catalogue of :mod:`replay.ca
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any
 
 from replay import catalog
@@ -34,20 +40,37 @@ class UnknownGame(KeyError):
     """A game kind that no module implements."""
 
 
-def _load(kind: str) -> None:
-    module_name = GAME_MODULES.get(kind)
-    if module_name is None:
-        raise UnknownGame(kind)
+#: The suffix of a game module's sibling that holds its fast path (``hearts_fast``).
+FAST_SUFFIX = "_fast"
+
+_PLAIN: dict[str, Game[Any]] = {}
+
+
+def _import(module_name: str) -> ModuleType | None:
+    """The module, or None when it does not exist (an error inside it is raised)."""
     try:
-        module = importlib.import_module(module_name)
+        return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name == module_name:
-            raise UnknownGame(kind) from None
+            return None
         raise
+
+
+def _load(kind: str) -> None:
+    module_name = GAME_MODULES.get(kind)
+    module = _import(module_name) if module_name is not None else None
+    if module_name is None or module is None:
+        raise UnknownGame(kind)
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec) or spec.kind != kind:
         raise TypeError(f"{module_name} declares no SPEC, the GameSpec of {kind!r}")
-    _LOADED[kind] = module.RULES
+    plain: Game[Any] = module.RULES
+    fast = _import(module_name + FAST_SUFFIX)
+    rules: Game[Any] = fast.RULES if fast is not None else plain
+    if not isinstance(rules, type(plain)):
+        raise TypeError(f"{module_name}{FAST_SUFFIX}.RULES is not a {type(plain).__name__}")
+    _PLAIN[kind] = plain
+    _LOADED[kind] = rules
     _SPECS[kind] = spec
 
 
@@ -58,6 +81,13 @@ def get_rules(kind: str) -> Game[Any]:
         _load(kind)
         rules = _LOADED[kind]
     return rules
+
+
+def get_plain_rules(kind: str) -> Game[Any]:
+    """The rules of a game kind without its fast path (the game module's own ``RULES``; the
+    same object as :func:`get_rules` for a game with none)."""
+    get_rules(kind)
+    return _PLAIN[kind]
 
 
 def get_spec(kind: str) -> GameSpec:
@@ -89,6 +119,7 @@ def register(spec: GameSpec, rules: Game[Any]) -> None:
     if spec.kind in GAME_MODULES:
         raise ValueError(f"game kind {spec.kind!r} is already registered")
     GAME_MODULES[spec.kind] = type(rules).__module__
+    _PLAIN[spec.kind] = rules
     _LOADED[spec.kind] = rules
     _SPECS[spec.kind] = spec
     catalog.changed()
@@ -97,6 +128,7 @@ def register(spec: GameSpec, rules: Game[Any]) -> None:
 def unregister(kind: str) -> None:
     """Take a game added by :func:`register` out of the registry."""
     GAME_MODULES.pop(kind, None)
+    _PLAIN.pop(kind, None)
     _LOADED.pop(kind, None)
     _SPECS.pop(kind, None)
     catalog.changed()

@@ -40,8 +40,6 @@ from replay.games.base import (
     deal_fault,
     first_undealt,
     led_suit_best,
-    numbered,
-    play_in_turn,
     replace_at,
     same,
     seat_description,
@@ -261,26 +259,7 @@ def legal_mask(state: HeartsState, seat: int) -> int:
     return hand
 
 
-def _legal_play(state: HeartsState, event: Event) -> int:
-    """The card of ``event`` if it is a legal play now, numbered as the next one; else -1.
-
-    The fast path of :meth:`Hearts.verify` and :meth:`Hearts.advance` (``legal_mask``, the
-    rule); anything else goes to the general path, which finds the precise rule broken.
-    """
-    if (
-        state.stage != PLAY
-        or state.played == 4
-        or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.hand_no)
-    ):
-        return -1
-    code = event.card
-    card = DECK.find(code) if code is not None else -1
-    if card >= 0 and legal_mask(state, state.turn) >> card & 1:
-        return card
-    return -1
-
-
-def _play(state: HeartsState, seat: int, card: int) -> None:
+def play_card(state: HeartsState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     state.set_hand(seat, state.hand(seat) & ~(1 << card))
     state.table_cards |= placed(card, state.played, CARD_BITS)
@@ -392,69 +371,14 @@ class Hearts(Game[HeartsState]):
         )  # fmt: skip
         return Due.of_ruling(event, Rule.MOON if shot_the_moon(state.taken) else Rule.POINTS)
 
-    def is_due_ruling(self, state: HeartsState, event: Event) -> bool:
-        """A trick won or a hand's score as :meth:`due` gives it, compared field by field
-        (``_trick_won`` and ``_round_scored_due`` build the same events from the same rules)."""
-        if event.target is not None or event.card is not None:
-            return False
-        if event.suit is not None or event.values is not None:
-            return False
-        stage = state.stage
-        kind = event.type
-        if stage == PLAY and kind == "trick_won" and state.played == 4:
-            table = state.table_cards
-            cards = event.cards
-            player = event.player
-            amount = event.amount
-            return (
-                numbered(event, state.hand_no, state.trick_no)
-                and player is not None and player == trick_winner(state.leader, table)
-                and amount is not None and amount == trick_points(table)
-                and event.total is None
-                and cards is not None and DECK.matches_packed(cards, table, 4)
-            )  # fmt: skip
-        if stage == SCORE and kind == "round_scored":
-            seat = state.scored
-            amount = round_score(state.taken, seat)
-            player = event.player
-            recorded = event.amount
-            total = event.total
-            return (
-                numbered(event, state.hand_no, None) and event.cards is None
-                and player is not None and player == seat
-                and recorded is not None and recorded == amount
-                and total is not None and total == state.totals[seat] + amount
-            )  # fmt: skip
-        return False
-
     # ----------------------------------------------------------------- verification
-    def advance(self, state: HeartsState, event: Event) -> bool:
-        """A legal play, a correct ruling (trick won, hand score), a sound deal or pass,
-        checked and applied in one pass (all but the game's end)."""
-        card = _legal_play(state, event)
-        if card >= 0:
-            _play(state, state.turn, card)
-        elif event.seq != state.seq:
-            return False
-        elif self.is_due_ruling(state, event):
-            self.reduce(state, event)
-        elif not self.advance_dealt(state, event):
-            return False
-        state.seq = event.seq + 1
-        state.last = event
-        return True
-
     def verify(self, state: HeartsState, event: Event) -> None:
-        """Fast acceptance of a legal play (the common case), a deal or a pass; anything else
-        takes the general path, which finds the precise rule broken. Same rules, one copy."""
-        if _legal_play(state, event) >= 0:
-            return
+        """As :meth:`Rules.verify`, citing HEARTS-PASS for a pass the hand does not take
+        (before HEARTS-TURN; a card not held is LOG-CARD first)."""
         if event.seq == state.seq:
-            if self.verify_dealt(state, event):
-                return
             fault = _pass_fault(state, event)
             if fault is not None:
-                raise self.card_fault(state, event) or fault  # a card not held: LOG-CARD
+                raise self.card_fault(state, event) or fault
         super().verify(state, event)
 
     def ruling_rule(self, state: HeartsState, due: Due, event: Event) -> RuleId:
@@ -473,22 +397,6 @@ class Hearts(Game[HeartsState]):
         ):  # fmt: skip
             return Rule.POINTS
         return due.rule
-
-    def verify_dealt(self, state: HeartsState, event: Event) -> bool:
-        """A deal or a pass where one is due (see :meth:`Rules.verify_dealt`)."""
-        stage = state.stage
-        kind = event.type
-        if stage == DEAL and kind == "deal":
-            self.verify_chance(state, event)
-            return True
-        player = event.player
-        if (
-            stage == PASS and kind == "pass"
-            and player is not None and 0 <= player < 4 and state.passes[player] < 0
-        ):  # fmt: skip
-            self._verify_pass(state, player, event)
-            return True
-        return False
 
     def card_fault(self, state: HeartsState, event: Event) -> RuleViolation | None:
         return seat_hand_fault(event, state, DECK)
@@ -511,7 +419,7 @@ class Hearts(Game[HeartsState]):
         seat = event.player
         assert seat is not None
         if state.stage == PASS:
-            self._verify_pass(state, seat, event)
+            self.verify_pass(state, seat, event)
         else:  # a pass outside the passing is _pass_fault's
             self._verify_play(state, seat, event)
 
@@ -521,7 +429,7 @@ class Hearts(Game[HeartsState]):
         except ValueError as exc:
             raise RuleViolation(LogRule.CARD, str(exc)) from None
 
-    def _verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
+    def verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
         if event.type != "pass":
             raise RuleViolation(Rule.PASS, f"seat {seat} made a {event.type} before passing")
         cards = event.cards or ()
@@ -642,7 +550,7 @@ class Hearts(Game[HeartsState]):
     def _reduce_play(self, state: HeartsState, event: Event) -> HeartsState:
         seat = event.player
         assert seat is not None and event.card is not None
-        _play(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
+        play_card(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
         return state
 
     def _reduce_trick_won(self, state: HeartsState, event: Event) -> HeartsState:

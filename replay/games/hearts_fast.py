@@ -1,0 +1,141 @@
+"""Hearts' fast path: :class:`FastHearts`, the rules of :mod:`replay.games.hearts` checked
+without building what is due.
+
+The engine's hot loop (replay with checks, the audit) hands every event to
+:meth:`~replay.games.rules.Rules.advance`. Here a legal play, a correct ruling (trick won, hand
+score), a sound deal or pass is checked and applied in one pass, reading the state's packed
+table, and a ruling is compared field by field instead of being built. Every test here calls
+the rules of :mod:`replay.games.hearts` (``legal_mask``, ``trick_winner``, ``trick_points``,
+``round_score``): no rule is written twice. Anything else answers "not sure" and goes to the
+general path, which finds the precise rule broken. ``tests/test_fast_paths.py`` checks that the
+registered :data:`RULES` and the plain ``replay.games.hearts.RULES`` give the same verdicts and
+states on simulated games and their one-field mutants.
+
+>>> from replay.games.hearts import RULES as PLAIN
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(RULES, "doc", players=4, seed=2)
+>>> fast, plain = RULES.replay(events), PLAIN.replay(events)
+>>> (fast.seq, fast.totals) == (plain.seq, plain.totals), fast.seq == len(events)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from replay.events import Event
+from replay.games.base import numbered, play_in_turn
+from replay.games.hearts import (
+    DEAL,
+    DECK,
+    PASS,
+    PLAY,
+    SCORE,
+    Hearts,
+    HeartsState,
+    legal_mask,
+    play_card,
+    round_score,
+    trick_points,
+    trick_winner,
+)
+
+
+class FastHearts(Hearts):
+    """:class:`~replay.games.hearts.Hearts` with the engine's fast path."""
+
+    def advance(self, state: HeartsState, event: Event) -> bool:
+        """A legal play, a correct ruling (trick won, hand score), a sound deal or pass,
+        checked and applied in one pass (all but the game's end)."""
+        card = legal_play(state, event)
+        if card >= 0:
+            play_card(state, state.turn, card)
+        elif event.seq != state.seq:
+            return False
+        elif self.is_due_ruling(state, event):
+            self.reduce(state, event)
+        elif not self.advance_dealt(state, event):
+            return False
+        state.seq = event.seq + 1
+        state.last = event
+        return True
+
+    def verify(self, state: HeartsState, event: Event) -> None:
+        """Fast acceptance of a legal play (the common case), a deal or a pass; anything else
+        takes the rules' own :meth:`Hearts.verify`."""
+        if legal_play(state, event) >= 0:
+            return
+        if event.seq == state.seq and self.verify_dealt(state, event):
+            return
+        super().verify(state, event)
+
+    def verify_dealt(self, state: HeartsState, event: Event) -> bool:
+        """A deal or a pass where one is due (see :meth:`Rules.verify_dealt`)."""
+        stage = state.stage
+        kind = event.type
+        if stage == DEAL and kind == "deal":
+            self.verify_chance(state, event)
+            return True
+        player = event.player
+        if (
+            stage == PASS and kind == "pass"
+            and player is not None and 0 <= player < 4 and state.passes[player] < 0
+        ):  # fmt: skip
+            self.verify_pass(state, player, event)
+            return True
+        return False
+
+    def is_due_ruling(self, state: HeartsState, event: Event) -> bool:
+        """A trick won or a hand's score as :meth:`due` gives it, compared field by field
+        (the same rules as ``_trick_won`` and ``_round_scored_due``)."""
+        if event.target is not None or event.card is not None:
+            return False
+        if event.suit is not None or event.values is not None:
+            return False
+        stage = state.stage
+        kind = event.type
+        if stage == PLAY and kind == "trick_won" and state.played == 4:
+            table = state.table_cards
+            cards = event.cards
+            player = event.player
+            amount = event.amount
+            return (
+                numbered(event, state.hand_no, state.trick_no)
+                and player is not None and player == trick_winner(state.leader, table)
+                and amount is not None and amount == trick_points(table)
+                and event.total is None
+                and cards is not None and DECK.matches_packed(cards, table, 4)
+            )  # fmt: skip
+        if stage == SCORE and kind == "round_scored":
+            seat = state.scored
+            amount = round_score(state.taken, seat)
+            player = event.player
+            recorded = event.amount
+            total = event.total
+            return (
+                numbered(event, state.hand_no, None) and event.cards is None
+                and player is not None and player == seat
+                and recorded is not None and recorded == amount
+                and total is not None and total == state.totals[seat] + amount
+            )  # fmt: skip
+        return False
+
+
+def legal_play(state: HeartsState, event: Event) -> int:
+    """The card of ``event`` if it is a legal play now (``legal_mask``, the rule), numbered as
+    the next one; else -1."""
+    if (
+        state.stage != PLAY
+        or state.played == 4
+        or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.hand_no)
+    ):
+        return -1
+    code = event.card
+    card = DECK.find(code) if code is not None else -1
+    if card >= 0 and legal_mask(state, state.turn) >> card & 1:
+        return card
+    return -1
+
+
+#: The Hearts rules the registry hands out (:func:`replay.games.get_rules`).
+RULES: Final = FastHearts()

@@ -1,0 +1,111 @@
+"""Each game's fast path, kept apart in ``replay/games/<game>_fast.py``, agrees with its plain
+rules.
+
+The registry hands out the fast rules (:func:`replay.games.get_rules`); the plain ones are the
+game module's own ``RULES`` (:func:`replay.games.get_plain_rules`), which check every event
+through ``due()`` and the general :meth:`~replay.games.rules.Rules.verify`. On simulated games of
+every player count, and on one-field mutants of their events, both give the same verdict (rule,
+message, recoverable, the ruling the rules give) and reach the same state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from replay.engine import walk
+from replay.events import Event
+from replay.games import GAME_MODULES, available_kinds, get_plain_rules, get_rules
+from replay.games.base import RuleViolation
+from replay.simulate import simulate_game
+from tests.builders import one_field_away
+
+#: The built-in games whose fast path lives apart (every one of them).
+FAST_KINDS = ["hearts"]
+
+Verdict = tuple[str, str, bool, Event | None] | None
+
+
+def _games(kind: str, count: int) -> list[list[Event]]:
+    rules = get_rules(kind)
+    span = rules.max_players - rules.min_players + 1
+    return [
+        simulate_game(rules, f"{kind}-{s}", players=rules.min_players + s % span, seed=s)
+        for s in range(count)
+    ]
+
+
+def _fields(state: Any) -> dict[str, Any]:
+    return {f.name: getattr(state, f.name) for f in fields(state)}
+
+
+def _verdict(rules: Any, state: Any, event: Event) -> Verdict:
+    try:
+        rules.verify(state, event)
+    except RuleViolation as exc:
+        return exc.rule, exc.message, exc.recoverable, exc.expected
+    return None
+
+
+def _walked(rules: Any, events: list[Event]) -> tuple[list[tuple[Event | None, Verdict]], Any]:
+    """What :func:`walk` (the audit's and the cursor's loop) gives step by step, and the last
+    state."""
+    steps = []
+    state = None
+    for step in walk(rules, events):
+        violation = step.violation
+        verdict: Verdict = None
+        if violation is not None:
+            verdict = (violation.rule, violation.message, violation.recoverable, violation.expected)
+        steps.append((step.applied, verdict))
+        state = step.state
+    return steps, _fields(state)
+
+
+def test_the_registry_hands_out_each_games_fast_path() -> None:
+    kinds = [kind for kind in available_kinds() if get_rules(kind) is not get_plain_rules(kind)]
+    assert kinds == FAST_KINDS
+    for kind in kinds:
+        fast, plain = get_rules(kind), get_plain_rules(kind)
+        assert type(fast).__module__ == GAME_MODULES[kind] + "_fast"
+        assert isinstance(fast, type(plain)) and type(fast) is not type(plain)
+
+
+@pytest.mark.parametrize("kind", FAST_KINDS)
+def test_fast_and_plain_rules_give_the_same_verdict_on_every_event_and_mutant(kind: str) -> None:
+    fast, plain = get_rules(kind), get_plain_rules(kind)
+    faults = 0
+    for events in _games(kind, 4):
+        state = plain.start(events[0])
+        for event in events[1:]:
+            for candidate in [event, *one_field_away(event), event.at(event.seq + 1)]:
+                verdict = _verdict(plain, state, candidate)
+                faults += verdict is not None
+                assert _verdict(fast, state, candidate) == verdict, candidate
+                trial = state.clone()
+                if fast.advance(trial, candidate):
+                    assert verdict is None, candidate
+                    assert _fields(trial) == _fields(plain.apply(state, candidate)), candidate
+                else:
+                    assert _fields(trial) == _fields(state), candidate  # untouched
+            state = plain.apply(state, event)
+    assert faults > 1000  # the mutants break rules: both paths were asked about faults
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", FAST_KINDS)
+def test_fast_and_plain_rules_walk_every_mutated_game_alike(kind: str) -> None:
+    """Whole games with one event changed, walked on past recoverable faults (rulings
+    replaced, illegal plays applied) to their end or to the first fault the state cannot
+    absorb."""
+    fast, plain = get_rules(kind), get_plain_rules(kind)
+    walks = 0
+    for events in _games(kind, 2):
+        for index in range(1, len(events), 11):
+            for candidate in one_field_away(events[index]):
+                mutated = [*events[:index], candidate, *events[index + 1 :]]
+                assert _walked(fast, mutated) == _walked(plain, mutated), candidate
+                walks += 1
+    assert walks > 100
