@@ -23,7 +23,7 @@ from replay.simulate import simulate_game
 from tests.builders import one_field_away
 
 #: The built-in games whose fast path lives apart (every one of them).
-FAST_KINDS = ["hearts"]
+FAST_KINDS = ["hearts", "hez2"]
 
 Verdict = tuple[str, str, bool, Event | None] | None
 

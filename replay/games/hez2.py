@@ -337,7 +337,7 @@ class Hez2(Game[Hez2State]):
         if stage == DRAW:
             if state.stock:
                 return _CARD_DRAWN[state.turn]
-            moved = state.discard & ~(1 << state.top)
+            moved = reshuffled(state)
             event = self.new_event(
                 state, "reshuffle", round=ROUND, cards=tuple(DECK.codes(moved)),
                 amount=popcount(moved),
@@ -357,68 +357,10 @@ class Hez2(Game[Hez2State]):
             event = self.new_event(state, "game_end", values=(player,))
         else:
             event = self.new_event(
-                state, type_, round=_queued_round(type_), player=player,
-                amount=_queued_amount(type_, amount),
+                state, type_, round=queued_round(type_), player=player,
+                amount=queued_amount(type_, amount),
             )  # fmt: skip
         return Due.of_ruling(event, rule)
-
-    def is_due_ruling(self, state: Hez2State, event: Event) -> bool:
-        """The first queued ruling (but ``game_end``) or a reshuffle as :meth:`due` gives it,
-        compared field by field (``_queued_ruling`` and ``due`` build the same event from the
-        same entry, the same cards)."""
-        if not state.queue:
-            if state.stage != DRAW or state.stock or event.type != "reshuffle":
-                return False
-            moved = state.discard & ~(1 << state.top)
-            cards = event.cards
-            return (
-                same(event.round, ROUND) and same(event.amount, popcount(moved))
-                and cards is not None and DECK.matches_mask(cards, moved)
-                and event.player is None and event.trick is None and event.target is None
-                and event.card is None and event.suit is None and event.total is None
-                and event.values is None
-            )  # fmt: skip
-        type_, player, amount, _ = state.queue[0]
-        if event.type != type_ or type_ == "game_end":
-            return False
-        return (
-            same(event.round, _queued_round(type_)) and same(event.player, player)
-            and same(event.amount, _queued_amount(type_, amount))
-            and event.trick is None and event.target is None and event.card is None
-            and event.cards is None and event.suit is None and event.total is None
-            and event.values is None
-        )  # fmt: skip
-
-    def advance(self, state: Hez2State, event: Event) -> bool:
-        """A legal decision, a card drawn from the stock or the queued ruling, checked and
-        applied in one pass (nearly every event): the checks of :meth:`verify` for what is due
-        now, without building the :class:`Due`, and faults returned instead of raised."""
-        if event.seq != state.seq:
-            return False
-        if state.queue or (state.stage == DRAW and not state.stock):  # a ruling is due
-            if not self.is_due_ruling(state, event):
-                return False
-        else:
-            player = event.player
-            if player is None or player != state.turn:
-                return False
-            stage = state.stage
-            if stage in (TURN, DECLARE):
-                if event.type not in self.decision_types:
-                    return False
-                if self._decision_fault(state, player, event) is not None:
-                    return False
-            elif stage == DRAW and state.stock and event.type == "card_drawn":
-                if self._stock_fault(state, event) is not None:
-                    return False
-                if round_fault(event, ROUND) is not None:
-                    return False
-            else:
-                return False
-        self.reduce(state, event)
-        state.seq = event.seq + 1
-        state.last = event
-        return True
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: Hez2State, event: Event) -> None:
@@ -534,12 +476,12 @@ class Hez2(Game[Hez2State]):
         if event.type == "deal":
             self._verify_deal(state, event)
         else:
-            fault = self._stock_fault(state, event)
+            fault = self.stock_fault(state, event)
             if fault is not None:
                 raise fault
         check_round(event, ROUND)
 
-    def _stock_fault(self, state: Hez2State, event: Event) -> RuleViolation | None:
+    def stock_fault(self, state: Hez2State, event: Event) -> RuleViolation | None:
         """Why a start card or a drawn card is not a card of the stock drawn by the seat
         drawing; ``None`` when it is."""
         if event.type == "card_drawn" and not same(event.player, state.turn):
@@ -580,11 +522,11 @@ class Hez2(Game[Hez2State]):
     def verify_decision(self, state: Hez2State, event: Event) -> None:
         seat = event.player
         assert seat is not None
-        fault = self._decision_fault(state, seat, event)
+        fault = self.decision_fault(state, seat, event)
         if fault is not None:
             raise fault
 
-    def _decision_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
+    def decision_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
         """Why a decision by the seat whose turn it is breaks the rules; ``None`` when legal.
 
         Returned, not raised: :meth:`advance` accepts a legal decision without a ``try``.
@@ -970,12 +912,18 @@ _CARD_DRAWN = tuple(Due.chance(s, what="card drawn") for s in range(4))
 _CHANCE_TYPES = {DEAL: "deal", START: "start_card", DRAW: "card_drawn"}
 
 
-def _queued_round(type_: str) -> int | None:
+def reshuffled(state: Hez2State) -> int:
+    """The cards a reshuffle turns into the stock: the discard pile but its top card
+    (HEZ2-RESHUFFLE)."""
+    return state.discard & ~(1 << state.top)
+
+
+def queued_round(type_: str) -> int | None:
     """The round number of a queued ruling's event (a payout has none)."""
     return None if type_ == "payout" else ROUND
 
 
-def _queued_amount(type_: str, amount: int) -> int | None:
+def queued_amount(type_: str, amount: int) -> int | None:
     """The amount of a queued ruling's event (a skip has none)."""
     return None if type_ == "skip" else amount
 
