@@ -11,12 +11,14 @@ through a log in :mod:`replay.engine`.
 
 from __future__ import annotations
 
+from replay.games.checks import card_in_turn as card_in_turn
 from replay.games.checks import check_round as check_round
 from replay.games.checks import deal_fault as deal_fault
 from replay.games.checks import describe_payload as describe_payload
 from replay.games.checks import first_undealt as first_undealt
 from replay.games.checks import game_winners as game_winners
 from replay.games.checks import held_fault as held_fault
+from replay.games.checks import known_cards as known_cards
 from replay.games.checks import led_suit_best as led_suit_best
 from replay.games.checks import numbered as numbered
 from replay.games.checks import play_in_turn as play_in_turn

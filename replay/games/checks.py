@@ -4,10 +4,12 @@ of a trick without trumps and of a game, and the wording of an event in a findin
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from mypy_extensions import i64
 
+from replay.cards import Deck
 from replay.events import Event
 from replay.games.native import highest_of, same
 from replay.games.state import SeatHandsState
@@ -42,6 +44,33 @@ def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> 
         and event_trick is not None and event_trick == trick
         and event_round is not None and event_round == round_
     )  # fmt: skip
+
+
+def card_in_turn(event: Event, deck: Deck, seq: int, turn: int, trick: int, round_: int) -> int:
+    """The index in ``deck`` of the card of a play numbered as the next one (:func:`play_in_turn`);
+    -1 for any other event or a code that is not a card of ``deck`` (the trick games' fast path
+    for a legal play then asks their follow rule about it)."""
+    if not play_in_turn(event, seq, turn, trick, round_):
+        return -1
+    code = event.card
+    return deck.find(code) if code is not None else -1
+
+
+def known_cards(deck: Deck, codes: Iterable[str] | None) -> int:
+    """The bit set of the card ``codes`` of ``deck``: LOG-CARD for a code that is none of its
+    cards.
+
+    >>> from replay.cards import Deck
+    >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "C"])
+    5
+    >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "Z"])
+    Traceback (most recent call last):
+    replay.violation.RuleViolation: ... (LOG-CARD)
+    """
+    try:
+        return deck.mask(codes or ())
+    except ValueError as exc:
+        raise RuleViolation(LogRule.CARD, str(exc)) from None
 
 
 def led_suit_best(cards: i64, count: i64, values: i64) -> i64:

@@ -39,6 +39,7 @@ from replay.games.base import (
     check_round,
     deal_fault,
     first_undealt,
+    known_cards,
     led_suit_best,
     replace_at,
     same,
@@ -406,7 +407,7 @@ class Hearts(Game[HeartsState]):
         if fault is not None:
             raise fault
         cards = event.cards or ()
-        mask = self._known_cards(cards)
+        mask = known_cards(DECK, cards)
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
                 Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
@@ -423,17 +424,11 @@ class Hearts(Game[HeartsState]):
         else:  # a pass outside the passing is _pass_fault's
             self._verify_play(state, seat, event)
 
-    def _known_cards(self, codes: tuple[str, ...] | None) -> int:
-        try:
-            return DECK.mask(codes or ())
-        except ValueError as exc:
-            raise RuleViolation(LogRule.CARD, str(exc)) from None
-
     def verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
         if event.type != "pass":
             raise RuleViolation(Rule.PASS, f"seat {seat} made a {event.type} before passing")
         cards = event.cards or ()
-        mask = self._known_cards(cards)
+        mask = known_cards(DECK, cards)
         if popcount(mask) != len(cards) or mask & ~state.hand(seat):
             missing = DECK.codes(mask & ~state.hand(seat)) or repeated(cards)
             raise RuleViolation(

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Final
 
 from replay.events import Event
-from replay.games.base import numbered, play_in_turn
+from replay.games.base import card_in_turn, numbered
 from replay.games.hearts import (
     DEAL,
     DECK,
@@ -124,14 +124,9 @@ class FastHearts(Hearts):
 def legal_play(state: HeartsState, event: Event) -> int:
     """The card of ``event`` if it is a legal play now (``legal_mask``, the rule), numbered as
     the next one; else -1."""
-    if (
-        state.stage != PLAY
-        or state.played == 4
-        or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.hand_no)
-    ):
+    if state.stage != PLAY or state.played == 4:
         return -1
-    code = event.card
-    card = DECK.find(code) if code is not None else -1
+    card = card_in_turn(event, DECK, state.seq, state.turn, state.trick_no, state.hand_no)
     if card >= 0 and legal_mask(state, state.turn) >> card & 1:
         return card
     return -1
