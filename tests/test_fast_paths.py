@@ -10,20 +10,20 @@ message, recoverable, the ruling the rules give) and reach the same state.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 import pytest
 
 from replay.engine import walk
 from replay.events import Event
-from replay.games import GAME_MODULES, available_kinds, get_plain_rules, get_rules
+from replay.games import GAME_MODULES, available_kinds, get_plain_rules, get_rules, get_spec
 from replay.games.base import RuleViolation
 from replay.simulate import simulate_game
 from tests.builders import one_field_away
 
 #: The built-in games whose fast path lives apart (every one of them).
-FAST_KINDS = ["hearts", "hez2"]
+FAST_KINDS = ["hearts", "hez2", "fou"]
 
 Verdict = tuple[str, str, bool, Event | None] | None
 
@@ -81,17 +81,42 @@ def test_fast_and_plain_rules_give_the_same_verdict_on_every_event_and_mutant(ki
         state = plain.start(events[0])
         for event in events[1:]:
             for candidate in [event, *one_field_away(event), event.at(event.seq + 1)]:
-                verdict = _verdict(plain, state, candidate)
-                faults += verdict is not None
-                assert _verdict(fast, state, candidate) == verdict, candidate
-                trial = state.clone()
-                if fast.advance(trial, candidate):
-                    assert verdict is None, candidate
-                    assert _fields(trial) == _fields(plain.apply(state, candidate)), candidate
-                else:
-                    assert _fields(trial) == _fields(state), candidate  # untouched
+                faults += _judged_alike(fast, plain, state, candidate) is not None
             state = plain.apply(state, event)
     assert faults > 1000  # the mutants break rules: both paths were asked about faults
+
+
+@pytest.mark.parametrize("kind", FAST_KINDS)
+def test_fast_and_plain_rules_judge_a_play_of_every_card_of_the_deck_alike(kind: str) -> None:
+    """Each event that names a card, naming every card of the game's deck instead: held or
+    not, following or not (the one-field mutants name a card of no deck but Hearts')."""
+    fast, plain = get_rules(kind), get_plain_rules(kind)
+    deck = get_spec(kind).deck or ()
+    verdicts: set[str | None] = set()
+    for events in _games(kind, 2):
+        state = plain.start(events[0])
+        for event in events[1:]:
+            if event.card is not None:
+                for code in deck:
+                    verdict = _judged_alike(fast, plain, state, replace(event, card=code))
+                    verdicts.add(verdict[0] if verdict is not None else None)
+            state = plain.apply(state, event)
+    assert None in verdicts and len(verdicts) > 2  # legal cards and cards breaking rules
+
+
+def _judged_alike(fast: Any, plain: Any, state: Any, candidate: Event) -> Verdict:
+    """The plain rules' verdict on ``candidate``, after checking that the fast rules give it
+    too and that their ``advance`` reaches the plain rules' state (or leaves ``state`` as it
+    was)."""
+    verdict = _verdict(plain, state, candidate)
+    assert _verdict(fast, state, candidate) == verdict, candidate
+    trial = state.clone()
+    if fast.advance(trial, candidate):
+        assert verdict is None, candidate
+        assert _fields(trial) == _fields(plain.apply(state, candidate)), candidate
+    else:
+        assert _fields(trial) == _fields(state), candidate  # untouched
+    return verdict
 
 
 @pytest.mark.slow

@@ -10,7 +10,8 @@ import pytest
 
 from replay.games import get_rules
 from replay.games.base import SeatHandsState
-from replay.games.fou import COLOUR_MASK, DECK, FouState, _may_play_now, may_play
+from replay.games.fou import COLOUR_MASK, DECK, FouState, may_play
+from replay.games.fou_fast import _may_play_now
 from replay.games.hearts import HeartsState
 from replay.games.hez2 import Hez2State
 from replay.games.hiifuu import HiifuuState

@@ -30,7 +30,7 @@ from mypy_extensions import i64
 from replay import faces
 from replay.cards import Deck, bits, popcount
 from replay.catalog import GameSpec
-from replay.events import Category, Event
+from replay.events import Category, Event, same_payload
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -47,8 +47,6 @@ from replay.games.base import (
     game_winners,
     held_fault,
     lowest_of,
-    numbered,
-    play_in_turn,
     random_bot,
     seat_description,
     seat_names,
@@ -87,11 +85,7 @@ COLOUR_MASK: Final[tuple[int, ...]] = tuple(
 )
 #: Each hand is kept in two native halves (:mod:`replay.games.split_hands`): the low half holds
 #: the 1s, green and red (cards 0..53), the high one yellow and blue: each colour lies in one
-#: half, so following it is one test of one half.
-#: Each colour's cards in its half (green and red low, yellow and blue high).
-HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
-    COLOUR_MASK[c] if c < 2 else COLOUR_MASK[c] >> SPLIT for c in range(4)
-)
+#: half, so following it is one test of one half (:mod:`replay.games.fou_fast`).
 assert len(DECK) == 88 and DECK.index("Y2") == SPLIT and COLOUR_MASK[1] >> SPLIT == 0
 #: ``VALUE[card] << 7 | COLOUR[card]``: what :func:`card_rank` needs of a card, in one lookup.
 _RANK_INFO: Final[tuple[int, ...]] = tuple(v << 7 | c for v, c in zip(VALUE, COLOUR, strict=True))
@@ -301,7 +295,7 @@ class FouState(SplitHandsState):
     first_dealer: int
     round: int
     # Whether a seat's hand is empty since the round's last deal: set by the deal and by
-    # ``_play`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
+    # ``play_card`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
     emptied: bool
     # The cards of the deck not dealt yet this round, in two halves (see SPLIT).
     undealt_low: int
@@ -526,67 +520,11 @@ class Fou(Game[FouState]):
             player=trick_winner_seat(state), cards=DECK.codes_of(state.table),
         )  # fmt: skip
 
-    def is_due_ruling(self, state: FouState, event: Event) -> bool:
-        """A trick won, a Fool or a round's score as :meth:`due` gives it, compared field by
-        field (``_trick_won``, ``_fool`` and ``_round_scored`` build the same events from the
-        same rules)."""
-        if event.target is not None or event.suit is not None or event.values is not None:
-            return False
-        stage = state.stage
-        kind = event.type
-        player = event.player
-        if player is None:
-            return False
-        if stage == PLAY and kind == "trick_won" and state.played == state.need:
-            cards = event.cards
-            return (
-                numbered(event, state.round, state.trick)
-                and event.card is None and event.amount is None and event.total is None
-                and player == trick_winner_seat(state)
-                and cards is not None
-                and DECK.matches_packed(cards, state.table_cards, state.played)
-            )  # fmt: skip
-        if stage == FOOL and kind == "fool":
-            if self._names_fool(state, event, player, fool_due_position(state)):
-                return True
-            return state.fool_count == 0 and self._second_fool_first(state, event, player)
-        if stage == SCORE and kind == "round_scored":
-            seat = state.scored
-            amount = self.round_score(state, seat)
-            recorded = event.amount
-            total = event.total
-            return (
-                numbered(event, state.round, None)
-                and event.card is None and event.cards is None and player == seat
-                and recorded is not None and recorded == amount
-                and total is not None and total == state.totals[seat] + amount
-            )  # fmt: skip
-        return False
-
-    def _names_fool(self, state: FouState, event: Event, player: int, pos: int) -> bool:
-        """Whether ``event`` (by ``player``, its seat) names the player and the card at
-        ``pos`` of the last trick as a Fool, numbered in the trick (its other fields empty)."""
-        card = event.card
-        return (
-            numbered(event, state.round, state.trick)
-            and event.cards is None and event.amount is None and event.total is None
-            and player == nth(state.last_table_players, pos, SEAT_BITS)
-            and card is not None
-            and card == DECK.order[nth(state.last_table_cards, pos, CARD_BITS)]
-        )  # fmt: skip
-
-    def _second_fool_first(self, state: FouState, event: Event, player: int) -> bool:
-        """FOU-FOOL: at 7-8 players the two Fools may be recorded in either order (RULES.md
-        FOU-FOOL [decision]): whether ``event`` names the second worst card first."""
-        if fools_per_trick(state.n) < 2:
-            return False
-        worst = nth(state.last_table_players, rank_position(state.worst_rank), SEAT_BITS)
-        cards, seats = state.last_cards, state.last_seats
-        second = fool_position(cards, seats, state.last_led, [worst])
-        return self._names_fool(state, event, player, second)
-
     def _fool(self, state: FouState) -> Event:
-        pos = fool_due_position(state)
+        return self.fool_at(state, fool_due_position(state))
+
+    def fool_at(self, state: FouState, pos: int) -> Event:
+        """The ``fool`` ruling naming the player of the card at ``pos`` in the last trick."""
         return self.new_event(
             state, "fool", round=state.round, trick=state.trick, player=state.last_seats[pos],
             card=card_name(state.last_cards[pos]),
@@ -609,43 +547,24 @@ class Fou(Game[FouState]):
         )  # fmt: skip
 
     # ----------------------------------------------------------------- verification
-    def advance(self, state: FouState, event: Event) -> bool:
-        """A legal play, a correct ruling or a sound deal, checked and applied in one pass."""
-        card = _legal_play(state, event)
-        if card >= 0:
-            _play(state, state.turn, card)
-        elif event.seq != state.seq:
-            return False
-        elif self.is_due_ruling(state, event):
-            self.reduce(state, event)
-        elif state.stage == DEAL and event.type == "deal":
-            try:
-                low, high = self._verify_deal(state, event)
-            except RuleViolation:
-                return False  # verify() raises it again, refined
-            seat = event.player
-            assert seat is not None  # checked by _verify_deal
-            self._deal(state, seat, low, high)
-        else:
-            return False
-        state.seq = event.seq + 1
-        state.last = event
-        return True
-
     def verify(self, state: FouState, event: Event) -> None:
-        """The generic checks, with Fou!'s own rule named where one decides the fault.
-
-        A legal play (the common case) or a deal is accepted at once; anything else takes the
-        general path, which finds the precise rule broken. Same rules, one copy."""
-        if _legal_play(state, event) >= 0:
-            return
+        """The generic checks (:meth:`Rules.verify`), with Fou!'s own rule named where one
+        decides the fault (:meth:`_refine`), and the second Fool of a trick accepted first."""
         try:
-            if state.stage == DEAL and event.type == "deal" and event.seq == state.seq:
-                self._verify_deal(state, event)  # what Rules.verify does for it, minus due()
+            if self._second_fool_first(state, event):
                 return
             super().verify(state, event)
         except RuleViolation as exc:
             raise self._refine(state, event, exc) from None
+
+    def _second_fool_first(self, state: FouState, event: Event) -> bool:
+        """FOU-FOOL: at 7-8 players the two Fools of a trick may be recorded in either order
+        (RULES.md FOU-FOOL [decision]): whether ``event``, next in sequence, names the second
+        Fool before the first, as the rules give it."""
+        if event.seq != state.seq or state.stage != FOOL or event.type != "fool":
+            return False
+        pos = second_fool_position(state)
+        return pos >= 0 and same_payload(event, self.fool_at(state, pos))
 
     def _refine(self, state: FouState, event: Event, exc: RuleViolation) -> RuleViolation:
         """Name FOU-TURN/FOU-LEAD/FOU-ROUND-END/FOU-END where a generic check caught the fault."""
@@ -718,7 +637,7 @@ class Fou(Game[FouState]):
     def verify_chance(self, state: FouState, event: Event) -> None:
         stage = state.stage
         if stage == DEAL:
-            self._verify_deal(state, event)
+            self.verify_deal(state, event)
         elif stage == DECK_STAGE:
             self._verify_deck(state, event)
         else:
@@ -751,7 +670,7 @@ class Fou(Game[FouState]):
                 Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
             )
 
-    def _verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
+    def verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
         """Check a deal; return its cards as the halves of a hand (see SPLIT)."""
         if event.type != "deal":
             raise RuleViolation(LogRule.ORDER, f"{event.type} while a deal is due (FOU-SETUP)")
@@ -860,10 +779,10 @@ class Fou(Game[FouState]):
     def _reduce_deal(self, state: FouState, event: Event) -> FouState:
         seat = event.player if event.player is not None else first_undealt(state.dealt_seats)
         mask = DECK.mask(event.cards or ())
-        self._deal(state, seat, mask & LOW_HALF, mask >> SPLIT)
+        self.deal_hand(state, seat, mask & LOW_HALF, mask >> SPLIT)
         return state
 
-    def _deal(self, state: FouState, seat: int, low: int, high: int) -> None:
+    def deal_hand(self, state: FouState, seat: int, low: int, high: int) -> None:
         """``seat`` is dealt the hand of halves ``low`` and ``high`` (see SPLIT)."""
         state.set_low(seat, low)
         state.set_high(seat, high)
@@ -891,7 +810,7 @@ class Fou(Game[FouState]):
     def _reduce_play(self, state: FouState, event: Event) -> FouState:
         seat = event.player
         assert seat is not None and event.card is not None
-        _play(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
+        play_card(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
         return state
 
     def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
@@ -1101,42 +1020,17 @@ def fool_due_position(state: FouState) -> int:
     return pos
 
 
-def _legal_play(state: FouState, event: Event) -> int:
-    """The card of ``event`` if it is a legal play now, numbered as the next one; else -1.
-
-    The fast path of :meth:`Fou.verify` and :meth:`Fou.advance` (``may_play``, the rule);
-    anything else goes to the general path, which finds the precise rule broken.
-    """
-    if (
-        state.stage != PLAY
-        or state.played >= state.need
-        or not play_in_turn(event, state.seq, state.turn, state.trick, state.round)
-    ):
+def second_fool_position(state: FouState) -> int:
+    """FOU-FOOL: the position in the last trick of the second Fool, which may be named first
+    at 7-8 players (RULES.md FOU-FOOL [decision]): the worst card but the first Fool's; -1
+    when no second Fool may be named first (at 4-6 players, or once a Fool is named)."""
+    if fools_per_trick(state.n) < 2 or state.fool_count:
         return -1
-    code = event.card
-    card = DECK.find(code) if code is not None else -1
-    if card >= 0 and _may_play_now(state, state.turn, card):
-        return card
-    return -1
+    worst = nth(state.last_table_players, rank_position(state.worst_rank), SEAT_BITS)
+    return fool_position(state.last_cards, state.last_seats, state.last_led, [worst])
 
 
-def _may_play_now(state: FouState, seat: int, card: int) -> bool:
-    """:func:`may_play` on the halves of ``seat``'s hand (FOU-FOLLOW's fast form, tested equal
-    to it: no long int built; :meth:`~SplitHandsState.holds` written out, one call less)."""
-    half = state.low(seat) if card < SPLIT else state.high(seat)
-    if not half >> HALF_POS[card] & 1:
-        return False
-    led = state.led
-    if led < 0:
-        return True
-    colour = COLOUR[card]
-    if colour in (ONE, led):
-        return True
-    suited = state.low(seat) if led < 2 else state.high(seat)
-    return not suited & HALF_COLOUR_MASK[led]
-
-
-def _play(state: FouState, seat: int, card: int) -> None:
+def play_card(state: FouState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     if state.remove(seat, card):
         state.emptied = True

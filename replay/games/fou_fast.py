@@ -1,0 +1,187 @@
+"""Fou!'s fast path: :class:`FastFou`, the rules of :mod:`replay.games.fou` checked without
+building what is due.
+
+The engine's hot loop (replay with checks, the audit) hands every event to
+:meth:`~replay.games.rules.Rules.advance`. Here a legal play, a correct ruling (trick won, Fool,
+round score) or a sound deal is checked and applied in one pass, reading the state's packed
+table and the two native halves of each hand (:mod:`replay.games.split_hands`), and a ruling
+is compared field by field instead of being built. Every test here calls the rules of
+:mod:`replay.games.fou` (``may_play`` in its form on the halves, ``trick_winner_seat``,
+``fool_due_position``, ``second_fool_position``, ``round_score``, ``verify_deal``): no rule is
+written twice. Anything else answers "not sure" and goes to the general path, which finds the
+precise rule broken. ``tests/test_fast_paths.py`` checks that the registered :data:`RULES` and
+the plain ``replay.games.fou.RULES`` give the same verdicts and states on simulated games and
+their one-field mutants.
+
+>>> from replay.games.fou import RULES as PLAIN
+>>> from replay.simulate import simulate_game
+>>> events = simulate_game(RULES, "doc", players=7, seed=4)
+>>> fast, plain = RULES.replay(events), PLAIN.replay(events)
+>>> (fast.seq, fast.totals, fast.plus) == (plain.seq, plain.totals, plain.plus)
+True
+>>> fast.seq == len(events), fast.over
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from replay.events import Event
+from replay.games.base import RuleViolation, numbered, play_in_turn
+from replay.games.fou import (
+    COLOUR,
+    COLOUR_MASK,
+    DEAL,
+    DECK,
+    FOOL,
+    ONE,
+    PLAY,
+    SCORE,
+    Fou,
+    FouState,
+    fool_due_position,
+    play_card,
+    second_fool_position,
+    trick_winner_seat,
+)
+from replay.games.split_hands import HALF_POS, SPLIT
+from replay.packed import CARD_BITS, SEAT_BITS, nth
+
+#: Each colour's cards in its half of a hand (green and red low, yellow and blue high: each
+#: colour lies in one half, so following it is one test of one half).
+HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
+    COLOUR_MASK[c] if c < 2 else COLOUR_MASK[c] >> SPLIT for c in range(4)
+)
+
+
+class FastFou(Fou):
+    """:class:`~replay.games.fou.Fou` with the engine's fast path."""
+
+    def advance(self, state: FouState, event: Event) -> bool:
+        """A legal play, a correct ruling or a sound deal, checked and applied in one pass."""
+        card = legal_play(state, event)
+        if card >= 0:
+            play_card(state, state.turn, card)
+        elif event.seq != state.seq:
+            return False
+        elif self.is_due_ruling(state, event):
+            self.reduce(state, event)
+        elif state.stage == DEAL and event.type == "deal":
+            try:
+                low, high = self.verify_deal(state, event)
+            except RuleViolation:
+                return False  # verify() raises it again
+            seat = event.player
+            assert seat is not None  # checked by verify_deal
+            self.deal_hand(state, seat, low, high)
+        else:
+            return False
+        state.seq = event.seq + 1
+        state.last = event
+        return True
+
+    def verify(self, state: FouState, event: Event) -> None:
+        """Fast acceptance of a legal play (the common case) or a deal; anything else takes
+        the rules' own :meth:`Fou.verify`."""
+        if legal_play(state, event) >= 0:
+            return
+        if event.seq == state.seq and self.verify_dealt(state, event):
+            return
+        super().verify(state, event)
+
+    def verify_dealt(self, state: FouState, event: Event) -> bool:
+        """A deal where one is due (see :meth:`Rules.verify_dealt`; a fault is worded as
+        :meth:`Fou.verify` words it: none at the deal is refined)."""
+        if state.stage == DEAL and event.type == "deal":
+            self.verify_deal(state, event)
+            return True
+        return False
+
+    def is_due_ruling(self, state: FouState, event: Event) -> bool:
+        """A trick won, a Fool or a round's score as :meth:`due` gives it (or, at 7-8 players,
+        the second Fool first, which :meth:`Fou.verify` accepts), compared field by field (the
+        same rules as ``_trick_won``, ``fool_at`` and ``_round_scored``)."""
+        if event.target is not None or event.suit is not None or event.values is not None:
+            return False
+        stage = state.stage
+        kind = event.type
+        player = event.player
+        if player is None:
+            return False
+        if stage == PLAY and kind == "trick_won" and state.played == state.need:
+            cards = event.cards
+            return (
+                numbered(event, state.round, state.trick)
+                and event.card is None and event.amount is None and event.total is None
+                and player == trick_winner_seat(state)
+                and cards is not None
+                and DECK.matches_packed(cards, state.table_cards, state.played)
+            )  # fmt: skip
+        if stage == FOOL and kind == "fool":
+            if self._names_fool(state, event, player, fool_due_position(state)):
+                return True
+            second = second_fool_position(state)
+            return second >= 0 and self._names_fool(state, event, player, second)
+        if stage == SCORE and kind == "round_scored":
+            seat = state.scored
+            amount = self.round_score(state, seat)
+            recorded = event.amount
+            total = event.total
+            return (
+                numbered(event, state.round, None)
+                and event.card is None and event.cards is None and player == seat
+                and recorded is not None and recorded == amount
+                and total is not None and total == state.totals[seat] + amount
+            )  # fmt: skip
+        return False
+
+    def _names_fool(self, state: FouState, event: Event, player: int, pos: int) -> bool:
+        """Whether ``event`` (by ``player``, its seat) names the player and the card at
+        ``pos`` of the last trick as a Fool, numbered in the trick (its other fields empty):
+        ``fool_at``'s event, compared field by field."""
+        card = event.card
+        return (
+            numbered(event, state.round, state.trick)
+            and event.cards is None and event.amount is None and event.total is None
+            and player == nth(state.last_table_players, pos, SEAT_BITS)
+            and card is not None
+            and card == DECK.order[nth(state.last_table_cards, pos, CARD_BITS)]
+        )  # fmt: skip
+
+
+def legal_play(state: FouState, event: Event) -> int:
+    """The card of ``event`` if it is a legal play now (``_may_play_now``, FOU-FOLLOW),
+    numbered as the next one; else -1."""
+    if (
+        state.stage != PLAY
+        or state.played >= state.need
+        or not play_in_turn(event, state.seq, state.turn, state.trick, state.round)
+    ):
+        return -1
+    code = event.card
+    card = DECK.find(code) if code is not None else -1
+    if card >= 0 and _may_play_now(state, state.turn, card):
+        return card
+    return -1
+
+
+def _may_play_now(state: FouState, seat: int, card: int) -> bool:
+    """:func:`~replay.games.fou.may_play` on the halves of ``seat``'s hand (FOU-FOLLOW's fast
+    form, tested equal to it: no long int built; :meth:`~SplitHandsState.holds` written out,
+    one call less)."""
+    half = state.low(seat) if card < SPLIT else state.high(seat)
+    if not half >> HALF_POS[card] & 1:
+        return False
+    led = state.led
+    if led < 0:
+        return True
+    colour = COLOUR[card]
+    if colour in (ONE, led):
+        return True
+    suited = state.low(seat) if led < 2 else state.high(seat)
+    return not suited & HALF_COLOUR_MASK[led]
+
+
+#: The Fou! rules the registry hands out (:func:`replay.games.get_rules`).
+RULES: Final = FastFou()
