@@ -46,6 +46,7 @@ from replay.games.base import (
     first_undealt,
     game_winners,
     held_fault,
+    known_cards,
     lowest_of,
     random_bot,
     seat_description,
@@ -649,7 +650,7 @@ class Fou(Game[FouState]):
                 LogRule.ORDER, f"{event.type} before the deck in play is recorded (FOU-SETUP)"
             )
         cards = event.cards or ()
-        mask = known_cards(cards)
+        mask = known_cards(DECK, cards)
         if popcount(mask) != len(cards):
             raise RuleViolation(
                 LogRule.CARD, f"card twice in the deck: {' '.join(repeated(cards))}"
@@ -694,7 +695,7 @@ class Fou(Game[FouState]):
                     repeats = repeats or high & bit != 0
                     high |= bit
         except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
-            known_cards(cards)  # raises LOG-CARD naming the unknown code
+            known_cards(DECK, cards)  # raises LOG-CARD naming the unknown code
             raise
         if repeats or low & ~state.undealt_low or high & ~state.undealt_high:
             mask = high << SPLIT | low
@@ -1060,14 +1061,6 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
         if plus[seat] >= PLUS_ROUNDS_TO_END or totals[seat] <= LOSING_TOTAL:
             return True
     return False
-
-
-def known_cards(codes: tuple[str, ...]) -> int:
-    """The bit set of card codes, or LOG-CARD for a code outside the Fou! deck."""
-    try:
-        return DECK.mask(codes)
-    except ValueError as exc:
-        raise RuleViolation(LogRule.CARD, str(exc)) from None
 
 
 def repeated(codes: tuple[str, ...]) -> list[str]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Final
 
 from replay.events import Event
-from replay.games.base import RuleViolation, numbered, play_in_turn
+from replay.games.base import RuleViolation, card_in_turn, numbered
 from replay.games.fou import (
     COLOUR,
     COLOUR_MASK,
@@ -153,14 +153,9 @@ class FastFou(Fou):
 def legal_play(state: FouState, event: Event) -> int:
     """The card of ``event`` if it is a legal play now (``_may_play_now``, FOU-FOLLOW),
     numbered as the next one; else -1."""
-    if (
-        state.stage != PLAY
-        or state.played >= state.need
-        or not play_in_turn(event, state.seq, state.turn, state.trick, state.round)
-    ):
+    if state.stage != PLAY or state.played >= state.need:
         return -1
-    code = event.card
-    card = DECK.find(code) if code is not None else -1
+    card = card_in_turn(event, DECK, state.seq, state.turn, state.trick, state.round)
     if card >= 0 and _may_play_now(state, state.turn, card):
         return card
     return -1
