@@ -23,7 +23,7 @@ from replay.simulate import simulate_game
 from tests.builders import one_field_away
 
 #: The built-in games whose fast path lives apart (every one of them).
-FAST_KINDS = ["hearts", "hez2", "fou"]
+FAST_KINDS = ["hearts", "hez2", "hiifuu", "fou"]
 
 Verdict = tuple[str, str, bool, Event | None] | None
 
@@ -35,6 +35,23 @@ def _games(kind: str, count: int) -> list[list[Event]]:
         simulate_game(rules, f"{kind}-{s}", players=rules.min_players + s % span, seed=s)
         for s in range(count)
     ]
+
+
+def _other_cards(events: list[Event], index: int) -> list[Event]:
+    """``events[index]``, an event naming a card, with each other card its seat names later in
+    the same round instead: cards the seat holds now, so plays that do not follow suit (the
+    one-field mutants name ``2C``, a card of no game's deck but Hearts')."""
+    event = events[index]
+    if event.card is None:
+        return []
+    later: list[str] = []
+    for other in events[index + 1 :]:
+        if other.round != event.round:
+            break
+        card = other.card
+        if other.player == event.player and card is not None and card != event.card:
+            later.append(card)
+    return [replace(event, card=card) for card in dict.fromkeys(later)]
 
 
 def _fields(state: Any) -> dict[str, Any]:
@@ -79,8 +96,9 @@ def test_fast_and_plain_rules_give_the_same_verdict_on_every_event_and_mutant(ki
     faults = 0
     for events in _games(kind, 4):
         state = plain.start(events[0])
-        for event in events[1:]:
-            for candidate in [event, *one_field_away(event), event.at(event.seq + 1)]:
+        for index, event in enumerate(events[1:], 1):
+            mutants = [*one_field_away(event), *_other_cards(events, index)]
+            for candidate in [event, *mutants, event.at(event.seq + 1)]:
                 faults += _judged_alike(fast, plain, state, candidate) is not None
             state = plain.apply(state, event)
     assert faults > 1000  # the mutants break rules: both paths were asked about faults

@@ -283,7 +283,7 @@ LOG_ORDER_SITES = {
     ("hearts.py", "_verify_play"): "a play numbered with another trick",
     ("hiifuu.py", "_verify_play"): "a play numbered with another trick",
     ("hiifuu.py", "verify_chance"): "a chance event of another type: names the rule due",
-    ("hiifuu.py", "_verify_tokens"): "tokens numbered with another round",
+    ("hiifuu.py", "verify_tokens"): "tokens numbered with another round",
     ("hez2.py", "verify_chance"): "a chance event of another type: names the rule due",
     ("hez2.py", "_stock_fault"): "a card drawn by a seat that is not drawing",
     ("fou.py", "_verify_deck"): "an event before the deck is recorded (names FOU-SETUP)",

@@ -48,8 +48,6 @@ from replay.games.base import (
     game_winners,
     highest_of,
     led_suit_best,
-    numbered,
-    play_in_turn,
     replace_at,
     same,
     seat_description,
@@ -245,8 +243,8 @@ def trick_winner(leader: int, cards: i64, values: int, n: int) -> int:
 
 def may_play(state: HiifuuState, seat: int, card: int) -> bool:
     """Whether ``seat`` may play ``card`` now: a card it holds, of the led suit if it holds
-    one (HIIFUU-FOLLOW). The rule for one card (the audit's fast path); :func:`legal_mask`
-    filters a hand by it."""
+    one (HIIFUU-FOLLOW). The rule for one card (the fast path's, in
+    :mod:`replay.games.hiifuu_fast`); :func:`legal_mask` filters a hand by it."""
     hand = state.hand(seat)
     if not hand >> card & 1:
         return False
@@ -268,27 +266,7 @@ def legal_mask(state: HiifuuState, seat: int) -> int:
     return legal
 
 
-def _legal_play(state: HiifuuState, event: Event) -> int:
-    """The card of ``event`` if it is a legal play now, numbered as the next one; else -1.
-
-    The fast path of :meth:`Hiifuu.verify` and :meth:`Hiifuu.advance` (``may_play``, the
-    rule); anything else goes to the general path, which finds the precise rule broken.
-    """
-    if (
-        state.stage != PLAY
-        or state.token_due
-        or state.played >= state.n
-        or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.round)
-    ):
-        return -1
-    code = event.card
-    card = state.setup.deck.find(code) if code is not None else -1
-    if card >= 0 and may_play(state, state.turn, card):
-        return card
-    return -1
-
-
-def _play(state: HiifuuState, seat: int, card: int) -> None:
+def play_card(state: HiifuuState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` (the reducer's part of a play)."""
     state.set_hand(seat, state.hand(seat) & _WITHOUT[card])
     state.table_cards |= placed(card, state.played, CARD_BITS)
@@ -428,52 +406,6 @@ class Hiifuu(Game[HiifuuState]):
         )  # fmt: skip
         return Due.of_ruling(event, Rule.THIRD)
 
-    def is_due_ruling(self, state: HiifuuState, event: Event) -> bool:
-        """A trick won, a token taken or covered or a round's score as :meth:`due` gives it,
-        compared field by field (``_trick_won``, ``_token_due`` and ``_round_scored_due`` build
-        the same events from the same rules)."""
-        if event.card is not None or event.suit is not None or event.values is not None:
-            return False
-        stage = state.stage
-        kind = event.type
-        player = event.player
-        amount = event.amount
-        total = event.total
-        if player is None or (stage != PLAY and stage != SCORE):
-            return False
-        if stage == SCORE:
-            seat = state.scored
-            score = round_score(state, seat)
-            return (
-                kind == "round_scored" and numbered(event, state.round, None)
-                and event.target is None and event.cards is None and player == seat
-                and amount is not None and amount == score
-                and total is not None and total == state.totals[seat] + score
-            )  # fmt: skip
-        token_due = state.token_due
-        if token_due:
-            seat = state.leader
-            index = state.next_token if token_due == TAKE else state.token_of[seat]
-            target = event.target
-            return (
-                kind == ("token_taken" if token_due == TAKE else "token_covered")
-                and numbered(event, state.round, None)
-                and event.cards is None and total is None and player == seat
-                and target is not None and target == index
-                and amount is not None and amount == state.layout[index]
-            )  # fmt: skip
-        if kind != "trick_won" or state.played != state.n:
-            return False
-        setup = state.setup
-        winner = trick_winner(state.leader, state.table_cards, setup.values, state.n)
-        cards = event.cards
-        return (
-            numbered(event, state.round, state.trick_no)
-            and event.target is None and amount is None and player == winner
-            and total is not None and total == state.tricks[winner] + 1
-            and cards is not None and setup.deck.matches_packed(cards, state.table_cards, state.n)
-        )  # fmt: skip
-
     def _round_scored_due(self, state: HiifuuState) -> Due:
         seat = state.scored
         amount = round_score(state, seat)
@@ -484,36 +416,10 @@ class Hiifuu(Game[HiifuuState]):
         return Due.of_ruling(event, Rule.SCORE)
 
     # ----------------------------------------------------------------- verification
-    def advance(self, state: HiifuuState, event: Event) -> bool:
-        """A legal play, a correct ruling, a sound deal or discard, checked and applied in one
-        pass."""
-        card = _legal_play(state, event)
-        if card >= 0:
-            _play(state, state.turn, card)
-        elif event.seq != state.seq:
-            return False
-        elif self.is_due_ruling(state, event):
-            winner = event.player
-            if event.type == "trick_won" and winner is not None:
-                self._take_trick(state, winner)  # the winner the rules give: checked just now
-            else:
-                self.reduce(state, event)
-        elif not self.advance_dealt(state, event):
-            return False
-        state.seq = event.seq + 1
-        state.last = event
-        return True
-
     def verify(self, state: HiifuuState, event: Event) -> None:
-        """As :meth:`Rules.verify`, citing HIIFUU-LEAD when the wrong seat opens a trick.
-
-        A legal play (the common case), a deal or a discard is accepted at once; anything else
-        takes the general path, which finds the precise rule broken. Same rules, one copy."""
-        if _legal_play(state, event) >= 0:
-            return
+        """As :meth:`Rules.verify`, citing HIIFUU-LEAD when the wrong seat opens a trick and
+        HIIFUU-SECOND for a token taken where none is due."""
         try:
-            if event.seq == state.seq and self.verify_dealt(state, event):
-                return
             super().verify(state, event)
         except RuleViolation as exc:
             if exc.rule == self.turn_rule and state.stage == PLAY and not state.table:
@@ -553,26 +459,6 @@ class Hiifuu(Game[HiifuuState]):
             return Rule.THIRD
         return due.rule
 
-    def verify_dealt(self, state: HiifuuState, event: Event) -> bool:
-        """A deal, a discard or a round's tokens where one is due (see
-        :meth:`Rules.verify_dealt`)."""
-        stage = state.stage
-        kind = event.type
-        player = event.player
-        if stage == DEAL and kind == "deal":
-            self._verify_deal(state, event)
-            return True
-        if stage == TOKENS and kind == "tokens":
-            self._verify_tokens(state, event)
-            return True
-        if (
-            stage == DISCARD and kind == "discard" and player is not None
-            and 0 <= player < state.n and state.discards[player] < 0
-        ):  # fmt: skip
-            self._verify_discard(state, player, event)
-            return True
-        return False
-
     def card_fault(self, state: HiifuuState, event: Event) -> RuleViolation | None:
         return seat_hand_fault(event, state, state.setup.deck)
 
@@ -581,9 +467,9 @@ class Hiifuu(Game[HiifuuState]):
         if event.type != due.what:
             raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
         if event.type == "deal":
-            self._verify_deal(state, event)
+            self.verify_deal(state, event)
         elif event.type == "tokens":
-            self._verify_tokens(state, event)
+            self.verify_tokens(state, event)
         elif event.player is None or not 0 <= event.player < state.n or event.round != 1:
             raise RuleViolation(
                 Rule.LEAD,
@@ -591,7 +477,9 @@ class Hiifuu(Game[HiifuuState]):
                 f"expected a seat 0..{state.n - 1} in round 1",
             )
 
-    def _verify_tokens(self, state: HiifuuState, event: Event) -> None:
+    def verify_tokens(self, state: HiifuuState, event: Event) -> None:
+        """A round's tokens: the next round's (Recording order), the game's values for it, in
+        increasing order in the normal rule (HIIFUU-TOKENS)."""
         number = state.round + 1
         if event.round != number:
             raise RuleViolation(LogRule.ORDER, f"tokens for round {event.round}, expected {number}")
@@ -634,7 +522,9 @@ class Hiifuu(Game[HiifuuState]):
                 recoverable=True,
             )
 
-    def _verify_deal(self, state: HiifuuState, event: Event) -> None:
+    def verify_deal(self, state: HiifuuState, event: Event) -> None:
+        """A deal to a seat not dealt yet this round (Recording order), of cards known and not
+        dealt already (LOG-CARD), as many as the table size deals (HIIFUU-SETUP)."""
         fault = deal_fault(event, state.dealt_seats, state.n, state.round)
         if fault is not None:
             raise fault
@@ -653,7 +543,7 @@ class Hiifuu(Game[HiifuuState]):
         seat = event.player
         assert seat is not None
         if state.stage == DISCARD:
-            self._verify_discard(state, seat, event)
+            self.verify_discard(state, seat, event)
         elif event.type != "play":  # a discard once every seat discarded
             raise self.card_fault(state, event) or RuleViolation(
                 Rule.SETUP, f"seat {seat} discarded a second time in round {state.round}"
@@ -667,7 +557,9 @@ class Hiifuu(Game[HiifuuState]):
         except ValueError as exc:
             raise RuleViolation(LogRule.CARD, str(exc)) from None
 
-    def _verify_discard(self, state: HiifuuState, seat: int, event: Event) -> None:
+    def verify_discard(self, state: HiifuuState, seat: int, event: Event) -> None:
+        """``seat``'s secret discard: cards it holds (LOG-CARD), as many as the table size
+        discards (HIIFUU-SETUP), in this round."""
         if event.type != "discard":
             raise RuleViolation(
                 Rule.SETUP, f"seat {seat} made a {event.type} before every seat discarded"
@@ -781,15 +673,17 @@ class Hiifuu(Game[HiifuuState]):
     def _reduce_play(self, state: HiifuuState, event: Event) -> HiifuuState:
         seat = event.player
         assert seat is not None and event.card is not None
-        _play(state, seat, state.setup.deck.index(event.card))  # a verified play
+        play_card(state, seat, state.setup.deck.index(event.card))  # a verified play
         return state
 
     def _reduce_trick_won(self, state: HiifuuState) -> HiifuuState:
         winner = trick_winner(state.leader, state.table_cards, state.setup.values, state.n)
-        return self._take_trick(state, winner)
+        return self.take_trick(state, winner)
 
-    def _take_trick(self, state: HiifuuState, winner: int) -> HiifuuState:
-        """``winner`` takes the complete trick (the reducer's part of a trick won)."""
+    def take_trick(self, state: HiifuuState, winner: int) -> HiifuuState:
+        """``winner`` takes the complete trick (the reducer's part of a trick won): a second
+        trick won takes the next token if one is left (HIIFUU-SECOND), a third covers the
+        winner's token (HIIFUU-THIRD)."""
         won: int = state.tricks[winner] + 1
         state.tricks[winner] = won
         state.clear_table()
