@@ -47,6 +47,7 @@ from replay.games.base import (
     first_undealt,
     game_winners,
     highest_of,
+    known_cards,
     led_suit_best,
     replace_at,
     same,
@@ -529,7 +530,7 @@ class Hiifuu(Game[HiifuuState]):
         if fault is not None:
             raise fault
         cards = event.cards or ()
-        mask = self._known_cards(state, cards)
+        mask = known_cards(state.setup.deck, cards)
         if popcount(mask) != len(cards) or mask & state.dealt:
             twice = state.setup.deck.codes(mask & state.dealt) or repeated(cards)
             raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
@@ -551,12 +552,6 @@ class Hiifuu(Game[HiifuuState]):
         else:
             self._verify_play(state, seat, event)
 
-    def _known_cards(self, state: HiifuuState, codes: Sequence[str]) -> int:
-        try:
-            return state.setup.deck.mask(codes)
-        except ValueError as exc:
-            raise RuleViolation(LogRule.CARD, str(exc)) from None
-
     def verify_discard(self, state: HiifuuState, seat: int, event: Event) -> None:
         """``seat``'s secret discard: cards it holds (LOG-CARD), as many as the table size
         discards (HIIFUU-SETUP), in this round."""
@@ -565,7 +560,7 @@ class Hiifuu(Game[HiifuuState]):
                 Rule.SETUP, f"seat {seat} made a {event.type} before every seat discarded"
             )
         cards = event.cards or ()
-        mask = self._known_cards(state, cards)
+        mask = known_cards(state.setup.deck, cards)
         hand = state.hand(seat)
         if popcount(mask) != len(cards) or mask & ~hand:
             missing = state.setup.deck.codes(mask & ~hand) or repeated(cards)

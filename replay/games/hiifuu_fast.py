@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Final
 
 from replay.events import Event
-from replay.games.base import numbered, play_in_turn
+from replay.games.base import card_in_turn, numbered
 from replay.games.hiifuu import (
     DEAL,
     DISCARD,
@@ -146,15 +146,9 @@ class FastHiifuu(Hiifuu):
 def legal_play(state: HiifuuState, event: Event) -> int:
     """The card of ``event`` if it is a legal play now (``may_play``, the rule), numbered as
     the next one; else -1."""
-    if (
-        state.stage != PLAY
-        or state.token_due
-        or state.played >= state.n
-        or not play_in_turn(event, state.seq, state.turn, state.trick_no, state.round)
-    ):
+    if state.stage != PLAY or state.token_due or state.played >= state.n:
         return -1
-    code = event.card
-    card = state.setup.deck.find(code) if code is not None else -1
+    card = card_in_turn(event, state.setup.deck, state.seq, state.turn, state.trick_no, state.round)
     if card >= 0 and may_play(state, state.turn, card):
         return card
     return -1
