@@ -12,12 +12,13 @@ from abc import ABC, abstractmethod
 from dataclasses import replace
 from typing import Any, Generic
 
-from mypy_extensions import trait
+from mypy_extensions import mypyc_attr, trait
 
 from replay.events import Event
 from replay.games.state import S
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @trait
 class Presentation(ABC, Generic[S]):
     """A game whose states can be shown, omniscient or as one seat sees them."""

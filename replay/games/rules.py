@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic
 
+from mypy_extensions import mypyc_attr
+
 from replay.events import COMPILED, Category, Event, same_payload
 from replay.games.checks import describe_payload
 from replay.games.state import GameState, S
@@ -108,6 +110,7 @@ COMMON_EVENT_TYPES: dict[str, Category] = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rules(ABC, Generic[S]):
     """One game's rules: the state after ``game_start``, what is due, the checks and the
     reducer."""

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, Generic
 
-from mypy_extensions import trait
+from mypy_extensions import mypyc_attr, trait
 
 from replay.events import Event
 from replay.games.rules import Rules
@@ -23,6 +23,7 @@ Bot = Callable[[Any, int, random.Random], Event]
 """A bot: ``bot(state, seat, rng) -> decision event`` (seeded by ``rng``)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @trait
 class Simulation(ABC, Generic[S]):
     """A game that can be played out by the simulator."""

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from replay.events import Event
 from replay.packed import CARD_BITS, unpack
@@ -55,6 +55,7 @@ def _is_list(annotation: object) -> bool:
 S = TypeVar("S", bound="GameState")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True, init=False)
 class GameState:
     """Fields common to every game's state. Subclasses add their own fields: immutable values,
