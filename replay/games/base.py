@@ -21,7 +21,6 @@ from replay.games.checks import held_fault as held_fault
 from replay.games.checks import known_cards as known_cards
 from replay.games.checks import led_suit_best as led_suit_best
 from replay.games.checks import numbered as numbered
-from replay.games.checks import play_in_turn as play_in_turn
 from replay.games.checks import round_fault as round_fault
 from replay.games.checks import seat_hand_fault as seat_hand_fault
 from replay.games.checks import undealt_seats as undealt_seats

@@ -28,32 +28,28 @@ def game_winners(totals: list[int]) -> tuple[int, ...]:
     return tuple(s for s, t in enumerate(totals) if t == best)
 
 
-def play_in_turn(event: Event, seq: int, turn: int, trick: int, round_: int) -> bool:
-    """Whether ``event`` is a play numbered as the next one: ``seq``, by ``turn``, in ``trick``
-    of ``round_`` (the numbering part of the games' fast path for a legal play).
+def card_in_turn(event: Event, deck: Deck, seq: int, turn: int, trick: int, round_: int) -> int:
+    """The index in ``deck`` of the card of ``event`` when it is a play numbered as the next
+    one: ``seq``, by ``turn``, in ``trick`` of ``round_``; -1 for any other event or a code that
+    is not a card of ``deck`` (the trick games' fast path for a legal play then asks their
+    follow rule about the card).
 
     Optional fields are narrowed before comparing: compiled, the comparisons are then native.
     """
     if event.type != "play" or event.seq != seq:
-        return False
+        return -1
     player = event.player
     event_trick = event.trick
     event_round = event.round
-    return (
-        player is not None and player == turn
-        and event_trick is not None and event_trick == trick
-        and event_round is not None and event_round == round_
-    )  # fmt: skip
-
-
-def card_in_turn(event: Event, deck: Deck, seq: int, turn: int, trick: int, round_: int) -> int:
-    """The index in ``deck`` of the card of a play numbered as the next one (:func:`play_in_turn`);
-    -1 for any other event or a code that is not a card of ``deck`` (the trick games' fast path
-    for a legal play then asks their follow rule about it)."""
-    if not play_in_turn(event, seq, turn, trick, round_):
-        return -1
     code = event.card
-    return deck.find(code) if code is not None else -1
+    if (
+        player is None or player != turn
+        or event_trick is None or event_trick != trick
+        or event_round is None or event_round != round_
+        or code is None
+    ):  # fmt: skip
+        return -1
+    return deck.find(code)
 
 
 def known_cards(deck: Deck, codes: Iterable[str] | None) -> int:
