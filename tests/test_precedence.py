@@ -27,12 +27,16 @@ Situation = tuple[Any, Event, list[Event], int]  # state before events[i], event
 
 
 @cache
-def corpus(kind: str, players: int, seeds: int, bots: str = "random") -> list[list[Event]]:
+def simulated(kind: str, players: int, seed: int, bots: str = "random") -> list[Event]:
+    """One simulated game, played once for all the tests that look at it."""
     rules = get_rules(kind)
-    return [
-        simulate_game(rules, f"{kind}-{s}", players=players, seed=s, bots=(bots,))
-        for s in range(seeds)
-    ]
+    return simulate_game(rules, f"{kind}-{seed}", players=players, seed=seed, bots=(bots,))
+
+
+def corpus(kind: str, players: int, seeds: int, bots: str = "random") -> Iterator[list[Event]]:
+    """The games of seeds ``0 .. seeds - 1``, each played when first reached (a search stops
+    at its first find)."""
+    return (simulated(kind, players, seed, bots) for seed in range(seeds))
 
 
 def situations(kind: str, players: int, seeds: int, bots: str = "random") -> Iterator[Situation]:
@@ -342,7 +346,7 @@ def test_a_seat_list_of_the_wrong_length_cites_log_setup(kind: str, key: str) ->
     """docs/interpretations.md 4: a malformed seat list is a fault LOG-SETUP names (no game's
     SETUP rule names it), in every game; a wrong player count cites the game's SETUP rule."""
     rules = get_rules(kind)
-    first = corpus(kind, rules.min_players, 1)[0][0]
+    first = simulated(kind, rules.min_players, 0)[0]
     setup = first.setup()
     short = replace(first, data=json.dumps({**setup, key: setup[key][:-1]}))
     with pytest.raises(RuleViolation) as caught:
@@ -357,7 +361,7 @@ def test_a_seat_list_of_the_wrong_length_cites_log_setup(kind: str, key: str) ->
 def test_a_setup_without_bots_seats_no_bot() -> None:
     for kind in ("hiifuu", "fou"):
         rules = get_rules(kind)
-        first = corpus(kind, rules.min_players, 1)[0][0]
+        first = simulated(kind, rules.min_players, 0)[0]
         setup = {k: v for k, v in first.setup().items() if k != "bots"}
         state = rules.start(replace(first, data=json.dumps(setup)))
         bots = state.setup.bots if kind == "hiifuu" else state.bots
