@@ -9,11 +9,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from replay.events import Event
+from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation
+from replay.simulate import simulate_game
 
 
 class GameLog:
@@ -74,3 +76,18 @@ def one_field_away(event: Event) -> list[Event]:
         out.append(replace(event, cards=event.cards[:-1]))
     out.append(replace(event, cards=None) if event.cards else replace(event, cards=("2C",)))
     return out
+
+
+def simulated_games(kind: str, count: int) -> list[list[Event]]:
+    """``count`` simulated games of ``kind`` (seeds 0, 1...), at each player count in turn."""
+    rules = get_rules(kind)
+    span = rules.max_players - rules.min_players + 1
+    return [
+        simulate_game(rules, f"{kind}-{s}", players=rules.min_players + s % span, seed=s)
+        for s in range(count)
+    ]
+
+
+def state_fields(state: Any) -> dict[str, Any]:
+    """A game state's fields by name (a compiled state has no ``__dict__``)."""
+    return {f.name: getattr(state, f.name) for f in fields(state)}

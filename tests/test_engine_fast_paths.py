@@ -8,7 +8,7 @@ reach the state ``apply`` reaches; ``Rules.is_due_ruling`` must answer True only
 from __future__ import annotations
 
 import json
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,22 +17,9 @@ from replay.events import Category, Event, same_payload
 from replay.games import available_kinds, get_rules
 from replay.games.base import Phase, RuleViolation
 from replay.simulate import simulate_game
-from tests.builders import one_field_away
+from tests.builders import one_field_away, simulated_games, state_fields
 
 KINDS = available_kinds()
-
-
-def _games(kind: str, count: int = 4) -> list[list[Event]]:
-    rules = get_rules(kind)
-    span = rules.max_players - rules.min_players + 1
-    return [
-        simulate_game(rules, f"{kind}-{s}", players=rules.min_players + s % span, seed=s)
-        for s in range(count)
-    ]
-
-
-def _fields(state: Any) -> dict[str, Any]:
-    return {f.name: getattr(state, f.name) for f in fields(state)}
 
 
 def _accepted(rules: Any, state: Any, event: Event) -> bool:
@@ -47,23 +34,25 @@ def _accepted(rules: Any, state: Any, event: Event) -> bool:
 @pytest.mark.slow
 def test_advance_is_verify_then_apply(kind: str) -> None:
     rules = get_rules(kind)
-    for events in _games(kind):
+    for events in simulated_games(kind, 4):
         state = rules.start(events[0])
         for event in events[1:]:
             for candidate in [event, *one_field_away(event), event.at(event.seq + 1)]:
                 trial = state.clone()
                 if rules.advance(trial, candidate):
                     assert _accepted(rules, state, candidate), candidate
-                    assert _fields(trial) == _fields(rules.apply(state, candidate)), candidate
+                    assert state_fields(trial) == state_fields(rules.apply(state, candidate)), (
+                        candidate
+                    )
                 else:
-                    assert _fields(trial) == _fields(state), candidate  # untouched
+                    assert state_fields(trial) == state_fields(state), candidate  # untouched
             state = rules.apply(state, event)
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_is_due_ruling_only_for_the_ruling_due(kind: str) -> None:
     rules = get_rules(kind)
-    for events in _games(kind):
+    for events in simulated_games(kind, 4):
         state = rules.start(events[0])
         for event in events[1:]:
             due = rules.due(state)
@@ -80,7 +69,7 @@ def test_every_correct_ruling_is_recognised_without_building_it(kind: str) -> No
     recognised (``game_end``, once a game, is left to the general path)."""
     rules = get_rules(kind)
     recognised: set[str] = set()
-    for events in _games(kind, 6):
+    for events in simulated_games(kind, 6):
         state = rules.start(events[0])
         for event in events[1:]:
             if rules.categories[event.type] is Category.RULING and event.type != "game_end":
@@ -93,14 +82,14 @@ def test_every_correct_ruling_is_recognised_without_building_it(kind: str) -> No
 @pytest.mark.parametrize("kind", KINDS)
 def test_apply_leaves_the_old_state_as_it_was(kind: str) -> None:
     rules = get_rules(kind)
-    events = _games(kind, 1)[0]
+    events = simulated_games(kind, 1)[0]
     state = rules.start(events[0])
     for event in events[1:]:
-        before = {k: v.copy() if isinstance(v, list) else v for k, v in _fields(state).items()}
+        before = {k: v.copy() if isinstance(v, list) else v for k, v in state_fields(state).items()}
         new = rules.apply(state, event)
         assert new is not state
-        assert _fields(state) == before, event
-        for name, value in _fields(state).items():
+        assert state_fields(state) == before, event
+        for name, value in state_fields(state).items():
             if isinstance(value, list):
                 assert getattr(new, name) is not value, name  # clone copied it
         state = new
@@ -119,7 +108,7 @@ SLOW_TYPES = {
 def test_advance_takes_every_event_of_a_clean_game_but_a_few(kind: str) -> None:
     """Plays, rulings, deals, passes, discards, tokens and reshuffles take the fast path."""
     rules = get_rules(kind)
-    for events in _games(kind, 3):
+    for events in simulated_games(kind, 3):
         state = rules.start(events[0])
         for event in events[1:]:
             if event.type in SLOW_TYPES[kind]:
@@ -128,7 +117,7 @@ def test_advance_takes_every_event_of_a_clean_game_but_a_few(kind: str) -> None:
             trial = state.clone()
             assert rules.advance(trial, event), event
             state = rules.apply(state, event)
-            assert _fields(trial) == _fields(state), event
+            assert state_fields(trial) == state_fields(state), event
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -139,7 +128,10 @@ def test_setups_are_shared_and_still_checked(kind: str) -> None:
     first = simulate_game(rules, f"{kind}-a", players=rules.min_players, seed=1)[0]
     again = replace(first, game_id=f"{kind}-b")
     a, b = rules.start(first), rules.start(again)
-    assert _fields(a) | {"game_id": "", "last": None} == _fields(b) | {"game_id": "", "last": None}
+    assert state_fields(a) | {"game_id": "", "last": None} == state_fields(b) | {
+        "game_id": "",
+        "last": None,
+    }
     for bad in (replace(again, seq=1), replace(again, type="deal"), replace(again, kind="other")):
         with pytest.raises(RuleViolation) as caught:
             rules.start(bad)
@@ -191,7 +183,7 @@ def test_audit_walk_finds_what_the_full_walk_finds(kind: str) -> None:
     """``walk(faults_only=True)`` (the audit's: clean stretches in a plain loop) yields the same
     violations, and ends in the same state, as the full walk, on logs with one event changed."""
     rules = get_rules(kind)
-    for s, events in enumerate(_games(kind, 3)):
+    for s, events in enumerate(simulated_games(kind, 3)):
         for at in (1 + s, len(events) // 3, len(events) // 2 + s, len(events) - 2):
             for bad in one_field_away(events[at])[s::4]:
                 log = [*events[:at], bad, *events[at + 1 :]]
@@ -202,4 +194,4 @@ def test_audit_walk_finds_what_the_full_walk_finds(kind: str) -> None:
                 assert faults == [
                     (st.event, st.violation.rule) for st in brief if st.violation is not None
                 ]
-                assert _fields(full[-1].state) == _fields(brief[-1].state)
+                assert state_fields(full[-1].state) == state_fields(brief[-1].state)

@@ -10,7 +10,7 @@ message, recoverable, the ruling the rules give) and reach the same state.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,8 +19,7 @@ from replay.engine import walk
 from replay.events import Event
 from replay.games import GAME_MODULES, available_kinds, get_plain_rules, get_rules, get_spec
 from replay.games.base import RuleViolation
-from replay.simulate import simulate_game
-from tests.builders import one_field_away
+from tests.builders import one_field_away, simulated_games, state_fields
 
 #: The built-in games whose fast path lives apart (every one of them).
 FAST_KINDS = ["hearts", "hez2", "hiifuu", "fou"]
@@ -36,14 +35,9 @@ WALK_ON = 400
 
 
 def _games(kind: str, count: int) -> list[list[Event]]:
-    """``count`` simulated games at every player count in turn, each cut after
-    :data:`LONGEST` events (a Hez2 game runs to 5,000)."""
-    rules = get_rules(kind)
-    span = rules.max_players - rules.min_players + 1
-    return [
-        simulate_game(rules, f"{kind}-{s}", players=rules.min_players + s % span, seed=s)[:LONGEST]
-        for s in range(count)
-    ]
+    """:func:`simulated_games`, each cut after :data:`LONGEST` events (a Hez2 game runs to
+    5,000)."""
+    return [events[:LONGEST] for events in simulated_games(kind, count)]
 
 
 def _other_cards(events: list[Event], index: int) -> list[Event]:
@@ -69,16 +63,18 @@ def _cards_named(events: list[Event]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*codes, *(e.card for e in events if e.card is not None)]))
 
 
-def _fields(state: Any) -> dict[str, Any]:
-    return {f.name: getattr(state, f.name) for f in fields(state)}
-
-
 def _verdict(rules: Any, state: Any, event: Event) -> Verdict:
     try:
         rules.verify(state, event)
     except RuleViolation as exc:
-        return exc.rule, exc.message, exc.recoverable, exc.expected
+        return _as_verdict(exc)
     return None
+
+
+def _as_verdict(violation: RuleViolation | None) -> Verdict:
+    if violation is None:
+        return None
+    return violation.rule, violation.message, violation.recoverable, violation.expected
 
 
 def _walked(rules: Any, events: list[Event]) -> tuple[list[tuple[Event | None, Verdict]], Any]:
@@ -87,13 +83,9 @@ def _walked(rules: Any, events: list[Event]) -> tuple[list[tuple[Event | None, V
     steps = []
     state = None
     for step in walk(rules, events):
-        violation = step.violation
-        verdict: Verdict = None
-        if violation is not None:
-            verdict = (violation.rule, violation.message, violation.recoverable, violation.expected)
-        steps.append((step.applied, verdict))
+        steps.append((step.applied, _as_verdict(step.violation)))
         state = step.state
-    return steps, _fields(state)
+    return steps, state_fields(state)
 
 
 def test_the_registry_hands_out_each_games_fast_path() -> None:
@@ -147,9 +139,9 @@ def _judged_alike(fast: Any, plain: Any, state: Any, candidate: Event) -> Verdic
     trial = state.clone()
     if fast.advance(trial, candidate):
         assert verdict is None, candidate
-        assert _fields(trial) == _fields(plain.apply(state, candidate)), candidate
+        assert state_fields(trial) == state_fields(plain.apply(state, candidate)), candidate
     else:
-        assert _fields(trial) == _fields(state), candidate  # untouched
+        assert state_fields(trial) == state_fields(state), candidate  # untouched
     return verdict
 
 
