@@ -105,8 +105,9 @@ def _games(inputs: list[str], game: str | None) -> list[tuple[str, list[Event]]]
             fail(f"{sources.describe()}: no games")
     for origin, events in loaded:
         events.sort(key=lambda e: e.seq)
-        if not events or events[0].type != "game_start" or events[0].seq != 0:
-            fail(f"{origin}: game {shown(events[0].game_id)}: the log does not begin with game_start")
+        where = f"{origin}: game {shown(events[0].game_id)}"
+        if events[0].type != "game_start" or events[0].seq != 0:
+            fail(f"{where}: the log does not begin with game_start")
         if [e.seq for e in events] != list(range(len(events))):
-            fail(f"{origin}: game {shown(events[0].game_id)}: steps missing or repeated")
+            fail(f"{where}: steps missing or repeated")
     return loaded

@@ -12,7 +12,7 @@ review, whatever the number of worker processes.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,16 +132,11 @@ def plan_review(
     events: Sequence[Event], seats: Sequence[int] | None, settings: Settings
 ) -> GameReview:
     """The review of a game before any decision is valued: its seats, where the audit stops
-    it. ValueError for a game that cannot be reviewed (no game_start, unknown seats)."""
+    it. ValueError for a game that cannot be reviewed (no game_start, a seat it has not)."""
     if not events or events[0].type != "game_start":
         raise ValueError("the log does not begin with game_start")
     rules = get_rules(events[0].kind)
-    players = rules.start(events[0]).n
-    chosen = sorted(set(seats)) if seats else list(range(players))
-    wrong = [s for s in chosen if not 0 <= s < players]
-    if wrong:
-        raise ValueError(f"no seat {wrong[0]} in a game of {players} players")
-    review = GameReview(events[0].game_id, rules.kind, score_unit(rules.kind), settings, chosen)
+    review = GameReview(events[0].game_id, rules.kind, score_unit(rules.kind), settings, [])
     audit = audit_game(events)
     stops = [f.seq for f in audit.findings]
     if audit.stopped_at is not None:
@@ -150,6 +145,13 @@ def plan_review(
         review.stopped_at = min(stops)
         first = next((f for f in audit.findings if f.seq == review.stopped_at), None)
         review.stop_reason = f"{first.rule}: {first.message}" if first else audit.stop_reason
+    if review.stopped_at == 0:
+        return review  # the setup itself is faulty: nothing to review
+    players = rules.start(events[0]).n
+    review.seats = sorted(set(seats)) if seats else list(range(players))
+    wrong = [s for s in review.seats if not 0 <= s < players]
+    if wrong:
+        raise ValueError(f"game {events[0].game_id}: no seat {wrong[0]} in a game of {players}")
     return review
 
 
@@ -253,19 +255,17 @@ class Judge:
             for a, index in enumerate(picked):
                 after = rules.apply_in_place(world.clone(), legal[index])
                 values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
-        means = [sign * sum(v) / len(v) for v in values]
         mine = picked.index(chosen)
-        best = min(range(len(picked)), key=lambda a: (means[a], a != mine, a))  # ties: played
-        loss = mean_interval([sign * (m - b) for m, b in zip(values[mine], values[best])])
+        costs = [[sign * x for x in v] for v in values]
+        best = _best(costs, mine, range(settings.samples))
+        loss = mean_interval(held_out_loss(costs, mine))
+        options = [
+            Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move)
+            for i, v in zip(picked, values, strict=True)
+        ]
         return DecisionReview(
             played.game_id, played.kind, played.seq, seat, played.type, move_text(played),
-            move_text(legal[picked[best]]), len(legal),
-            [
-                Alternative(move_text(legal[index]), mean_interval(values[a]), index == chosen,
-                            index == policy_move)  # fmt: skip
-                for a, index in enumerate(picked)
-            ],
-            loss, label_of(loss, self.unit),
+            move_text(legal[picked[best]]), len(legal), options, loss, label_of(loss, self.unit),
         )  # fmt: skip
 
     def world(
@@ -286,6 +286,29 @@ class Judge:
         for event in log[unit_index:i]:
             state = apply(state, event)
         return state
+
+
+def _best(costs: Sequence[Sequence[float]], mine: int, samples: Iterable[int]) -> int:
+    """The alternative of least mean cost over ``samples`` (the move played on a tie)."""
+    kept = list(samples)
+    totals = [sum(cost[j] for j in kept) for cost in costs]
+    return min(range(len(costs)), key=lambda a: (totals[a], a != mine, a))
+
+
+def held_out_loss(costs: Sequence[Sequence[float]], mine: int) -> list[float]:
+    """The loss of alternative ``mine`` against the best, one value a sample, cross-fitted: the
+    best is chosen on the odd samples for the even ones and the other way round, so that the
+    luck that made a move look best is not counted in its lead (the loss of a move as good as
+    any is then about 0, either side, not always above it)."""
+    n = len(costs[mine])
+    if n < 2:
+        return [0.0] * n
+    halves = (range(0, n, 2), range(1, n, 2))
+    loss = []
+    for held, chooser in (halves, halves[::-1]):
+        best = _best(costs, mine, chooser)
+        loss += [costs[mine][j] - costs[best][j] for j in held]
+    return loss
 
 
 def _index_of(legal: Sequence[Event], event: Event) -> int:
@@ -319,7 +342,7 @@ def label_of(loss: Estimate, unit: ScoreUnit) -> str | None:
     if loss.low <= 0:
         return None
     label = None
-    for name, threshold in zip(LABELS, unit.thresholds):
+    for name, threshold in zip(LABELS, unit.thresholds, strict=True):
         if loss.mean >= threshold:
             label = name
     return label
@@ -382,7 +405,7 @@ def review_games(
                     [settings] * len(tasks),
                 )
             )
-    for (g, _), decisions in zip(tasks, done):
+    for (g, _), decisions in zip(tasks, done, strict=True):
         reviews[g].decisions.extend(decisions)
     return reviews
 

@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from replay.review.engine import DecisionReview, GameReview, SeatSummary
+from replay.review.engine import LABELS, DecisionReview, GameReview, SeatSummary
 
 #: The columns of a decision row (``csv``; ``jsonl`` adds the alternatives).
 DECISION_COLUMNS = (
@@ -68,7 +68,7 @@ def review_dict(review: GameReview) -> dict[str, Any]:
         "unit": unit.unit,
         "measure": unit.measure,
         "lower_is_better": unit.lower_is_better,
-        "thresholds": dict(zip(("inaccuracy", "mistake", "blunder"), unit.thresholds)),
+        "thresholds": dict(zip(LABELS, unit.thresholds, strict=True)),
         "reviewed_to": review.stopped_at,
         "stop_reason": review.stop_reason or None,
         "seats": [summary_dict(s) for s in review.summaries()],
@@ -132,7 +132,7 @@ DECISION_HEADERS = ("step", "seat", "played", "best", "loss [95%]", "label", "al
 
 def _decision_cells(d: DecisionReview) -> list[str]:
     alternatives = "; ".join(
-        f"{'*' if a.chosen else ''}{a.move} {a.value.mean:.2f}±{(a.value.high - a.value.low) / 2:.2f}"
+        f"{'*' if a.chosen else ''}{a.move} {_interval(a.value.mean, a.value.low, a.value.high)}"
         for a in d.alternatives
     )
     if d.legal > len(d.alternatives):

@@ -26,15 +26,12 @@ from typing import Any, Protocol
 
 from replay.catalog import ScoreUnit, spec
 from replay.games.base import Bot, Game, Phase
+from replay.simulate import SimulationError
 
 #: The policy a review plays on with when none is named.
 DEFAULT_POLICY = "heuristic"
 #: A bound no scoring unit of the four games comes near (a runaway policy is a bug).
 MAX_UNIT_EVENTS = 100_000
-
-
-class RolloutError(RuntimeError):
-    """A rollout did not reach the seat's result (a bug in a game module or a policy)."""
 
 
 class Evaluator(Protocol):
@@ -66,9 +63,7 @@ class Rollouts:
     def __init__(self, rules: Game[Any], policy: str = DEFAULT_POLICY) -> None:
         bots = rules.bots()
         if policy not in bots:
-            raise ValueError(
-                f"no policy {policy!r} for {rules.kind}; policies: {', '.join(bots)}"
-            )
+            raise ValueError(f"no policy {policy!r} for {rules.kind}; policies: {', '.join(bots)}")
         self.rules = rules
         self.policy = policy
         self.bot: Bot = bots[policy]
@@ -107,4 +102,4 @@ def play_unit(
         else:
             break
         state = apply(state, event)
-    raise RolloutError(f"{state.game_id}: seat {seat} got no result from step {state.seq}")
+    raise SimulationError(f"{state.game_id}: seat {seat} got no result from step {state.seq}")

@@ -12,8 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
-from replay.analytics.rates import Z95
+#: The normal quantile of a two-sided 95% interval.
+Z95 = NormalDist().inv_cdf(0.975)
 
 #: The 0.975 quantile of Student's t for 1 to 30 degrees of freedom.
 _T975 = (
