@@ -1,0 +1,191 @@
+"""What a seat cannot see: deals of the hidden cards consistent with everything it knows.
+
+A game's sampler (:class:`HiddenSampler`) takes a log from ``game_start`` up to some step and a
+seat, and returns a log of the same length in which every chance outcome and every decision
+whose content the seat cannot see (other seats' deals, passes, discards, drawn cards) is
+replaced by a draw, uniform over all the assignments consistent with what the seat knows at that
+step: its own cards, every card it saw played, passed to it or exposed, the cards it passed
+away, the voids others revealed by not following, the rulings it saw. The events the seat sees
+are kept as they are, and the sampled log replays through the game's rules without a finding.
+
+Each game keeps its sampler apart, in a sibling module named ``<module>_hidden``
+(``hearts_hidden`` beside ``hearts``) exposing ``SAMPLER``; :func:`sampler_for` finds it as the
+registry finds a game's ``_fast`` sibling. The shared piece is :func:`fill`: the uniform
+assignment of a pool of cards to hidden slots of given sizes, each slot limited to the cards it
+may hold.
+
+>>> import random
+>>> a, b = fill(0b1111, [Slot(2, 0b0011), Slot(2)], random.Random(1))
+>>> a, b  # the first slot may hold only cards 0 and 1
+(3, 12)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from math import factorial
+from typing import Protocol
+
+from replay.cards import bits, popcount
+from replay.events import Event
+from replay.games import GAME_MODULES, UnknownGame, _import
+
+#: The suffix of a game module's sibling that holds its sampler (``hearts_hidden``).
+HIDDEN_SUFFIX = "_hidden"
+
+#: Every card: the ``allowed`` of a slot without a constraint.
+ANY = -1
+
+
+class HiddenSampler(Protocol):
+    """A game's sampler of what a seat cannot see (see the module docstring)."""
+
+    def sample(self, events: Sequence[Event], seat: int, rng: random.Random) -> list[Event]:
+        """``events`` with what ``seat`` cannot see drawn anew, uniform over the consistent
+        assignments."""
+        ...
+
+
+class NoSampler(UnknownGame):
+    """A game kind with no sampler of hidden information (no ``<module>_hidden`` sibling)."""
+
+
+class Inconsistent(ValueError):
+    """No assignment of the hidden cards is consistent with the log (the log is not legal)."""
+
+
+def sampler_for(kind: str) -> HiddenSampler:
+    """The sampler of a game kind; raises :class:`NoSampler` (a ``KeyError``, like
+    :class:`~replay.games.UnknownGame`) for a kind with none."""
+    module_name = GAME_MODULES.get(kind)
+    module = _import(module_name + HIDDEN_SUFFIX) if module_name is not None else None
+    sampler: HiddenSampler | None = getattr(module, "SAMPLER", None)
+    if sampler is None:
+        raise NoSampler(f"no sampler of hidden information for the game {kind!r}")
+    return sampler
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A place of hidden cards: ``size`` cards, all within the bit set ``allowed``."""
+
+    size: int
+    allowed: int = ANY
+
+
+def fill(pool: int, slots: Sequence[Slot], rng: random.Random) -> list[int]:
+    """Share out the cards of ``pool`` (a bit set) among ``slots``, each getting exactly its
+    size in cards it is allowed, uniformly over all such assignments: one bit set per slot.
+
+    Exact and rejection-free: slots allowed the same cards form a group, cards allowed in the
+    same groups a class; the number of cards of each class in each group is drawn with
+    probability proportional to its number of assignments (counted class by class over the
+    groups' remaining room), then the cards are shuffled into place. Raises
+    :class:`Inconsistent` when no assignment exists.
+    """
+    if sum(slot.size for slot in slots) != popcount(pool):
+        raise Inconsistent(f"{popcount(pool)} hidden cards for {sum(s.size for s in slots)} places")
+    groups: dict[int, list[int]] = {}  # allowed cards -> the slots allowed them
+    for index, slot in enumerate(slots):
+        groups.setdefault(slot.allowed & pool, []).append(index)
+    allowed = list(groups)
+    classes: dict[tuple[int, ...], list[int]] = {}  # groups allowing a card -> those cards
+    for card in bits(pool):
+        key = tuple(g for g, mask in enumerate(allowed) if mask >> card & 1)
+        classes.setdefault(key, []).append(card)
+    room = tuple(sum(slots[i].size for i in members) for members in groups.values())
+    counts = _Counts([(key, len(cards)) for key, cards in classes.items()])
+    if not counts.ways(0, room):
+        raise Inconsistent("no assignment of the hidden cards fits what the seat knows")
+    in_group: list[list[int]] = [[] for _ in allowed]
+    for index, cards in enumerate(classes.values()):
+        shares = counts.draw(index, room, rng)
+        rng.shuffle(cards)
+        start = 0
+        for group, share in shares:
+            in_group[group] += cards[start : start + share]
+            start += share
+        room = tuple(r - dict(shares).get(g, 0) for g, r in enumerate(room))
+    out = [0] * len(slots)
+    for members, cards in zip(groups.values(), in_group, strict=True):
+        rng.shuffle(cards)
+        for index in members:
+            out[index] = sum(1 << c for c in cards[: slots[index].size])
+            cards = cards[slots[index].size :]
+    return out
+
+
+class _Counts:
+    """The number of assignments of the classes ``index``... to the groups' remaining room
+    (each weighted by the ways to choose which cards of a class go where), memoised."""
+
+    def __init__(self, classes: list[tuple[tuple[int, ...], int]]) -> None:
+        self.classes = classes
+        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def ways(self, index: int, room: tuple[int, ...]) -> int:
+        if index == len(self.classes):
+            return 0 if any(room) else 1
+        key = (index, room)
+        if key not in self.memo:
+            self.memo[key] = sum(w for _, w in self._options(index, room))
+        return self.memo[key]
+
+    def _options(
+        self, index: int, room: tuple[int, ...]
+    ) -> Iterator[tuple[list[tuple[int, int]], int]]:
+        """Each way to share out class ``index`` among its groups, with its weight."""
+        groups, count = self.classes[index]
+        for shares in _compositions(count, [room[g] for g in groups]):
+            rest = list(room)
+            for g, share in zip(groups, shares, strict=True):
+                rest[g] -= share
+            after = self.ways(index + 1, tuple(rest))
+            if after:
+                spread = factorial(count)
+                for share in shares:
+                    spread //= factorial(share)
+                yield list(zip(groups, shares, strict=True)), spread * after
+
+    def draw(self, index: int, room: tuple[int, ...], rng: random.Random) -> list[tuple[int, int]]:
+        """A share-out of class ``index``, drawn in proportion to its number of assignments."""
+        pick = rng.randrange(self.ways(index, room))
+        for shares, weight in self._options(index, room):
+            if pick < weight:
+                return shares
+            pick -= weight
+        raise AssertionError("the weights add up to the count")
+
+
+def _compositions(total: int, bounds: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as a sum of ``len(bounds)`` parts, each within its bound."""
+    if not bounds:
+        if total == 0:
+            yield ()
+        return
+    head, rest = bounds[0], bounds[1:]
+    for first in range(max(0, total - sum(rest)), min(head, total) + 1):
+        for tail in _compositions(total - first, rest):
+            yield (first, *tail)
+
+
+def redrawn(events: Sequence[Event], cards: dict[int, tuple[str, ...]]) -> list[Event]:
+    """``events`` with the cards of the events at the given indices replaced (``cards`` of a
+    deal, pass or discard; ``card`` of an event carrying one)."""
+    out = list(events)
+    for index, codes in cards.items():
+        event = out[index]
+        out[index] = (
+            replace(event, cards=codes)
+            if event.cards is not None
+            else replace(event, card=codes[0])
+        )
+    return out
+
+
+def check_seat(seat: int, players: int) -> None:
+    """A :class:`ValueError` for a seat that is not one of the table's."""
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat} is not a seat of this {players}-player game")
