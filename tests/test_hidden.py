@@ -9,26 +9,26 @@ and the sampler's frequencies over the consistent ones pass a chi-square test.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 import pytest
 
-from replay.cards import bits, popcount
+from replay.cards import Deck, bits, popcount
 from replay.events import Event
 from replay.games import get_rules
-from replay.games.base import Phase, RuleViolation
-from replay.games.hearts import DECK as HEARTS_DECK
+from replay.games.base import RuleViolation
 from replay.games.hidden import Inconsistent, NoSampler, Slot, fill, sampler_for
 from replay.simulate import simulate_game
 from tests.builders import simulated_games
 
-KINDS = ["hearts"]
+KINDS = ["hearts", "hiifuu", "fou"]
 
 #: Events whose cards only their own seat sees, per game (the games' PRIVATE_EVENTS).
 PRIVATE = {
@@ -144,48 +144,112 @@ def test_sampled_logs_replay_and_keep_what_the_seat_saw(kind: str) -> None:
 
 
 # --------------------------------------------------------------------- uniformity
-def endgame_key(events: Sequence[Event], seat: int, kind: str) -> tuple[Any, ...]:
-    """What the sampler drew in the last round of ``events``: the cards of its other seats'
-    private events."""
-    last = events[-1].round
-    return tuple(
-        e.cards for e in events if e.round == last and e.type in PRIVATE[kind] and e.player != seat
-    )
+@dataclass(frozen=True)
+class Endgames:
+    """Where a game's small endgames are looked for: ``players``, the plays worth a look, and
+    the decision type whose cards leave a hand unseen (Hiifuu's discard)."""
+
+    players: int
+    late: Callable[[Event], bool]
+    secret: str = ""
 
 
-def hearts_endgames() -> Iterator[tuple[list[Event], int]]:
-    """Steps of hands that keep (no pass), late in the hand, where the seat is to play and
-    another seat has shown a void."""
-    rules = get_rules("hearts")
+ENDGAMES = {
+    "hearts": Endgames(4, lambda e: e.round == 4 and (e.trick or 0) >= 11),  # a hand that keeps
+    "fou": Endgames(4, lambda e: True),
+    "hiifuu": Endgames(4, lambda e: (e.trick or 0) >= 8, "discard"),
+}
+
+#: The most redeals an endgame may have (each is tried through the rules), and the fewest
+#: consistent ones for a test with some power.
+MOST_REDEALS = 400
+FEWEST_CONSISTENT = 8
+
+
+def deck_of(kind: str, events: Sequence[Event]) -> Deck:
+    """The game's deck of card codes (Hiifuu's depends on the player count)."""
+    module = importlib.import_module(f"replay.games.{kind}")
+    if kind == "hiifuu":
+        deck: Deck = module.DECKS[module.TABLE_SIZES[events[0].setup()["players"]][0]]
+        return deck
+    return cast(Deck, module.DECK)
+
+
+@dataclass
+class Unseen:
+    """What the other seats' cards are made of in the last round of a log: per seat, its deal's
+    event index, what it played, its secret (index and cards), its hand at the step."""
+
+    deals: dict[int, int]
+    played: dict[int, int]
+    secrets: dict[int, tuple[int, int]]
+    hands: dict[int, int]
+
+    @staticmethod
+    def of(kind: str, events: Sequence[Event], seat: int) -> Unseen:
+        deck, last = deck_of(kind, events), events[-1].round
+        out = Unseen({}, {}, {}, {})
+        for index, e in enumerate(events):
+            s = e.player
+            if e.round != last or s is None or s == seat:
+                continue
+            if e.type == "deal":
+                out.deals[s] = index
+                out.hands[s] = out.hands.get(s, 0) | deck.mask(e.cards or ())
+            elif e.type == ENDGAMES[kind].secret:
+                out.secrets[s] = (index, deck.mask(e.cards or ()))
+            elif e.type == "play" and e.card is not None:
+                out.played[s] = out.played.get(s, 0) | 1 << deck.index(e.card)
+        for s in out.deals:
+            out.hands[s] &= ~out.played.get(s, 0) & ~out.secrets.get(s, (0, 0))[1]
+        return out
+
+    def key(self) -> tuple[int, ...]:
+        """The hands at the step, in seat order."""
+        return tuple(self.hands[s] for s in sorted(self.hands))
+
+    def redeals(self, kind: str, events: list[Event]) -> Iterator[list[Event]]:
+        """``events`` with every sharing out of the others' unseen cards (their hands and
+        secrets) into hands of the same sizes; the rest goes to the secrets, in seat order."""
+        deck = deck_of(kind, events)
+        seats = sorted(self.hands)
+        pool = sum(self.hands.values()) | sum(c for _, c in self.secrets.values())
+        for hands in _partitions(pool, [popcount(self.hands[s]) for s in seats]):
+            rest = sorted(bits(pool & ~sum(hands)))
+            log = list(events)
+            for s, hand in zip(seats, hands, strict=True):
+                aside = 0
+                if s in self.secrets:
+                    index, cards = self.secrets[s]
+                    aside = sum(1 << c for c in rest[: popcount(cards)])
+                    rest = rest[popcount(cards) :]
+                    log[index] = replace(log[index], cards=tuple(deck.codes(aside)))
+                dealt = self.played.get(s, 0) | hand | aside
+                log[self.deals[s]] = replace(log[self.deals[s]], cards=tuple(deck.codes(dealt)))
+            yield log
+
+
+def endgames(kind: str) -> Iterator[tuple[list[Event], int]]:
+    """Steps of simulated games in the middle of a late trick where a seat is to play and the
+    others' unseen cards are few: the log up to there and the seat."""
+    rules, where = get_rules(kind), ENDGAMES[kind]
     for seed in itertools.count():
-        events = simulate_game(rules, f"e{seed}", players=4, seed=seed, bots=("random",))
-        for step, event in enumerate(events):
-            if event.type == "play" and event.round == 4 and event.trick == 11:
-                state = rules.replay(events[:step])
-                due = rules.due(state)
-                if due.phase is Phase.DECISION and state.played in (1, 2):
-                    yield events[:step], due.seats[0]
-
-
-def hearts_redeals(events: list[Event], seat: int) -> Iterator[list[Event]]:
-    """Every log in which the other seats' hands at the step are any partition of their cards
-    (the sizes kept): deals are what a seat played plus what it holds."""
-    rules = get_rules("hearts")
-    state = rules.replay(events)
-    others = [s for s in range(4) if s != seat]
-    pool = sum(state.hand(s) for s in others)
-    sizes = [popcount(state.hand(s)) for s in others]
-    deal_at = {e.player: i for i, e in enumerate(events) if e.type == "deal" and e.round == 4}
-    for hands in _partitions(pool, sizes):
-        log = list(events)
-        for s, hand in zip(others, hands, strict=True):
-            deal = log[deal_at[s]]
-            dealt = HEARTS_DECK.mask(deal.cards or ()) & ~state.hand(s) | hand
-            log[deal_at[s]] = replace(deal, cards=tuple(HEARTS_DECK.codes(dealt)))
-        yield log
+        events = simulate_game(rules, f"e{seed}", players=where.players, seed=seed)
+        for step, event in enumerate(events[1:], 1):
+            if event.type == "play" and events[step - 1].type == "play" and where.late(event):
+                assert event.player is not None
+                unseen = Unseen.of(kind, events[:step], event.player)
+                pool = sum(unseen.hands.values()) | sum(c for _, c in unseen.secrets.values())
+                redeals = math.factorial(popcount(pool))
+                for hand in unseen.hands.values():
+                    redeals //= math.factorial(popcount(hand))
+                redeals //= math.factorial(popcount(pool) - popcount(sum(unseen.hands.values())))
+                if redeals <= MOST_REDEALS:
+                    yield events[:step], event.player
 
 
 def _partitions(pool: int, sizes: list[int]) -> Iterator[list[int]]:
+    """Every list of disjoint subsets of ``pool`` of the given sizes."""
     if not sizes:
         yield []
         return
@@ -194,30 +258,28 @@ def _partitions(pool: int, sizes: list[int]) -> Iterator[list[int]]:
             yield [first, *rest]
 
 
-ENDGAMES: dict[str, tuple[Callable[[], Iterator[tuple[list[Event], int]]], Any]] = {
-    "hearts": (hearts_endgames, hearts_redeals),
-}
-
-
 @pytest.mark.parametrize("kind", KINDS)
 def test_uniform_over_the_consistent_deals_of_small_endgames(kind: str) -> None:
-    """Two endgames where the voids shown rule some partitions out."""
-    find, redeals = ENDGAMES[kind]
+    """Two endgames where what the plays revealed rules some redeals out."""
     sampler = sampler_for(kind)
+    rules = get_rules(kind)
     rng = random.Random(2)
     tested = 0
-    for events, seat in find():
+    for events, seat in endgames(kind):
         start = next(i for i, e in enumerate(events) if e.round == events[-1].round)
-        before = get_rules(kind).replay(events[:start])
-        candidates = [log[start:] for log in redeals(events, seat)]
+        before = rules.replay(events[:start])
+        unseen = Unseen.of(kind, events, seat)
+        candidates = list(unseen.redeals(kind, events))
         support = [
-            endgame_key(log, seat, kind) for log in candidates if replays_clean(kind, before, log)
+            Unseen.of(kind, log, seat).key()
+            for log in candidates
+            if replays_clean(kind, before, log[start:])
         ]
-        if not 4 <= len(support) < min(len(candidates), 60):
-            continue  # no void shown, or too many deals for a quick test
+        if not FEWEST_CONSISTENT <= len(support) < len(candidates):
+            continue  # nothing revealed, or too few deals for a test with power
         draws = 20 * len(support)
         counts = Counter(
-            endgame_key(sampler.sample(events, seat, rng), seat, kind) for _ in range(draws)
+            Unseen.of(kind, sampler.sample(events, seat, rng), seat).key() for _ in range(draws)
         )
         assert_uniform(counts, support, draws)
         tested += 1

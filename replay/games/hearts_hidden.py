@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from replay.cards import bits, popcount
+from replay.cards import popcount
 from replay.events import Event
 from replay.games.hearts import (
     DECK,
@@ -35,50 +34,27 @@ from replay.games.hearts import (
     SUIT_MASK,
     pass_offset,
 )
-from replay.games.hidden import Slot, check_seat, fill, redrawn
+from replay.games.hidden import (
+    RoundLog,
+    Slot,
+    any_of,
+    before_play,
+    check_seat,
+    fill,
+    redrawn,
+    trick_rounds,
+)
 
 SEATS = 4
 
 
-@dataclass
-class _Hand:
-    """One hand of the log as far as it goes: its deals, passes and tricks (cards as indices)."""
-
-    number: int
-    deals: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (index, cards)
-    passes: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (index, cards)
-    tricks: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # (seat, card)s
-
-    def played(self, seat: int) -> int:
-        """The cards ``seat`` has played in this hand."""
-        return sum(1 << c for plays in self.tricks.values() for s, c in plays if s == seat)
-
-    def passed(self, seat: int) -> int:
-        return self.passes[seat][1]
-
-
-def _hands(events: Sequence[Event]) -> list[_Hand]:
-    hands: dict[int, _Hand] = {}
-    for index, event in enumerate(events):
-        if event.round is None or event.player is None:
-            continue
-        hand = hands.setdefault(event.round, _Hand(event.round))
-        if event.type == "deal":
-            hand.deals[event.player] = (index, DECK.mask(event.cards or ()))
-        elif event.type == "pass":
-            hand.passes[event.player] = (index, DECK.mask(event.cards or ()))
-        elif event.type == "play" and event.card is not None and event.trick is not None:
-            hand.tricks.setdefault(event.trick, []).append((event.player, DECK.find(event.card)))
-    return list(hands.values())
-
-
-def revealed(hand: _Hand) -> list[int]:
+def revealed(hand: RoundLog) -> list[int]:
     """The cards each seat is known not to hold at the end of ``hand`` (as far as it goes),
     from what its plays revealed."""
     excluded = [0] * SEATS
     broken = False
-    for number in sorted(hand.tricks):
-        (leader, lead), *follows = hand.tricks[number]
+    for number, plays in hand.in_order():
+        (leader, lead), *follows = plays
         led = lead // 13
         if led == HEARTS and not broken and number > 1:  # HEARTS-BREAK
             excluded[leader] |= DECK.full & ~HEARTS_MASK
@@ -87,32 +63,17 @@ def revealed(hand: _Hand) -> list[int]:
                 excluded[seat] |= SUIT_MASK[led]
                 if number == 1 and 1 << card & POINT_CARDS:  # HEARTS-FIRST-TRICK
                     excluded[seat] |= DECK.full & ~POINT_CARDS
-        broken = broken or any(card // 13 == HEARTS for _, card in hand.tricks[number])
+        broken = broken or any(card // 13 == HEARTS for _, card in plays)
     return excluded
 
 
-def _before_play(hand: _Hand, seat: int, rng: random.Random) -> dict[int, int]:
-    """The unseen deals and passes of a hand whose passes are not all made: new cards by
-    event index."""
-    own = hand.deals[seat][1] if seat in hand.deals else 0
-    others = [s for s in hand.deals if s != seat]
-    pool = DECK.full & ~own
-    undealt = len(DECK.order) - HAND_SIZE * (len(others) + (seat in hand.deals))
-    *deals, _ = fill(pool, [Slot(HAND_SIZE)] * len(others) + [Slot(undealt)], rng)
-    out = {hand.deals[s][0]: cards for s, cards in zip(others, deals, strict=True)}
-    for s, cards in zip(others, deals, strict=True):
-        if s in hand.passes:
-            out[hand.passes[s][0]] = _any_three(cards, rng)
-    return out
-
-
-def _in_play(hand: _Hand, seat: int, rng: random.Random) -> dict[int, int]:
+def _in_play(hand: RoundLog, seat: int, rng: random.Random) -> dict[int, int]:
     """The unseen deals and passes of a hand whose passes are made (or which keeps)."""
     offset = pass_offset(hand.number)
     receiver = (seat + offset) % SEATS
     giver = (seat - offset) % SEATS
-    passed_on = hand.passed(seat) if offset else 0  # in the receiver's hand, unless played
-    received = hand.passed(giver) if offset else 0
+    passed_on = hand.secrets[seat][1] if offset else 0  # in the receiver's hand, unless played
+    received = hand.secrets[giver][1] if offset else 0
     seen = hand.deals[seat][1] | received
     played = [hand.played(s) for s in range(SEATS)]
     for cards in played:
@@ -128,19 +89,15 @@ def _in_play(hand: _Hand, seat: int, rng: random.Random) -> dict[int, int]:
     after = {s: played[s] | kept[s] | cards for s, cards in zip(others, held, strict=True)}
     if not offset:
         return {hand.deals[s][0]: after[s] for s in others}
-    passes = {seat: hand.passed(seat), giver: received}
+    passes = {seat: hand.secrets[seat][1], giver: received}
     out = {}
     for s in others:
         if s != giver:  # an unseen pass: any three cards of its receiver's hand
-            passes[s] = _any_three(after[(s + offset) % SEATS], rng)
-            out[hand.passes[s][0]] = passes[s]
+            passes[s] = any_of(after[(s + offset) % SEATS], PASS_SIZE, rng)
+            out[hand.secrets[s][0]] = passes[s]
     for s in others:
         out[hand.deals[s][0]] = after[s] & ~passes[(s - offset) % SEATS] | passes[s]
     return out
-
-
-def _any_three(cards: int, rng: random.Random) -> int:
-    return sum(1 << c for c in rng.sample(list(bits(cards)), PASS_SIZE))
 
 
 class HeartsSampler:
@@ -149,13 +106,13 @@ class HeartsSampler:
     def sample(self, events: Sequence[Event], seat: int, rng: random.Random) -> list[Event]:
         check_seat(seat, SEATS)
         new: dict[int, int] = {}
-        for hand in _hands(events):
-            passing = pass_offset(hand.number) and len(hand.passes) < SEATS
+        for hand in trick_rounds(events, DECK, "pass"):
+            passing = pass_offset(hand.number) and len(hand.secrets) < SEATS
             if len(hand.deals) < SEATS or passing:
-                new.update(_before_play(hand, seat, rng))
+                new.update(before_play(hand, seat, DECK.full, HAND_SIZE, PASS_SIZE, rng))
             else:
                 new.update(_in_play(hand, seat, rng))
-        return redrawn(events, {i: tuple(DECK.codes(cards)) for i, cards in new.items()})
+        return redrawn(events, new, DECK)
 
 
 SAMPLER = HeartsSampler()

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from math import factorial
 from typing import Protocol
 
-from replay.cards import bits, popcount
+from replay.cards import Deck, bits, popcount
 from replay.events import Event
 from replay.games import GAME_MODULES, UnknownGame, _import
 
@@ -171,11 +171,104 @@ def _compositions(total: int, bounds: list[int]) -> Iterator[tuple[int, ...]]:
             yield (first, *tail)
 
 
-def redrawn(events: Sequence[Event], cards: dict[int, tuple[str, ...]]) -> list[Event]:
-    """``events`` with the cards of the events at the given indices replaced (``cards`` of a
-    deal, pass or discard; ``card`` of an event carrying one)."""
+@dataclass
+class RoundLog:
+    """One round of a trick game's log, as far as it goes: where its deals and its secret
+    decisions (a pass, a discard: one per seat) are, and its tricks (cards as indices into
+    ``deck``)."""
+
+    number: int
+    deals: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (index, cards)
+    secrets: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (index, cards)
+    tricks: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # (seat, card)s
+    scored: bool = False  # a round_scored ruling is recorded
+
+    def played(self, seat: int) -> int:
+        """The cards ``seat`` has played in the round."""
+        return sum(1 << c for plays in self.tricks.values() for s, c in plays if s == seat)
+
+    def in_order(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """The tricks in order: (number, [(seat, card)...] in play order)."""
+        return sorted(self.tricks.items())
+
+
+def trick_rounds(events: Sequence[Event], deck: Deck, secret: str = "") -> list[RoundLog]:
+    """The rounds of a trick game's log: ``deal``, the ``secret`` decision type (``pass``,
+    ``discard``), ``play`` and ``round_scored`` events, found by their ``round``."""
+    rounds: dict[int, RoundLog] = {}
+    for index, event in enumerate(events):
+        seat = event.player
+        if event.round is None or seat is None:
+            continue
+        part = rounds.setdefault(event.round, RoundLog(event.round))
+        if event.type == "play" and event.card is not None and event.trick is not None:
+            part.tricks.setdefault(event.trick, []).append((seat, deck.find(event.card)))
+        elif event.type == "deal":
+            part.deals[seat] = (index, deck.mask(event.cards or ()))
+        elif event.type == secret:
+            part.secrets[seat] = (index, deck.mask(event.cards or ()))
+        elif event.type == "round_scored":
+            part.scored = True
+    return list(rounds.values())
+
+
+def before_play(
+    part: RoundLog, seat: int, cards: int, hand: int, secret: int, rng: random.Random
+) -> dict[int, int]:
+    """The unseen deals of a round in which nothing is played yet (some deals, some secret
+    decisions may be missing), and each unseen secret (``secret`` cards of its seat's deal):
+    the new cards by event index. ``cards`` is the deck in play, ``hand`` a deal's size."""
+    own = part.deals[seat][1] if seat in part.deals else 0
+    others = [s for s in part.deals if s != seat]
+    undealt = popcount(cards) - hand * len(part.deals)
+    *deals, _ = fill(cards & ~own, [Slot(hand)] * len(others) + [Slot(undealt)], rng)
+    out = {}
+    for s, dealt in zip(others, deals, strict=True):
+        out[part.deals[s][0]] = dealt
+        if s in part.secrets:
+            out[part.secrets[s][0]] = any_of(dealt, secret, rng)
+    return out
+
+
+def in_play(
+    part: RoundLog, seat: int, cards: int, hand: int, excluded: list[int], rng: random.Random
+) -> dict[int, int]:
+    """The unseen deals and secrets (kept out of play, as Hiifuu's discards) of a round whose
+    deals and secrets are all made: the unseen cards are shared out among the others' hands as
+    they stand, within what each is known not to hold (``excluded``), and their secrets.
+    ``cards`` is the deck in play, ``hand`` a deal's size."""
+    others = [s for s in part.deals if s != seat]
+    seen = part.deals[seat][1]
+    for s in others:
+        seen |= part.played(s)
+    kept = [popcount(part.secrets[s][1]) if s in part.secrets else 0 for s in others]
+    slots = [
+        Slot(hand - popcount(part.played(s)) - k, ~excluded[s])
+        for s, k in zip(others, kept, strict=True)
+    ]
+    drawn = fill(cards & ~seen, [*slots, *(Slot(k) for k in kept if k)], rng)
+    secrets = iter(drawn[len(others) :])
+    out = {}
+    for s, held, k in zip(others, drawn[: len(others)], kept, strict=True):
+        secret = next(secrets) if k else 0
+        out[part.deals[s][0]] = part.played(s) | held | secret
+        if k:
+            out[part.secrets[s][0]] = secret
+    return out
+
+
+def any_of(cards: int, count: int, rng: random.Random) -> int:
+    """``count`` of ``cards`` (a bit set), uniformly."""
+    return sum(1 << c for c in rng.sample(list(bits(cards)), count))
+
+
+def redrawn(events: Sequence[Event], cards: dict[int, int], deck: Deck) -> list[Event]:
+    """``events`` with the cards of the events at the given indices replaced by the bit sets
+    of ``cards`` (``cards`` of a deal, pass or discard, in deck order; ``card`` of an event
+    carrying one)."""
     out = list(events)
-    for index, codes in cards.items():
+    for index, mask in cards.items():
+        codes = tuple(deck.codes(mask))
         event = out[index]
         out[index] = (
             replace(event, cards=codes)
