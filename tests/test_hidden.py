@@ -28,7 +28,7 @@ from replay.games.hidden import Inconsistent, NoSampler, Slot, fill, sampler_for
 from replay.simulate import simulate_game
 from tests.builders import simulated_games
 
-KINDS = ["hearts", "hiifuu", "fou"]
+KINDS = ["hearts", "hez2", "hiifuu", "fou"]
 
 #: Events whose cards only their own seat sees, per game (the games' PRIVATE_EVENTS).
 PRIVATE = {
@@ -258,7 +258,7 @@ def _partitions(pool: int, sizes: list[int]) -> Iterator[list[int]]:
             yield [first, *rest]
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", sorted(ENDGAMES))
 def test_uniform_over_the_consistent_deals_of_small_endgames(kind: str) -> None:
     """Two endgames where what the plays revealed rules some redeals out."""
     sampler = sampler_for(kind)
@@ -285,3 +285,77 @@ def test_uniform_over_the_consistent_deals_of_small_endgames(kind: str) -> None:
         tested += 1
         if tested == 2:
             return
+
+
+def hez2_last_stocks() -> Iterator[tuple[list[Event], int, int]]:
+    """Steps of two-player Hez2 games just after the other seat drew an unseen card from the
+    last stock, having played a card of that stock before (so that when it drew what matters):
+    the log, the seat, the reshuffle's index."""
+    rules = get_rules("hez2")
+    deck = deck_of("hez2", [])
+    for seed in itertools.count():
+        events = simulate_game(rules, f"z{seed}", players=2, seed=seed)
+        reshuffle, stock, played_from_it = -1, 0, set[int | None]()
+        for step, event in enumerate(events):
+            if event.type == "reshuffle":
+                reshuffle, stock, played_from_it = step, deck.mask(event.cards or ()), set()
+            elif event.type == "play" and stock >> deck.index(event.card or "") & 1:
+                played_from_it.add(event.player)
+            elif event.type == "card_drawn" and event.player in played_from_it:
+                assert event.player is not None
+                seat = 1 - event.player
+                drawn = hez2_unseen_draws(events[: step + 1], seat, reshuffle)
+                unseen = popcount(hez2_unseen_stock(events[: step + 1], seat, reshuffle))
+                if math.perm(unseen, len(drawn)) <= MOST_REDEALS:
+                    yield events[: step + 1], seat, reshuffle
+
+
+def hez2_unseen_draws(events: Sequence[Event], seat: int, reshuffle: int) -> list[int]:
+    """The indices of the other seat's draws since the reshuffle."""
+    return [
+        i
+        for i, e in enumerate(events)
+        if i > reshuffle and e.type == "card_drawn" and e.player != seat
+    ]
+
+
+def hez2_unseen_stock(events: Sequence[Event], seat: int, reshuffle: int) -> int:
+    """The reshuffled cards the seat has not drawn itself."""
+    deck = deck_of("hez2", events)
+    own = sum(
+        1 << deck.index(e.card or "")
+        for e in events[reshuffle:]
+        if e.type == "card_drawn" and e.player == seat
+    )
+    return deck.mask(events[reshuffle].cards or ()) & ~own
+
+
+def test_hez2_uniform_over_the_consistent_draws_from_the_last_stock() -> None:
+    """Every way the other seat's draws from the last stock could have gone, tried through the
+    rules (the earlier stocks as they were: the stocks are drawn independently)."""
+    sampler, rules, deck = sampler_for("hez2"), get_rules("hez2"), deck_of("hez2", [])
+    rng = random.Random(4)
+    for events, seat, reshuffle in hez2_last_stocks():
+        before = rules.replay(events[:reshuffle])
+        drawn = hez2_unseen_draws(events, seat, reshuffle)
+        support = []
+        candidates = itertools.permutations(
+            bits(hez2_unseen_stock(events, seat, reshuffle)), len(drawn)
+        )
+        for cards in candidates:
+            log = list(events)
+            for index, card in zip(drawn, cards, strict=True):
+                log[index] = replace(log[index], card=deck.order[card])
+            if replays_clean("hez2", before, log[reshuffle:]):
+                support.append(tuple(deck.order[c] for c in cards))
+        if len(support) < FEWEST_CONSISTENT or len(support) == math.perm(
+            popcount(hez2_unseen_stock(events, seat, reshuffle)), len(drawn)
+        ):
+            continue
+        draws = 20 * len(support)
+        counts = Counter(
+            tuple(sampled[i].card for i in drawn)
+            for sampled in (sampler.sample(events, seat, rng) for _ in range(draws))
+        )
+        assert_uniform(counts, support, draws)
+        return

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from math import factorial
 from typing import Protocol
 
@@ -182,10 +182,11 @@ class RoundLog:
     secrets: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (index, cards)
     tricks: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # (seat, card)s
     scored: bool = False  # a round_scored ruling is recorded
+    plays: dict[int, int] = field(default_factory=dict)  # seat -> the cards it played
 
     def played(self, seat: int) -> int:
         """The cards ``seat`` has played in the round."""
-        return sum(1 << c for plays in self.tricks.values() for s, c in plays if s == seat)
+        return self.plays.get(seat, 0)
 
     def in_order(self) -> list[tuple[int, list[tuple[int, int]]]]:
         """The tricks in order: (number, [(seat, card)...] in play order)."""
@@ -200,9 +201,13 @@ def trick_rounds(events: Sequence[Event], deck: Deck, secret: str = "") -> list[
         seat = event.player
         if event.round is None or seat is None:
             continue
-        part = rounds.setdefault(event.round, RoundLog(event.round))
+        part = rounds.get(event.round)
+        if part is None:
+            part = rounds[event.round] = RoundLog(event.round)
         if event.type == "play" and event.card is not None and event.trick is not None:
-            part.tricks.setdefault(event.trick, []).append((seat, deck.find(event.card)))
+            card = deck.find(event.card)
+            part.tricks.setdefault(event.trick, []).append((seat, card))
+            part.plays[seat] = part.plays.get(seat, 0) | 1 << card
         elif event.type == "deal":
             part.deals[seat] = (index, deck.mask(event.cards or ()))
         elif event.type == secret:
@@ -269,12 +274,12 @@ def redrawn(events: Sequence[Event], cards: dict[int, int], deck: Deck) -> list[
     out = list(events)
     for index, mask in cards.items():
         codes = tuple(deck.codes(mask))
-        event = out[index]
-        out[index] = (
-            replace(event, cards=codes)
-            if event.cards is not None
-            else replace(event, card=codes[0])
-        )
+        e = out[index]
+        card, many = (None, codes) if e.cards is not None else (codes[0], None)
+        out[index] = Event(
+            e.game_id, e.seq, e.kind, e.type, e.round, e.trick, e.player, e.target, card, many,
+            e.suit, e.amount, e.total, e.values, e.ts, e.data,
+        )  # fmt: skip
     return out
 
 
