@@ -12,8 +12,9 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
 - ``validity``: over ``--hands`` Hearts hands in which one seat is careless (the heuristic bot
   playing a uniformly random legal move 20% of the time), the careless seat's mean loss per
   decision against the heuristic seats' (Welch's test); over ``--corpora`` corpora of
-  heuristic hands, how often two heuristic seats are told apart (p < 0.01); and the share of
-  labelled moves labelled again under another seed.
+  heuristic hands, how often two heuristic seats are told apart (p < 0.01);
+- ``labels``: the share of labelled moves labelled again under another seed (default
+  settings, ``--label-hands`` hands).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from replay import engine_build
 from replay.catalog import spec
 from replay.events import Event
 from replay.games import available_kinds, get_rules
-from replay.review.engine import GameReview, Settings, review_games, review_steps
+from replay.review.engine import DEFAULT_SAMPLES, GameReview, Settings, review_games, review_steps
 from replay.review.rollout import score_unit
 from replay.review.stats import mean_interval, welch_p
 from replay.simulate import simulate_game
@@ -91,12 +92,14 @@ def speed() -> None:
 
 def scaling() -> None:
     hand = first_unit("hearts")
-    print("scaling: the Hearts hand, every seat (1 job: CPU seconds; 2 jobs: wall clock)")
+    print("scaling: the Hearts hand, every seat (CPU seconds; jobs: wall clock, both)")
     print(f"{'samples':>8}{'jobs':>6}{'seconds':>9}")
-    for samples in (4, 8, 16, 32):
+    for samples in (8, 16, 32, 64, 128):
         print(f"{samples:>8}{1:>6}{timed_review(hand, Settings(samples=samples))[0]:>9.2f}")
-    for jobs in (2,):
-        print(f"{16:>8}{jobs:>6}{timed_review(hand, Settings(), jobs)[0]:>9.2f}")
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        review_games([hand], Settings(), jobs=jobs)
+        print(f"{DEFAULT_SAMPLES:>8}{jobs:>6}{time.perf_counter() - start:>9.2f}  wall")
 
 
 def strength(hands: int) -> None:
@@ -123,39 +126,42 @@ def strength(hands: int) -> None:
         print(f"  {me:<9} among 3 {others:<9} {m.mean:5.2f} [{m.low:.2f}, {m.high:.2f}]")
 
 
-def careless_losses(hands: int, settings: Settings) -> tuple[list[float], list[float], list[Any]]:
+def careless_losses(hands: int, settings: Settings) -> tuple[list[float], list[float]]:
+    """Loss per decision of the careless seats and of the heuristic seats over ``hands``."""
     careless: list[float] = []
     heuristic: list[float] = []
-    reviews: list[GameReview] = []
     for k in range(hands):
         (review,) = review_games([first_hand(k, k % 4)], settings)
-        reviews.append(review)
         for d in review.decisions:
             (careless if d.seat == k % 4 else heuristic).append(d.loss.mean)
-    return careless, heuristic, reviews
+    return careless, heuristic
+
+
+def labels_again(hands: int) -> None:
+    """The share of labelled moves labelled again under another seed, default settings."""
+    again = labelled = 0
+    for k in range(hands):
+        events = first_hand(k, k % 4)
+        (review,) = review_games([events], Settings())
+        steps = [d.seq for d in review.decisions if d.label]
+        if steps:
+            redone = review_steps(events, steps, Settings(seed=1))
+            labelled += len(redone)
+            again += sum(d.label is not None for d in redone)
+    share = again / labelled if labelled else 0.0
+    print(f"labels: {hands} hands, {DEFAULT_SAMPLES} samples: {again}/{labelled} labelled moves "
+          f"labelled again under another seed ({share:.0%})")  # fmt: skip
 
 
 def validity(hands: int, corpora: int, samples: int) -> None:
     settings = Settings(samples=samples)
     start = time.perf_counter()
-    careless, heuristic, reviews = careless_losses(hands, settings)
+    careless, heuristic = careless_losses(hands, settings)
     a, b = mean_interval(careless), mean_interval(heuristic)
     print(f"validity: {hands} Hearts hands, one careless seat (20% random), {samples} samples")
     print(f"  careless seat  {a.mean:.3f} [{a.low:.3f}, {a.high:.3f}] points/decision, n={a.n}")
     print(f"  heuristic      {b.mean:.3f} [{b.low:.3f}, {b.high:.3f}] points/decision, n={b.n}")
     print(f"  Welch p = {welch_p(careless, heuristic):.2g}  ({time.perf_counter() - start:.0f} s)")
-    again = other = 0
-    for review, k in zip(reviews, range(hands), strict=True):
-        labelled = [d for d in review.decisions if d.label]
-        if not labelled:
-            continue
-        events = first_hand(k, k % 4)
-        steps = [d.seq for d in labelled]
-        redone = review_steps(events, steps, Settings(samples=samples, seed=1))
-        other += len(redone)
-        again += sum(d.label is not None for d in redone)
-    if other:
-        print(f"  labels again under another seed: {again}/{other} = {again / other:.0%}")
     apart = 0
     for c in range(corpora):
         left: list[float] = []
@@ -175,13 +181,14 @@ def validity(hands: int, corpora: int, samples: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--part", action="append",
-                        choices=["speed", "scaling", "strength", "validity"])  # fmt: skip
+                        choices=["speed", "scaling", "strength", "validity", "labels"])  # fmt: skip
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--corpora", type=int, default=20)
-    parser.add_argument("--samples", type=int, default=8)
+    parser.add_argument("--samples", type=int, default=8, help="of the validity part")
+    parser.add_argument("--label-hands", type=int, default=16)
     args = parser.parse_args()
     print(f"replay engine: {engine_build()}")
-    parts = args.part or ["speed", "scaling", "strength", "validity"]
+    parts = args.part or ["speed", "scaling", "strength", "validity", "labels"]
     if "speed" in parts:
         speed()
     if "scaling" in parts:
@@ -190,6 +197,8 @@ def main() -> None:
         strength(args.hands * 2)
     if "validity" in parts:
         validity(args.hands, args.corpora, args.samples)
+    if "labels" in parts:
+        labels_again(args.label_hands)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from replay.review.rollout import DEFAULT_POLICY, Evaluator, Rollouts, score_uni
 from replay.review.stats import Estimate, mean_interval
 
 #: Deals of the hidden cards per decision when none is given.
-DEFAULT_SAMPLES = 16
+DEFAULT_SAMPLES = 64
 #: The most alternatives valued at one decision (a Hearts pass has 286, a Hiifuu discard
 #: hundreds): beyond it the move played, the policy's and a seeded draw of the others.
 DEFAULT_ALTERNATIVES = 12
