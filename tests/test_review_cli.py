@@ -48,15 +48,18 @@ def test_bad_input_gets_one_clear_line(tmp_path: Path) -> None:
     lines = DISPUTE.read_text(encoding="utf-8").splitlines()
     cut.write_text("\n".join(lines[3:]) + "\n", encoding="utf-8")
     for args, words in (
-        ((DISPUTE, "--seat", "7"), "no seat 7 in a game of 4"),
+        ((DISPUTE, "--seat", "7"), "HEARTS-FOLLOW.jsonl: game hearts-HEARTS-FOLLOW: no seat 7"),
         ((DISPUTE, "--policy", "nonesuch"), "no policy 'nonesuch' for hearts"),
-        ((cut,), "the log does not begin with game_start"),
         ((tmp_path / "missing.jsonl",), "missing.jsonl"),
     ):
         result = run(*args)
         assert result.exit_code == 2, result.output
         assert words in result.stderr and result.stderr.count("\n") == 1, result.stderr
         assert "Traceback" not in result.output
+    headless = run(cut, "-f", "json")  # no game_start: nothing to review, and it says so
+    assert headless.exit_code == 0, headless.output
+    (game,) = json.loads(headless.stdout)["games"]
+    assert game["reviewed_to"] <= 3 and not game["decisions"] and game["stop_reason"]
 
 
 def test_nothing_is_written_to_a_store(tmp_path: Path) -> None:

@@ -131,27 +131,33 @@ def review_game(
 def plan_review(
     events: Sequence[Event], seats: Sequence[int] | None, settings: Settings
 ) -> GameReview:
-    """The review of a game before any decision is valued: its seats, where the audit stops
-    it. ValueError for a game that cannot be reviewed (no game_start, a seat it has not)."""
-    if not events or events[0].type != "game_start":
-        raise ValueError("the log does not begin with game_start")
+    """The review of a game (``events`` in seq order) before any decision is valued: its
+    seats, and where the audit stops it (a log whose setup is faulty has nothing to review).
+    ValueError for a review that cannot be made: a seat the table has not, an unknown policy."""
     rules = get_rules(events[0].kind)
     review = GameReview(events[0].game_id, rules.kind, score_unit(rules.kind), settings, [])
+    if settings.policy not in rules.bots():
+        policies = ", ".join(rules.bots())
+        raise ValueError(f"no policy {settings.policy!r} for {rules.kind}; policies: {policies}")
     audit = audit_game(events)
     stops = [f.seq for f in audit.findings]
     if audit.stopped_at is not None:
         stops.append(audit.stopped_at)
+    if events[0].type != "game_start" or events[0].seq != 0:
+        stops.append(events[0].seq)
     if stops:
         review.stopped_at = min(stops)
         first = next((f for f in audit.findings if f.seq == review.stopped_at), None)
-        review.stop_reason = f"{first.rule}: {first.message}" if first else audit.stop_reason
-    if review.stopped_at == 0:
+        review.stop_reason = (
+            f"{first.rule}: {first.message}" if first else audit.stop_reason or "no game_start"
+        )
+    if review.stopped_at is not None and review.stopped_at <= events[0].seq:
         return review  # the setup itself is faulty: nothing to review
     players = rules.start(events[0]).n
     review.seats = sorted(set(seats)) if seats else list(range(players))
     wrong = [s for s in review.seats if not 0 <= s < players]
     if wrong:
-        raise ValueError(f"game {events[0].game_id}: no seat {wrong[0]} in a game of {players}")
+        raise ValueError(f"no seat {wrong[0]} in a game of {players}")
     return review
 
 
@@ -159,7 +165,9 @@ def decision_steps(events: Sequence[Event], review: GameReview) -> list[int]:
     """The positions in ``events`` of the decisions to review (counting the forced ones in
     ``review.forced``)."""
     rules = get_rules(review.kind)
-    steps = []
+    steps: list[int] = []
+    if not review.seats:
+        return steps  # nothing to review (a faulty setup)
     for i, state, _, _ in _positions(rules, events, review):
         seat = events[i].player
         assert seat is not None
@@ -179,6 +187,8 @@ def review_steps(
     evaluator: Evaluator | None = None,
 ) -> list[DecisionReview]:
     """The reviews of the decisions at ``steps`` (positions in ``events``)."""
+    if not steps:
+        return []
     kind = events[0].kind
     rules = get_rules(kind)
     judge = Judge(rules, settings, sampler or sampler_for(kind), evaluator)
@@ -380,10 +390,25 @@ def review_games(
     seats: Sequence[int] | None = None,
     *,
     jobs: int = 1,
+    problems: list[tuple[str, str]] | None = None,
 ) -> list[GameReview]:
-    """Review several games, their decisions spread over ``jobs`` worker processes (the
-    review is the same for any ``jobs``: every decision draws from its own seeded streams)."""
-    reviews = [plan_review(events, seats, settings) for events in games]
+    """Review several games (each in seq order), their decisions spread over ``jobs`` worker
+    processes (the review is the same for any ``jobs``: every decision draws from its own
+    seeded streams). With ``problems``, a game that cannot be reviewed (see
+    :func:`plan_review`) is left out, its id and why added there; without, its ValueError is
+    raised."""
+    reviews: list[GameReview] = []
+    kept: list[Sequence[Event]] = []
+    for events in games:
+        try:
+            reviews.append(plan_review(events, seats, settings))
+        except ValueError as exc:
+            if problems is None:
+                raise
+            problems.append((events[0].game_id, str(exc)))
+            continue
+        kept.append(events)
+    games = kept
     tasks = [
         (g, chunk)
         for g, review in enumerate(reviews)
