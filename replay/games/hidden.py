@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from math import factorial
+from math import comb, factorial
 from typing import Protocol
 
 from replay.cards import Deck, bits, popcount
@@ -91,16 +91,18 @@ def fill(pool: int, slots: Sequence[Slot], rng: random.Random) -> list[int]:
     for index, slot in enumerate(slots):
         groups.setdefault(slot.allowed & pool, []).append(index)
     allowed = list(groups)
-    classes: dict[tuple[int, ...], list[int]] = {}  # groups allowing a card -> those cards
+    by_key: dict[tuple[int, ...], list[int]] = {}  # groups allowing a card -> those cards
     for card in bits(pool):
         key = tuple(g for g, mask in enumerate(allowed) if mask >> card & 1)
-        classes.setdefault(key, []).append(card)
+        by_key.setdefault(key, []).append(card)
+    # The class with the most ways to share it out last, where its share-out is forced.
+    classes = sorted(by_key.items(), key=lambda c: comb(len(c[1]) + len(c[0]), len(c[0])))
     room = tuple(sum(slots[i].size for i in members) for members in groups.values())
-    counts = _Counts([(key, len(cards)) for key, cards in classes.items()])
+    counts = _counts(tuple((key, len(cards)) for key, cards in classes))
     if not counts.ways(0, room):
         raise Inconsistent("no assignment of the hidden cards fits what the seat knows")
     in_group: list[list[int]] = [[] for _ in allowed]
-    for index, cards in enumerate(classes.values()):
+    for index, (_, cards) in enumerate(classes):
         shares = counts.draw(index, room, rng)
         rng.shuffle(cards)
         start = 0
@@ -117,11 +119,26 @@ def fill(pool: int, slots: Sequence[Slot], rng: random.Random) -> list[int]:
     return out
 
 
+#: The counts of recent fills, by their classes (a review samples one step many times).
+_RECENT: dict[tuple[tuple[tuple[int, ...], int], ...], _Counts] = {}
+_RECENT_MAX = 64
+
+
+def _counts(classes: tuple[tuple[tuple[int, ...], int], ...]) -> _Counts:
+    counts = _RECENT.get(classes)
+    if counts is None:
+        if len(_RECENT) >= _RECENT_MAX:
+            _RECENT.clear()
+        counts = _RECENT[classes] = _Counts(classes)
+    return counts
+
+
 class _Counts:
     """The number of assignments of the classes ``index``... to the groups' remaining room
-    (each weighted by the ways to choose which cards of a class go where), memoised."""
+    (each weighted by the ways to choose which cards of a class go where), memoised. The
+    classes are (the groups allowed its cards, how many cards) pairs."""
 
-    def __init__(self, classes: list[tuple[tuple[int, ...], int]]) -> None:
+    def __init__(self, classes: tuple[tuple[tuple[int, ...], int], ...]) -> None:
         self.classes = classes
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
 
@@ -138,7 +155,11 @@ class _Counts:
     ) -> Iterator[tuple[list[tuple[int, int]], int]]:
         """Each way to share out class ``index`` among its groups, with its weight."""
         groups, count = self.classes[index]
-        for shares in _compositions(count, [room[g] for g in groups]):
+        bounds = [room[g] for g in groups]
+        if index == len(self.classes) - 1:  # the last class fills what room is left
+            forced = sum(bounds) == count == sum(room)
+            every = [tuple(bounds)] if forced else []
+        for shares in every if index == len(self.classes) - 1 else _compositions(count, bounds):
             rest = list(room)
             for g, share in zip(groups, shares, strict=True):
                 rest[g] -= share
