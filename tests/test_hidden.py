@@ -367,3 +367,24 @@ def test_hez2_uniform_over_the_consistent_draws_from_the_last_stock() -> None:
         )
         assert_uniform(counts, support, draws)
         return
+
+
+def test_hearts_unseen_pass_is_any_three_cards_of_its_receivers_hand() -> None:
+    """At the end of a hand passing left, seat 0 has seen every card played, its own pass (to
+    1) and the pass to it (from 3): the pass from 1 to 2 may be any three cards of seat 2's
+    hand after the passes, each as likely."""
+    rules = get_rules("hearts")
+    events = simulate_game(rules, "p", players=4, seed=3)
+    end = next(i for i, e in enumerate(events) if e.type == "round_scored") + 4
+    deck = deck_of("hearts", events)
+    after = sum(
+        1 << deck.index(e.card or "") for e in events[:end] if e.player == 2 and e.type == "play"
+    )
+    support = [tuple(deck.codes(cards)) for cards in _subsets(after, 3)]
+    at = next(i for i, e in enumerate(events) if e.type == "pass" and e.player == 1)
+    rng = random.Random(8)
+    draws = 10 * len(support)
+    counts = Counter(
+        sampler_for("hearts").sample(events[:end], 0, rng)[at].cards for _ in range(draws)
+    )
+    assert_uniform(counts, support, draws)
