@@ -23,14 +23,17 @@ may hold.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import comb, factorial
-from typing import Protocol
+from operator import is_
+from typing import Protocol, TypeVar, cast
 
 from replay.cards import Deck, bits, popcount
 from replay.events import Event
 from replay.games import GAME_MODULES, UnknownGame, _import
+
+T = TypeVar("T")
 
 #: The suffix of a game module's sibling that holds its sampler (``hearts_hidden``).
 HIDDEN_SUFFIX = "_hidden"
@@ -89,7 +92,8 @@ def fill(pool: int, slots: Sequence[Slot], rng: random.Random) -> list[int]:
         raise Inconsistent(f"{popcount(pool)} hidden cards for {sum(s.size for s in slots)} places")
     groups: dict[int, list[int]] = {}  # allowed cards -> the slots allowed them
     for index, slot in enumerate(slots):
-        groups.setdefault(slot.allowed & pool, []).append(index)
+        if slot.size:
+            groups.setdefault(slot.allowed & pool, []).append(index)
     allowed = list(groups)
     by_key: dict[tuple[int, ...], list[int]] = {}  # groups allowing a card -> those cards
     for card in bits(pool):
@@ -214,9 +218,28 @@ class RoundLog:
         return sorted(self.tricks.items())
 
 
+#: The last parse of each kind of log (see :func:`parsed`): the events parsed, and the parse.
+_PARSED: dict[object, tuple[list[Event], object]] = {}
+
+
+def parsed(events: Sequence[Event], key: object, parse: Callable[[Sequence[Event]], T]) -> T:
+    """``parse(events)``, or what it gave last time for the same ``key`` if ``events`` are the
+    same objects: a review samples one step many times. A parse is read, never changed."""
+    last = _PARSED.get(key)
+    if last is not None and len(last[0]) == len(events) and all(map(is_, last[0], events)):
+        return cast(T, last[1])
+    value = parse(events)
+    _PARSED[key] = (list(events), value)
+    return value
+
+
 def trick_rounds(events: Sequence[Event], deck: Deck, secret: str = "") -> list[RoundLog]:
     """The rounds of a trick game's log: ``deal``, the ``secret`` decision type (``pass``,
     ``discard``), ``play`` and ``round_scored`` events, found by their ``round``."""
+    return parsed(events, (deck.name, secret), lambda log: _rounds(log, deck, secret))
+
+
+def _rounds(events: Sequence[Event], deck: Deck, secret: str) -> list[RoundLog]:
     rounds: dict[int, RoundLog] = {}
     for index, event in enumerate(events):
         seat = event.player
