@@ -24,6 +24,7 @@ from replay.cards import Deck, bits, popcount
 from replay.events import Event
 from replay.games import GAME_MODULES, available_kinds, get_rules
 from replay.games.base import RuleViolation
+from replay.games.hearts import PLAY as HEARTS_PLAY
 from replay.games.hidden import Inconsistent, NoSampler, Slot, fill, sampler_for
 from replay.simulate import simulate_game
 from tests.builders import simulated_games
@@ -117,7 +118,7 @@ def visible_view(kind: str, state: Any, seat: int) -> dict[str, Any]:
     """The seat's view of ``state``; for Hearts, whose turn it is before the first card of a
     hand depends on who holds the two of clubs, which nobody has seen yet."""
     view = get_rules(kind).view(state, seat)
-    if kind == "hearts" and view["phase"] == "decision" and view["trick"] == 1 and not state.played:
+    if kind == "hearts" and state.stage == HEARTS_PLAY and state.trick_no == 1 and not state.played:
         view["turn"] = view["game"]["leader"] = None
     return view
 
