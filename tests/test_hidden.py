@@ -389,3 +389,37 @@ def test_hearts_unseen_pass_is_any_three_cards_of_its_receivers_hand() -> None:
         sampler_for("hearts").sample(events[:end], 0, rng)[at].cards for _ in range(draws)
     )
     assert_uniform(counts, support, draws)
+
+
+def test_hez2_uniform_over_the_deals_that_hold_what_was_played() -> None:
+    """Once the other seat of a duel has played three cards without drawing, its deal is those
+    three and any one card the seat has not seen, each as likely (a deal without them does not
+    replay: the consistency test)."""
+    sampler, rules, deck = sampler_for("hez2"), get_rules("hez2"), deck_of("hez2", [])
+    for seed in itertools.count():
+        events = simulate_game(rules, f"d{seed}", players=2, seed=seed)
+        plays = [i for i, e in enumerate(events) if e.type == "play" and e.player == 1]
+        drew = [i for i, e in enumerate(events) if e.type == "card_drawn" and e.player == 1]
+        if len(plays) >= 3 and (not drew or drew[0] > plays[2]):
+            break
+    log = events[: plays[2] + 1]
+    seen = sum(
+        deck.mask(e.cards or (e.card or "",))
+        for e in log
+        if e.type == "start_card" or (e.player == 0 and e.type in ("deal", "card_drawn"))
+    )
+    played = sum(1 << deck.index(log[i].card or "") for i in plays[:3])
+    deal = next(i for i, e in enumerate(log) if e.type == "deal" and e.player == 1)
+    support = []
+    for card in bits(deck.full & ~seen & ~played):
+        dealt = tuple(deck.codes(played | 1 << card))
+        if replays_clean(
+            "hez2",
+            rules.start(log[0]),
+            [*log[1:deal], replace(log[deal], cards=dealt), *log[deal + 1 :]],
+        ):
+            support.append(dealt)
+    rng = random.Random(6)
+    draws = 20 * len(support)
+    counts = Counter(sampler.sample(log, 0, rng)[deal].cards for _ in range(draws))
+    assert_uniform(counts, support, draws)
