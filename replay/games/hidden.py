@@ -23,7 +23,7 @@ may hold.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import comb, factorial
 from operator import is_
@@ -160,10 +160,10 @@ class _Counts:
         """Each way to share out class ``index`` among its groups, with its weight."""
         groups, count = self.classes[index]
         bounds = [room[g] for g in groups]
+        choices: Iterable[tuple[int, ...]] = _compositions(count, bounds)
         if index == len(self.classes) - 1:  # the last class fills what room is left
-            forced = sum(bounds) == count == sum(room)
-            every = [tuple(bounds)] if forced else []
-        for shares in every if index == len(self.classes) - 1 else _compositions(count, bounds):
+            choices = [tuple(bounds)] if sum(bounds) == count == sum(room) else []
+        for shares in choices:
             rest = list(room)
             for g, share in zip(groups, shares, strict=True):
                 rest[g] -= share
