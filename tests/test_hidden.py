@@ -22,21 +22,30 @@ import pytest
 
 from replay.cards import Deck, bits, popcount
 from replay.events import Event
-from replay.games import get_rules
+from replay.games import GAME_MODULES, available_kinds, get_rules
 from replay.games.base import RuleViolation
+from replay.games.hearts import PLAY as HEARTS_PLAY
 from replay.games.hidden import Inconsistent, NoSampler, Slot, fill, sampler_for
 from replay.simulate import simulate_game
 from tests.builders import simulated_games
 
-KINDS = ["hearts", "hez2", "hiifuu", "fou"]
 
-#: Events whose cards only their own seat sees, per game (the games' PRIVATE_EVENTS).
-PRIVATE = {
-    "hearts": {"deal", "pass"},
-    "hez2": {"deal", "card_drawn"},
-    "hiifuu": {"deal", "discard"},
-    "fou": {"deal"},
-}
+def _has_sampler(kind: str) -> bool:
+    try:
+        sampler_for(kind)
+    except NoSampler:
+        return False
+    return True
+
+
+KINDS = [kind for kind in available_kinds() if _has_sampler(kind)]
+
+
+def private_events(kind: str) -> frozenset[str]:
+    """The event types whose cards only their own seat sees (the game module's)."""
+    events: frozenset[str] = importlib.import_module(GAME_MODULES[kind]).PRIVATE_EVENTS
+    return events
+
 
 #: The significance of the chi-square tests: a sampler that is uniform fails one in a thousand
 #: seeds (the seeds are fixed).
@@ -109,7 +118,7 @@ def visible_view(kind: str, state: Any, seat: int) -> dict[str, Any]:
     """The seat's view of ``state``; for Hearts, whose turn it is before the first card of a
     hand depends on who holds the two of clubs, which nobody has seen yet."""
     view = get_rules(kind).view(state, seat)
-    if kind == "hearts" and view["phase"] == "decision" and view["trick"] == 1 and not state.played:
+    if kind == "hearts" and state.stage == HEARTS_PLAY and state.trick_no == 1 and not state.played:
         view["turn"] = view["game"]["leader"] = None
     return view
 
@@ -119,7 +128,7 @@ def check_sample(kind: str, events: list[Event], seat: int, sampled: list[Event]
     rules = get_rules(kind)
     assert len(sampled) == len(events)
     for true, drawn in zip(events, sampled, strict=True):
-        if true.type in PRIVATE[kind] and true.player != seat:
+        if true.type in private_events(kind) and true.player != seat:
             assert replace(drawn, card=true.card, cards=true.cards) == true
             assert len(drawn.cards or ()) == len(true.cards or ())
         else:
@@ -359,3 +368,58 @@ def test_hez2_uniform_over_the_consistent_draws_from_the_last_stock() -> None:
         )
         assert_uniform(counts, support, draws)
         return
+
+
+def test_hearts_unseen_pass_is_any_three_cards_of_its_receivers_hand() -> None:
+    """At the end of a hand passing left, seat 0 has seen every card played, its own pass (to
+    1) and the pass to it (from 3): the pass from 1 to 2 may be any three cards of seat 2's
+    hand after the passes, each as likely."""
+    rules = get_rules("hearts")
+    events = simulate_game(rules, "p", players=4, seed=3)
+    end = next(i for i, e in enumerate(events) if e.type == "round_scored") + 4
+    deck = deck_of("hearts", events)
+    after = sum(
+        1 << deck.index(e.card or "") for e in events[:end] if e.player == 2 and e.type == "play"
+    )
+    support = [tuple(deck.codes(cards)) for cards in _subsets(after, 3)]
+    at = next(i for i, e in enumerate(events) if e.type == "pass" and e.player == 1)
+    rng = random.Random(8)
+    draws = 10 * len(support)
+    counts = Counter(
+        sampler_for("hearts").sample(events[:end], 0, rng)[at].cards for _ in range(draws)
+    )
+    assert_uniform(counts, support, draws)
+
+
+def test_hez2_uniform_over_the_deals_that_hold_what_was_played() -> None:
+    """Once the other seat of a duel has played three cards without drawing, its deal is those
+    three and any one card the seat has not seen, each as likely (a deal without them does not
+    replay: the consistency test)."""
+    sampler, rules, deck = sampler_for("hez2"), get_rules("hez2"), deck_of("hez2", [])
+    for seed in itertools.count():
+        events = simulate_game(rules, f"d{seed}", players=2, seed=seed)
+        plays = [i for i, e in enumerate(events) if e.type == "play" and e.player == 1]
+        drew = [i for i, e in enumerate(events) if e.type == "card_drawn" and e.player == 1]
+        if len(plays) >= 3 and (not drew or drew[0] > plays[2]):
+            break
+    log = events[: plays[2] + 1]
+    seen = sum(
+        deck.mask(e.cards or (e.card or "",))
+        for e in log
+        if e.type == "start_card" or (e.player == 0 and e.type in ("deal", "card_drawn"))
+    )
+    played = sum(1 << deck.index(log[i].card or "") for i in plays[:3])
+    deal = next(i for i, e in enumerate(log) if e.type == "deal" and e.player == 1)
+    support = []
+    for card in bits(deck.full & ~seen & ~played):
+        dealt = tuple(deck.codes(played | 1 << card))
+        if replays_clean(
+            "hez2",
+            rules.start(log[0]),
+            [*log[1:deal], replace(log[deal], cards=dealt), *log[deal + 1 :]],
+        ):
+            support.append(dealt)
+    rng = random.Random(6)
+    draws = 20 * len(support)
+    counts = Counter(sampler.sample(log, 0, rng)[deal].cards for _ in range(draws))
+    assert_uniform(counts, support, draws)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from replay.cards import bits
 from replay.events import Event
 from replay.games.hez2 import DECK, HAND_SIZE
-from replay.games.hidden import Inconsistent, check_seat, redrawn
+from replay.games.hidden import Inconsistent, check_seat, parsed, redrawn
 
 
 @dataclass
@@ -94,7 +94,7 @@ class Hez2Sampler:
     def sample(self, events: Sequence[Event], seat: int, rng: random.Random) -> list[Event]:
         check_seat(seat, events[0].setup()["players"])
         new: dict[int, int] = {}
-        for stock in _stocks(events, seat):
+        for stock in parsed(events, ("hez2", seat), lambda log: _stocks(log, seat)):
             new.update(_share_out(stock, rng))
         return redrawn(events, new, DECK)
 

@@ -23,14 +23,17 @@ may hold.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from math import factorial
-from typing import Protocol
+from math import comb, factorial
+from operator import is_
+from typing import Protocol, TypeVar, cast
 
 from replay.cards import Deck, bits, popcount
 from replay.events import Event
 from replay.games import GAME_MODULES, UnknownGame, _import
+
+T = TypeVar("T")
 
 #: The suffix of a game module's sibling that holds its sampler (``hearts_hidden``).
 HIDDEN_SUFFIX = "_hidden"
@@ -89,18 +92,21 @@ def fill(pool: int, slots: Sequence[Slot], rng: random.Random) -> list[int]:
         raise Inconsistent(f"{popcount(pool)} hidden cards for {sum(s.size for s in slots)} places")
     groups: dict[int, list[int]] = {}  # allowed cards -> the slots allowed them
     for index, slot in enumerate(slots):
-        groups.setdefault(slot.allowed & pool, []).append(index)
+        if slot.size:
+            groups.setdefault(slot.allowed & pool, []).append(index)
     allowed = list(groups)
-    classes: dict[tuple[int, ...], list[int]] = {}  # groups allowing a card -> those cards
+    by_key: dict[tuple[int, ...], list[int]] = {}  # groups allowing a card -> those cards
     for card in bits(pool):
         key = tuple(g for g, mask in enumerate(allowed) if mask >> card & 1)
-        classes.setdefault(key, []).append(card)
+        by_key.setdefault(key, []).append(card)
+    # The class with the most ways to share it out last, where its share-out is forced.
+    classes = sorted(by_key.items(), key=lambda c: comb(len(c[1]) + len(c[0]), len(c[0])))
     room = tuple(sum(slots[i].size for i in members) for members in groups.values())
-    counts = _Counts([(key, len(cards)) for key, cards in classes.items()])
+    counts = _counts(tuple((key, len(cards)) for key, cards in classes))
     if not counts.ways(0, room):
         raise Inconsistent("no assignment of the hidden cards fits what the seat knows")
     in_group: list[list[int]] = [[] for _ in allowed]
-    for index, cards in enumerate(classes.values()):
+    for index, (_, cards) in enumerate(classes):
         shares = counts.draw(index, room, rng)
         rng.shuffle(cards)
         start = 0
@@ -117,11 +123,26 @@ def fill(pool: int, slots: Sequence[Slot], rng: random.Random) -> list[int]:
     return out
 
 
+#: The counts of recent fills, by their classes (a review samples one step many times).
+_RECENT: dict[tuple[tuple[tuple[int, ...], int], ...], _Counts] = {}
+_RECENT_MAX = 64
+
+
+def _counts(classes: tuple[tuple[tuple[int, ...], int], ...]) -> _Counts:
+    counts = _RECENT.get(classes)
+    if counts is None:
+        if len(_RECENT) >= _RECENT_MAX:
+            _RECENT.clear()
+        counts = _RECENT[classes] = _Counts(classes)
+    return counts
+
+
 class _Counts:
     """The number of assignments of the classes ``index``... to the groups' remaining room
-    (each weighted by the ways to choose which cards of a class go where), memoised."""
+    (each weighted by the ways to choose which cards of a class go where), memoised. The
+    classes are (the groups allowed its cards, how many cards) pairs."""
 
-    def __init__(self, classes: list[tuple[tuple[int, ...], int]]) -> None:
+    def __init__(self, classes: tuple[tuple[tuple[int, ...], int], ...]) -> None:
         self.classes = classes
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
 
@@ -138,7 +159,11 @@ class _Counts:
     ) -> Iterator[tuple[list[tuple[int, int]], int]]:
         """Each way to share out class ``index`` among its groups, with its weight."""
         groups, count = self.classes[index]
-        for shares in _compositions(count, [room[g] for g in groups]):
+        bounds = [room[g] for g in groups]
+        choices: Iterable[tuple[int, ...]] = _compositions(count, bounds)
+        if index == len(self.classes) - 1:  # the last class fills what room is left
+            choices = [tuple(bounds)] if sum(bounds) == count == sum(room) else []
+        for shares in choices:
             rest = list(room)
             for g, share in zip(groups, shares, strict=True):
                 rest[g] -= share
@@ -193,9 +218,28 @@ class RoundLog:
         return sorted(self.tricks.items())
 
 
+#: The last parse of each kind of log (see :func:`parsed`): the events parsed, and the parse.
+_PARSED: dict[object, tuple[list[Event], object]] = {}
+
+
+def parsed(events: Sequence[Event], key: object, parse: Callable[[Sequence[Event]], T]) -> T:
+    """``parse(events)``, or what it gave last time for the same ``key`` if ``events`` are the
+    same objects: a review samples one step many times. A parse is read, never changed."""
+    last = _PARSED.get(key)
+    if last is not None and len(last[0]) == len(events) and all(map(is_, last[0], events)):
+        return cast(T, last[1])
+    value = parse(events)
+    _PARSED[key] = (list(events), value)
+    return value
+
+
 def trick_rounds(events: Sequence[Event], deck: Deck, secret: str = "") -> list[RoundLog]:
     """The rounds of a trick game's log: ``deal``, the ``secret`` decision type (``pass``,
     ``discard``), ``play`` and ``round_scored`` events, found by their ``round``."""
+    return parsed(events, (deck.name, secret), lambda log: _rounds(log, deck, secret))
+
+
+def _rounds(events: Sequence[Event], deck: Deck, secret: str) -> list[RoundLog]:
     rounds: dict[int, RoundLog] = {}
     for index, event in enumerate(events):
         seat = event.player
