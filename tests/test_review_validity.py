@@ -12,8 +12,8 @@ from replay.review.engine import DecisionReview, Settings, decision_steps, plan_
 from replay.review.stats import welch_p
 from tests.review_support import first_hand
 
-HANDS = 16  # the smallest corpus at which p < 0.01 holds with room (p < 1e-4 at 16 hands)
-SETTINGS = Settings(samples=4)
+HANDS = 16  # p < 0.01 from 12 hands on, p = 1e-4 at 16 (8 samples; 4 samples need 24 hands)
+SETTINGS = Settings(samples=8)
 
 
 def random_seat(k: int) -> int:
