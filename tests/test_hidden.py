@@ -169,6 +169,9 @@ ENDGAMES = {
     "hiifuu": Endgames(4, lambda e: (e.trick or 0) >= 8, "discard"),
 }
 
+#: The simulated games searched for an endgame (the first few seeds have them).
+SEEDS = 300
+
 #: The most redeals an endgame may have (each is tried through the rules), and the fewest
 #: consistent ones for a test with some power.
 MOST_REDEALS = 400
@@ -242,7 +245,7 @@ def endgames(kind: str) -> Iterator[tuple[list[Event], int]]:
     """Steps of simulated games in the middle of a late trick where a seat is to play and the
     others' unseen cards are few: the log up to there and the seat."""
     rules, where = get_rules(kind), ENDGAMES[kind]
-    for seed in itertools.count():
+    for seed in range(SEEDS):
         events = simulate_game(rules, f"e{seed}", players=where.players, seed=seed)
         for step, event in enumerate(events[1:], 1):
             if event.type == "play" and events[step - 1].type == "play" and where.late(event):
@@ -294,6 +297,7 @@ def test_uniform_over_the_consistent_deals_of_small_endgames(kind: str) -> None:
         tested += 1
         if tested == 2:
             return
+    pytest.fail(f"fewer than two small {kind} endgames in {SEEDS} games")
 
 
 def hez2_last_stocks() -> Iterator[tuple[list[Event], int, int]]:
@@ -302,7 +306,7 @@ def hez2_last_stocks() -> Iterator[tuple[list[Event], int, int]]:
     the log, the seat, the reshuffle's index."""
     rules = get_rules("hez2")
     deck = deck_of("hez2", [])
-    for seed in itertools.count():
+    for seed in range(SEEDS):
         events = simulate_game(rules, f"z{seed}", players=2, seed=seed)
         reshuffle, stock, played_from_it = -1, 0, set[int | None]()
         for step, event in enumerate(events):
@@ -368,6 +372,7 @@ def test_hez2_uniform_over_the_consistent_draws_from_the_last_stock() -> None:
         )
         assert_uniform(counts, support, draws)
         return
+    pytest.fail(f"no Hez2 draws from a last stock in {SEEDS} games")
 
 
 def test_hearts_unseen_pass_is_any_three_cards_of_its_receivers_hand() -> None:
@@ -396,12 +401,14 @@ def test_hez2_uniform_over_the_deals_that_hold_what_was_played() -> None:
     three and any one card the seat has not seen, each as likely (a deal without them does not
     replay: the consistency test)."""
     sampler, rules, deck = sampler_for("hez2"), get_rules("hez2"), deck_of("hez2", [])
-    for seed in itertools.count():
+    for seed in range(SEEDS):
         events = simulate_game(rules, f"d{seed}", players=2, seed=seed)
         plays = [i for i, e in enumerate(events) if e.type == "play" and e.player == 1]
         drew = [i for i, e in enumerate(events) if e.type == "card_drawn" and e.player == 1]
         if len(plays) >= 3 and (not drew or drew[0] > plays[2]):
             break
+    else:
+        pytest.fail(f"no Hez2 duel with three plays before a draw in {SEEDS} games")
     log = events[: plays[2] + 1]
     seen = sum(
         deck.mask(e.cards or (e.card or "",))
