@@ -24,10 +24,11 @@ from replay.cards import Deck, bits, popcount
 from replay.events import Event
 from replay.games import GAME_MODULES, available_kinds, get_rules
 from replay.games.base import RuleViolation
+from replay.games.hearts import DECK as HEARTS_DECK
 from replay.games.hearts import PLAY as HEARTS_PLAY
 from replay.games.hidden import Inconsistent, NoSampler, Slot, fill, sampler_for
 from replay.simulate import simulate_game
-from tests.builders import simulated_games
+from tests.builders import GameLog, simulated_games
 
 
 def _has_sampler(kind: str) -> bool:
@@ -169,6 +170,9 @@ ENDGAMES = {
     "hiifuu": Endgames(4, lambda e: (e.trick or 0) >= 8, "discard"),
 }
 
+#: The simulated games searched for an endgame (the first few seeds have them).
+SEEDS = 300
+
 #: The most redeals an endgame may have (each is tried through the rules), and the fewest
 #: consistent ones for a test with some power.
 MOST_REDEALS = 400
@@ -242,7 +246,7 @@ def endgames(kind: str) -> Iterator[tuple[list[Event], int]]:
     """Steps of simulated games in the middle of a late trick where a seat is to play and the
     others' unseen cards are few: the log up to there and the seat."""
     rules, where = get_rules(kind), ENDGAMES[kind]
-    for seed in itertools.count():
+    for seed in range(SEEDS):
         events = simulate_game(rules, f"e{seed}", players=where.players, seed=seed)
         for step, event in enumerate(events[1:], 1):
             if event.type == "play" and events[step - 1].type == "play" and where.late(event):
@@ -294,6 +298,7 @@ def test_uniform_over_the_consistent_deals_of_small_endgames(kind: str) -> None:
         tested += 1
         if tested == 2:
             return
+    pytest.fail(f"fewer than two small {kind} endgames in {SEEDS} games")
 
 
 def hez2_last_stocks() -> Iterator[tuple[list[Event], int, int]]:
@@ -302,7 +307,7 @@ def hez2_last_stocks() -> Iterator[tuple[list[Event], int, int]]:
     the log, the seat, the reshuffle's index."""
     rules = get_rules("hez2")
     deck = deck_of("hez2", [])
-    for seed in itertools.count():
+    for seed in range(SEEDS):
         events = simulate_game(rules, f"z{seed}", players=2, seed=seed)
         reshuffle, stock, played_from_it = -1, 0, set[int | None]()
         for step, event in enumerate(events):
@@ -368,6 +373,7 @@ def test_hez2_uniform_over_the_consistent_draws_from_the_last_stock() -> None:
         )
         assert_uniform(counts, support, draws)
         return
+    pytest.fail(f"no Hez2 draws from a last stock in {SEEDS} games")
 
 
 def test_hearts_unseen_pass_is_any_three_cards_of_its_receivers_hand() -> None:
@@ -396,12 +402,14 @@ def test_hez2_uniform_over_the_deals_that_hold_what_was_played() -> None:
     three and any one card the seat has not seen, each as likely (a deal without them does not
     replay: the consistency test)."""
     sampler, rules, deck = sampler_for("hez2"), get_rules("hez2"), deck_of("hez2", [])
-    for seed in itertools.count():
+    for seed in range(SEEDS):
         events = simulate_game(rules, f"d{seed}", players=2, seed=seed)
         plays = [i for i, e in enumerate(events) if e.type == "play" and e.player == 1]
         drew = [i for i, e in enumerate(events) if e.type == "card_drawn" and e.player == 1]
         if len(plays) >= 3 and (not drew or drew[0] > plays[2]):
             break
+    else:
+        pytest.fail(f"no Hez2 duel with three plays before a draw in {SEEDS} games")
     log = events[: plays[2] + 1]
     seen = sum(
         deck.mask(e.cards or (e.card or "",))
@@ -423,3 +431,68 @@ def test_hez2_uniform_over_the_deals_that_hold_what_was_played() -> None:
     draws = 20 * len(support)
     counts = Counter(sampler.sample(log, 0, rng)[deal].cards for _ in range(draws))
     assert_uniform(counts, support, draws)
+
+
+# --------------------------------------------------------------------- Hearts' rarer reveals
+#: Hand 1 (passing left) dealt so that seat 1 ends up with the thirteen hearts: seat 0 passes it
+#: three hearts, it passes its three clubs on.
+ALL_HEARTS_DEAL = [
+    ("2H 3H 4H 2C 3C 4C 5C 6C 7C 8C 9C TC JC", "2H 3H 4H"),
+    ("5H 6H 7H 8H 9H TH JH QH KH AH QC KC AC", "QC KC AC"),
+    ("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", "2D 3D 4D"),
+    ("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", "2S 3S 4S"),
+]
+
+
+def test_hearts_a_heart_on_the_first_trick_shows_a_hand_of_hearts() -> None:
+    """HEARTS-FIRST-TRICK: seat 1, void in clubs, plays a heart on the first trick, so it holds
+    nothing but hearts (and the queen of spades, which seat 3 holds): in every deal seat 3 draws,
+    seat 1 holds all the hearts left."""
+    log = GameLog(get_rules("hearts"), {"players": 4, "names": ["a", "b", "c", "d"]})
+    for seat, (hand, _) in enumerate(ALL_HEARTS_DEAL):
+        log.add("deal", round=1, player=seat, cards=tuple(hand.split()))
+    for seat, (_, passed) in enumerate(ALL_HEARTS_DEAL):
+        log.add("pass", round=1, player=seat, target=(seat + 1) % 4, cards=tuple(passed.split()))
+    for seat, card in enumerate(["2C", "5H", "QC", "2D"]):
+        log.add("play", round=1, trick=1, player=seat, card=card)
+    log.rulings()
+    rng = random.Random(3)
+    hearts = HEARTS_DECK.mask(c + "H" for c in "2346789TJQKA")
+    for _ in range(20):
+        sampled = sampler_for("hearts").sample(log.events, 3, rng)
+        check_sample("hearts", log.events, 3, sampled)
+        assert get_rules("hearts").replay(sampled).hand(1) == hearts
+
+
+def test_hearts_a_heart_led_before_hearts_are_broken_shows_a_hand_of_hearts() -> None:
+    """HEARTS-BREAK: after a heart is led before hearts were broken, every deal the others draw
+    gives the leader hearts only (a deal that does not fails to replay)."""
+    rules, rng = get_rules("hearts"), random.Random(5)
+    for seed in range(SEEDS):
+        events = simulate_game(rules, f"b{seed}", players=4, seed=seed, bots=("heuristic",))
+        step = next((i for i, e in enumerate(events) if unbroken_heart_lead(events, i)), None)
+        if step is not None:
+            break
+    else:
+        pytest.fail(f"no heart led before hearts were broken in {SEEDS} games")
+    leader = events[step].player
+    for seat in range(4):
+        if seat != leader:
+            for _ in range(10):
+                check_sample(
+                    "hearts",
+                    events[: step + 1],
+                    seat,
+                    sampler_for("hearts").sample(events[: step + 1], seat, rng),
+                )
+
+
+def unbroken_heart_lead(events: list[Event], index: int) -> bool:
+    """Whether ``events[index]`` leads a heart to a trick after the first, no heart played yet
+    in its hand, the leader holding more than one card."""
+    event = events[index]
+    if event.type != "play" or not (event.card or "").endswith("H") or event.trick in (None, 1, 13):
+        return False
+    before = [e for e in events[:index] if e.round == event.round and e.type == "play"]
+    led = not before or before[-1].trick != event.trick
+    return led and not any((e.card or "").endswith("H") for e in before)
