@@ -15,7 +15,7 @@ from pathlib import Path
 
 from setuptools import setup
 
-#: Modules compiled by mypyc besides the games: the hot path of replay and audit.
+#: Modules compiled by mypyc besides the games: the hot path of replay, audit and review.
 CORE_MODULES = [
     "replay/cards.py",
     "replay/packed.py",
@@ -32,6 +32,7 @@ CORE_MODULES = [
     "replay/games/game.py",
     "replay/games/base.py",
     "replay/engine.py",
+    "replay/review/rollout.py",
 ]
 #: The registry, whose game modules (and their ``*_fast.py`` and ``*_bots.py``) are compiled too.
 REGISTRY = Path("replay/games/__init__.py")

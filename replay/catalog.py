@@ -29,6 +29,23 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoreUnit:
+    """What a review (:mod:`replay.review`, docs/review.md) counts for a seat: the unit of play
+    a decision is judged over and the seat's result in it, read from the rulings that score
+    it, and the thresholds of its labels."""
+
+    unit: str  # the unit of play a rollout plays to the end of: ``hand``, ``round``, ``game``
+    measure: str  # what the seat's result counts: ``points``, ``tokens``, ``score``, ``place``
+    #: The rulings whose ``amount`` for their ``player`` is that seat's result of the unit
+    #: (one of them per seat and unit).
+    events: tuple[str, ...]
+    lower_is_better: bool  # Hearts points and Hez2 places: the less the better
+    #: The expected losses (in ``measure``) from which a move is an inaccuracy, a mistake, a
+    #: blunder: each given only where the loss's interval excludes 0.
+    thresholds: tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
 class GameSpec:
     """What a game declares to the rest of the package (its plug-in contract)."""
 
@@ -54,6 +71,8 @@ class GameSpec:
     #: The seat count of a sample table (the benchmarks, the compiled build's training);
     #: None: the fewest players.
     sample_players: int | None = None
+    #: How a review scores a seat (``replay review``); None: the game cannot be reviewed.
+    score_unit: ScoreUnit | None = None
 
     @property
     def event_types(self) -> frozenset[str]:

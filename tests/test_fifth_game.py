@@ -41,6 +41,7 @@ from replay.games.base import (
     seat_names,
     simulated_seats,
 )
+from replay.games.hidden import NoSampler, sampler_for
 from replay.simulate import simulate_game
 from replay.store import EventStore
 from replay.violation import LogRule, RuleId
@@ -364,3 +365,9 @@ def test_registration_is_undone(tmp_path: Path) -> None:
     assert KIND not in available_kinds() and faces.card_face(KIND, "2S").name == "2S"
     report = EventStore.open(tmp_path / "store", create=True).ingest(games(1))
     assert [r.rule for r in report.rejected] == ["LOG-SETUP"]
+
+
+def test_a_game_without_a_hidden_sibling_has_no_sampler(twelve: Game[Any]) -> None:
+    """The sampler of what a seat cannot see is the module's ``_hidden`` sibling, if any."""
+    with pytest.raises(NoSampler, match=KIND):
+        sampler_for(KIND)

@@ -29,7 +29,7 @@ from mypy_extensions import i64
 
 from replay import faces
 from replay.cards import Deck, bits, popcount
-from replay.catalog import GameSpec
+from replay.catalog import GameSpec, ScoreUnit
 from replay.events import Category, Event, same_payload
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -1125,4 +1125,7 @@ SPEC: Final = GameSpec(
     players=tuple(range(Fou.min_players, Fou.max_players + 1)),
     sample_players=6,
     view_schema=VIEW_SCHEMA,
+    score_unit=ScoreUnit(
+        "round", "score", ("round_scored",), lower_is_better=False, thresholds=(1.0, 3.0, 8.0)
+    ),
 )

@@ -22,7 +22,7 @@ from mypy_extensions import i64
 
 from replay import faces
 from replay.cards import Deck, bits, highest, lowest, popcount, repeated
-from replay.catalog import GameSpec
+from replay.catalog import GameSpec, ScoreUnit
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -773,4 +773,7 @@ SPEC: Final = GameSpec(
     players=(4,),
     sample_players=4,
     view_schema=VIEW_SCHEMA,
+    score_unit=ScoreUnit(
+        "hand", "points", ("round_scored",), lower_is_better=True, thresholds=(0.5, 1.5, 4.0)
+    ),
 )

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Final
 
 from replay import faces
 from replay.cards import Deck, bits, popcount
-from replay.catalog import GameSpec
+from replay.catalog import GameSpec, ScoreUnit
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -1071,4 +1071,7 @@ SPEC: Final = GameSpec(
     options=("stakes", "dealer"),
     sample_players=4,
     view_schema=VIEW_SCHEMA,
+    score_unit=ScoreUnit(
+        "game", "place", ("player_out", "placed"), lower_is_better=True, thresholds=(0.1, 0.25, 0.5)
+    ),
 )

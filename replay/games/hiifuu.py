@@ -29,7 +29,7 @@ from mypy_extensions import i64
 
 from replay import faces
 from replay.cards import Deck, bits, lowest, popcount, repeated
-from replay.catalog import GameSpec
+from replay.catalog import GameSpec, ScoreUnit
 from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -1018,4 +1018,7 @@ SPEC: Final = GameSpec(
     options=("tokens",),
     sample_players=5,
     view_schema=VIEW_SCHEMA,
+    score_unit=ScoreUnit(
+        "round", "tokens", ("round_scored",), lower_is_better=False, thresholds=(0.25, 0.75, 2.0)
+    ),
 )

@@ -1,0 +1,444 @@
+"""The review of a game: for every decision of the chosen seats, each legal alternative's
+expected result for the seat, the chosen move's expected loss against the best, and a label
+where that loss is significant (docs/review.md).
+
+A decision is judged on what its seat knew: each of ``samples`` deals of the hidden cards
+(:func:`replay.games.hidden.sampler_for`) is put in place of the truth, then every alternative
+is played on from it with the same random stream (common random numbers), so that the
+difference between two moves is measured on the same deals. The same seed gives the same
+review, whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.audit import audit_game
+from replay.catalog import ScoreUnit
+from replay.events import Category, Event
+from replay.games import get_rules
+from replay.games.base import Game
+from replay.games.hidden import HiddenSampler, sampler_for
+from replay.review.rollout import DEFAULT_POLICY, Evaluator, Rollouts, score_unit
+from replay.review.stats import Estimate, mean_interval
+
+#: Deals of the hidden cards per decision when none is given.
+DEFAULT_SAMPLES = 64
+#: The most alternatives valued at one decision (a Hearts pass has 286, a Hiifuu discard
+#: hundreds): beyond it the move played, the policy's and a seeded draw of the others.
+DEFAULT_ALTERNATIVES = 12
+#: The labels, from the least loss to the most (thresholds: the game's ScoreUnit).
+LABELS = ("inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a review is made with; the same settings give the same review."""
+
+    samples: int = DEFAULT_SAMPLES
+    seed: int = 0
+    policy: str = DEFAULT_POLICY
+    max_alternatives: int = DEFAULT_ALTERNATIVES
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One legal move of a decision and its expected result for the seat."""
+
+    move: str
+    value: Estimate
+    chosen: bool
+    policy: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReview:
+    """One decision: its alternatives, the best, the loss of the move played, the label."""
+
+    game_id: str
+    kind: str
+    seq: int
+    seat: int
+    type: str
+    played: str
+    best: str
+    legal: int  # legal moves (more than the alternatives valued when over the limit)
+    alternatives: list[Alternative]
+    loss: Estimate
+    label: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat's figures over a game's reviewed decisions."""
+
+    seat: int
+    decisions: int
+    forced: int  # decisions with one legal move (not reviewed)
+    loss: Estimate  # mean loss per decision
+    accurate: int  # decisions whose loss is not significant
+    labels: dict[str, int]
+    worst: list[DecisionReview]
+
+    @property
+    def accuracy(self) -> tuple[float, float, float]:
+        """The share of decisions without a significant loss, with its Wilson interval."""
+        from replay.analytics.rates import wilson
+
+        if not self.decisions:
+            return 0.0, 0.0, 0.0
+        low, high = wilson(self.accurate, self.decisions)
+        return self.accurate / self.decisions, low, high
+
+
+@dataclass(slots=True)
+class GameReview:
+    """The review of one game (up to its first audit finding)."""
+
+    game_id: str
+    kind: str
+    unit: ScoreUnit
+    settings: Settings
+    seats: list[int]
+    decisions: list[DecisionReview] = field(default_factory=list)
+    forced: dict[int, int] = field(default_factory=dict)
+    stopped_at: int | None = None  # seq of the first audit finding: reviewed up to it
+    stop_reason: str = ""
+
+    def summaries(self, worst: int = 3) -> list[SeatSummary]:
+        return [seat_summary(self, seat, worst) for seat in self.seats]
+
+
+# --------------------------------------------------------------------- one game
+def review_game(
+    events: Sequence[Event],
+    settings: Settings = Settings(),
+    seats: Sequence[int] | None = None,
+    *,
+    sampler: HiddenSampler | None = None,
+    evaluator: Evaluator | None = None,
+) -> GameReview:
+    """Review one game's decisions by ``seats`` (all by default), up to its first finding."""
+    review = plan_review(events, seats, settings)
+    steps = decision_steps(events, review)
+    review.decisions = review_steps(events, steps, settings, sampler=sampler, evaluator=evaluator)
+    return review
+
+
+def plan_review(
+    events: Sequence[Event], seats: Sequence[int] | None, settings: Settings
+) -> GameReview:
+    """The review of a game (``events`` in seq order) before any decision is valued: its
+    seats, and where the audit stops it (a log whose setup is faulty has nothing to review).
+    ValueError for a review that cannot be made: a seat the table has not, an unknown policy."""
+    rules = get_rules(events[0].kind)
+    review = GameReview(events[0].game_id, rules.kind, score_unit(rules.kind), settings, [])
+    if settings.policy not in rules.bots():
+        policies = ", ".join(rules.bots())
+        raise ValueError(f"no policy {settings.policy!r} for {rules.kind}; policies: {policies}")
+    audit = audit_game(events)
+    stops = [f.seq for f in audit.findings]
+    if audit.stopped_at is not None:
+        stops.append(audit.stopped_at)
+    if events[0].type != "game_start" or events[0].seq != 0:
+        stops.append(events[0].seq)
+    if stops:
+        review.stopped_at = min(stops)
+        first = next((f for f in audit.findings if f.seq == review.stopped_at), None)
+        review.stop_reason = (
+            f"{first.rule}: {first.message}" if first else audit.stop_reason or "no game_start"
+        )
+    if review.stopped_at is not None and review.stopped_at <= events[0].seq:
+        return review  # the setup itself is faulty: nothing to review
+    players = rules.start(events[0]).n
+    review.seats = sorted(set(seats)) if seats else list(range(players))
+    wrong = [s for s in review.seats if not 0 <= s < players]
+    if wrong:
+        raise ValueError(f"no seat {wrong[0]} in a game of {players}")
+    return review
+
+
+def decision_steps(events: Sequence[Event], review: GameReview) -> list[int]:
+    """The positions in ``events`` of the decisions to review (counting the forced ones in
+    ``review.forced``)."""
+    rules = get_rules(review.kind)
+    steps: list[int] = []
+    if not review.seats:
+        return steps  # nothing to review (a faulty setup)
+    for i, state, _, _ in _positions(rules, events, review):
+        seat = events[i].player
+        assert seat is not None
+        if len(rules.legal_decisions(state, seat)) > 1:
+            steps.append(i)
+        else:
+            review.forced[seat] = review.forced.get(seat, 0) + 1
+    return steps
+
+
+def review_steps(
+    events: Sequence[Event],
+    steps: Sequence[int],
+    settings: Settings,
+    *,
+    sampler: HiddenSampler | None = None,
+    evaluator: Evaluator | None = None,
+) -> list[DecisionReview]:
+    """The reviews of the decisions at ``steps`` (positions in ``events``)."""
+    if not steps:
+        return []
+    kind = events[0].kind
+    rules = get_rules(kind)
+    judge = Judge(rules, settings, sampler or sampler_for(kind), evaluator)
+    wanted = set(steps)
+    last = max(steps, default=-1)
+    out = []
+    for i, state, unit_state, unit_index in _positions(rules, events, None, last + 1):
+        if i in wanted:
+            out.append(judge.review(events, i, state, unit_state, unit_index))
+    return out
+
+
+def _positions(
+    rules: Game[Any], events: Sequence[Event], review: GameReview | None, end: int | None = None
+) -> Iterator[tuple[int, Any, Any, int]]:
+    """Walk the log: for each decision by a reviewed seat (every decision without
+    ``review``), its position, the state before it, and the state and position where its
+    scoring unit began. The walk stops at the review's stop (the first finding) or ``end``."""
+    unit = score_unit(rules.kind)
+    state = rules.start(events[0])
+    unit_state, unit_index, scored = state.clone(), 1, 0
+    stop = len(events) if end is None else min(end, len(events))
+    seats = set(review.seats) if review else None
+    for i in range(1, stop):
+        event = events[i]
+        if review is not None and review.stopped_at is not None and event.seq >= review.stopped_at:
+            return
+        is_decision = rules.categories.get(event.type) is Category.DECISION
+        if is_decision and (seats is None or event.player in seats):
+            yield i, state, unit_state, unit_index
+        state = rules.apply(state, event)
+        if event.type in unit.events:
+            scored += 1
+            if scored == state.n:  # every seat has its result: a new unit begins
+                unit_state, unit_index, scored = state.clone(), i + 1, 0
+
+
+# --------------------------------------------------------------------- one decision
+class Judge:
+    """Values the alternatives of decisions of one game kind."""
+
+    def __init__(
+        self,
+        rules: Game[Any],
+        settings: Settings,
+        sampler: HiddenSampler,
+        evaluator: Evaluator | None = None,
+    ) -> None:
+        self.rules = rules
+        self.settings = settings
+        self.sampler = sampler
+        self.rollouts = Rollouts(rules, settings.policy)
+        self.evaluator: Evaluator = evaluator or self.rollouts
+        self.unit = self.rollouts.unit
+
+    def review(
+        self, events: Sequence[Event], i: int, state: Any, unit_state: Any, unit_index: int
+    ) -> DecisionReview:
+        """The review of the decision ``events[i]`` (``state`` the true state before it)."""
+        rules, settings, played = self.rules, self.settings, events[i]
+        seat = played.player
+        assert seat is not None
+        legal = rules.legal_decisions(state, seat)
+        chosen = _index_of(legal, played)
+        name = f"{settings.seed}/{played.game_id}/{played.seq}"
+        policy_move = _index_of(legal, self.rollouts.bot(state, seat, random.Random(name)))
+        picked = _alternatives(len(legal), chosen, policy_move, settings.max_alternatives, name)
+        sign = 1.0 if self.unit.lower_is_better else -1.0
+        values: list[list[float]] = [[] for _ in picked]
+        for j in range(settings.samples):
+            rng = random.Random(f"{name}/{j}")
+            world = self.world(events, i, seat, unit_state, unit_index, rng)
+            stream = rng.getrandbits(64)
+            for a, index in enumerate(picked):
+                after = rules.apply_in_place(world.clone(), legal[index])
+                values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
+        mine = picked.index(chosen)
+        costs = [[sign * x for x in v] for v in values]
+        best = _best(costs, mine, range(settings.samples))
+        loss = mean_interval(held_out_loss(costs, mine))
+        options = [
+            Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move)
+            for i, v in zip(picked, values, strict=True)
+        ]
+        return DecisionReview(
+            played.game_id, played.kind, played.seq, seat, played.type, move_text(played),
+            move_text(legal[picked[best]]), len(legal), options, loss, label_of(loss, self.unit),
+        )  # fmt: skip
+
+    def world(
+        self,
+        events: Sequence[Event],
+        i: int,
+        seat: int,
+        unit_state: Any,
+        unit_index: int,
+        rng: random.Random,
+    ) -> Any:
+        """The state before decision ``i`` in one deal of what ``seat`` cannot see: the log
+        resampled, replayed from the start of the scoring unit (before it, nothing hidden
+        bears on what follows)."""
+        log = self.sampler.sample(events[:i], seat, rng)
+        state = unit_state.clone()
+        apply = self.rules.apply_in_place
+        for event in log[unit_index:i]:
+            state = apply(state, event)
+        return state
+
+
+def _best(costs: Sequence[Sequence[float]], mine: int, samples: Iterable[int]) -> int:
+    """The alternative of least mean cost over ``samples`` (the move played on a tie)."""
+    kept = list(samples)
+    totals = [sum(cost[j] for j in kept) for cost in costs]
+    return min(range(len(costs)), key=lambda a: (totals[a], a != mine, a))
+
+
+def held_out_loss(costs: Sequence[Sequence[float]], mine: int) -> list[float]:
+    """The loss of alternative ``mine`` against the best, one value a sample, cross-fitted: the
+    best is chosen on the odd samples for the even ones and the other way round, so that the
+    luck that made a move look best is not counted in its lead (the loss of a move as good as
+    any is then about 0, either side, not always above it)."""
+    n = len(costs[mine])
+    if n < 2:
+        return [0.0] * n
+    halves = (range(0, n, 2), range(1, n, 2))
+    loss = []
+    for held, chooser in (halves, halves[::-1]):
+        best = _best(costs, mine, chooser)
+        loss += [costs[mine][j] - costs[best][j] for j in held]
+    return loss
+
+
+def _index_of(legal: Sequence[Event], event: Event) -> int:
+    """The position of ``event`` among the legal decisions (a pass's cards in any order)."""
+    key = _move_key(event)
+    for index, option in enumerate(legal):
+        if _move_key(option) == key:
+            return index
+    raise ValueError(f"step {event.seq}: {move_text(event)} is not among the legal decisions")
+
+
+def _move_key(event: Event) -> tuple[Any, ...]:
+    cards = tuple(sorted(event.cards)) if event.cards is not None else None
+    return event.type, event.player, event.target, event.card, cards, event.suit, event.amount
+
+
+def _alternatives(legal: int, chosen: int, policy: int, limit: int, name: str) -> list[int]:
+    """The legal moves valued: all of them up to ``limit``; beyond, the move played, the
+    policy's and a seeded draw of the others."""
+    if legal <= limit:
+        return list(range(legal))
+    kept = {chosen, policy}
+    others = [i for i in range(legal) if i not in kept]
+    kept.update(random.Random(f"{name}/alternatives").sample(others, max(limit - len(kept), 0)))
+    return sorted(kept)
+
+
+def label_of(loss: Estimate, unit: ScoreUnit) -> str | None:
+    """The label of a loss: the worst whose threshold the mean reaches, only where the
+    interval excludes 0."""
+    if loss.low <= 0:
+        return None
+    label = None
+    for name, threshold in zip(LABELS, unit.thresholds, strict=True):
+        if loss.mean >= threshold:
+            label = name
+    return label
+
+
+def move_text(event: Event) -> str:
+    """A move as people read it: ``play QS``, ``pass 2C 3C 4C``, ``declare_suit E``, ``draw``."""
+    parts = [event.type]
+    if event.card is not None:
+        parts.append(event.card)
+    if event.cards is not None:
+        parts.extend(sorted(event.cards))
+    if event.suit is not None:
+        parts.append(event.suit)
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------- summaries
+def seat_summary(review: GameReview, seat: int, worst: int = 3) -> SeatSummary:
+    """A seat's figures over the reviewed decisions of a game."""
+    mine = [d for d in review.decisions if d.seat == seat]
+    labels = {name: sum(d.label == name for d in mine) for name in LABELS}
+    ranked = sorted((d for d in mine if d.loss.mean > 0), key=lambda d: (-d.loss.mean, d.seq))
+    return SeatSummary(
+        seat, len(mine), review.forced.get(seat, 0),
+        mean_interval([d.loss.mean for d in mine]),
+        sum(not d.loss.excludes_zero() for d in mine), labels, ranked[:worst],
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------- many games, many cores
+def review_games(
+    games: Sequence[Sequence[Event]],
+    settings: Settings = Settings(),
+    seats: Sequence[int] | None = None,
+    *,
+    jobs: int = 1,
+    problems: list[tuple[str, str]] | None = None,
+) -> list[GameReview]:
+    """Review several games (each in seq order), their decisions spread over ``jobs`` worker
+    processes (the review is the same for any ``jobs``: every decision draws from its own
+    seeded streams). With ``problems``, a game that cannot be reviewed (see
+    :func:`plan_review`) is left out, its id and why added there; without, its ValueError is
+    raised."""
+    reviews: list[GameReview] = []
+    kept: list[Sequence[Event]] = []
+    for events in games:
+        try:
+            reviews.append(plan_review(events, seats, settings))
+        except ValueError as exc:
+            if problems is None:
+                raise
+            problems.append((events[0].game_id, str(exc)))
+            continue
+        kept.append(events)
+    games = kept
+    tasks = [
+        (g, chunk)
+        for g, review in enumerate(reviews)
+        for chunk in _chunks(decision_steps(games[g], review), jobs)
+    ]
+    if jobs <= 1 or len(tasks) <= 1:
+        done = [review_steps(games[g], steps, settings) for g, steps in tasks]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        from replay.audit import _fork_context
+
+        with ProcessPoolExecutor(jobs, mp_context=_fork_context()) as pool:
+            done = list(
+                pool.map(
+                    review_steps,
+                    [games[g] for g, _ in tasks],
+                    [steps for _, steps in tasks],
+                    [settings] * len(tasks),
+                )
+            )
+    for (g, _), decisions in zip(tasks, done, strict=True):
+        reviews[g].decisions.extend(decisions)
+    return reviews
+
+
+def _chunks(steps: list[int], jobs: int) -> list[list[int]]:
+    """``steps`` cut into about ``2 * jobs`` runs (one for one job), none empty."""
+    if not steps:
+        return []
+    parts = 1 if jobs <= 1 else min(len(steps), 2 * jobs)
+    size = -(-len(steps) // parts)
+    return [steps[k : k + size] for k in range(0, len(steps), size)]

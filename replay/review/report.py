@@ -1,0 +1,220 @@
+"""A review written out: one JSON document (``docs/schemas/cli-review.schema.json``), one
+decision a line (``jsonl``, ``csv``), or a report for people (``table``, ``markdown``,
+``html``)."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from replay.review.engine import LABELS, DecisionReview, GameReview, SeatSummary
+
+#: The columns of a decision row (``csv``; ``jsonl`` adds the alternatives).
+DECISION_COLUMNS = (
+    "game_id", "kind", "seq", "seat", "type", "played", "best", "legal", "loss", "loss_low",
+    "loss_high", "label",
+)  # fmt: skip
+
+
+def decision_row(decision: DecisionReview) -> dict[str, Any]:
+    """A decision as one flat record (its alternatives as a list)."""
+    loss = decision.loss
+    return {
+        "game_id": decision.game_id,
+        "kind": decision.kind,
+        "seq": decision.seq,
+        "seat": decision.seat,
+        "type": decision.type,
+        "played": decision.played,
+        "best": decision.best,
+        "legal": decision.legal,
+        "loss": round(loss.mean, 3),
+        "loss_low": round(loss.low, 3),
+        "loss_high": round(loss.high, 3),
+        "label": decision.label,
+        "alternatives": [
+            {
+                "move": a.move,
+                **{k: v for k, v in a.value.as_dict().items() if k != "n"},
+                "chosen": a.chosen,
+                "policy": a.policy,
+            }
+            for a in decision.alternatives
+        ],
+    }
+
+
+def summary_dict(summary: SeatSummary) -> dict[str, Any]:
+    share, low, high = summary.accuracy
+    return {
+        "seat": summary.seat,
+        "decisions": summary.decisions,
+        "forced": summary.forced,
+        "mean_loss": summary.loss.as_dict(),
+        "accuracy": {"share": round(share, 3), "low": round(low, 3), "high": round(high, 3)},
+        "labels": summary.labels,
+        "worst": [decision_row(d) for d in summary.worst],
+    }
+
+
+def review_dict(review: GameReview) -> dict[str, Any]:
+    """One game's review as data (the ``games`` items of the JSON document)."""
+    unit = review.unit
+    return {
+        "game_id": review.game_id,
+        "kind": review.kind,
+        "unit": unit.unit,
+        "measure": unit.measure,
+        "lower_is_better": unit.lower_is_better,
+        "thresholds": dict(zip(LABELS, unit.thresholds, strict=True)),
+        "reviewed_to": review.stopped_at,
+        "stop_reason": review.stop_reason or None,
+        "seats": [summary_dict(s) for s in review.summaries()],
+        "decisions": [decision_row(d) for d in review.decisions],
+    }
+
+
+def review_document(reviews: Sequence[GameReview]) -> dict[str, Any]:
+    """The whole review: its settings and every game."""
+    settings = reviews[0].settings if reviews else None
+    return {
+        "settings": {
+            "samples": settings.samples,
+            "seed": settings.seed,
+            "policy": settings.policy,
+            "max_alternatives": settings.max_alternatives,
+        }
+        if settings
+        else None,
+        "games": [review_dict(r) for r in reviews],
+    }
+
+
+# --------------------------------------------------------------------- for people
+def _interval(mean: float, low: float, high: float) -> str:
+    return f"{mean:.2f} [{low:.2f}, {high:.2f}]"
+
+
+def _stop_line(review: GameReview) -> str | None:
+    if review.stopped_at is None:
+        return None
+    return f"reviewed up to step {review.stopped_at}, the first audit finding: {review.stop_reason}"
+
+
+def _game_head(review: GameReview) -> str:
+    unit = review.unit
+    better = "lower" if unit.lower_is_better else "higher"
+    settings = review.settings
+    return (
+        f"{review.kind} game {review.game_id}: loss in {unit.measure} per {unit.unit} "
+        f"({better} is better), {settings.samples} samples, policy {settings.policy}, "
+        f"seed {settings.seed}"
+    )
+
+
+def _summary_cells(summary: SeatSummary) -> list[str]:
+    share, low, high = summary.accuracy
+    loss = summary.loss
+    labels = ", ".join(f"{v} {k}" for k, v in summary.labels.items() if v) or "-"
+    worst = ", ".join(f"#{d.seq} {d.played} ({d.loss.mean:.2f})" for d in summary.worst) or "-"
+    return [
+        str(summary.seat), str(summary.decisions), str(summary.forced),
+        _interval(loss.mean, loss.low, loss.high),
+        f"{100 * share:.0f}% [{100 * low:.0f}, {100 * high:.0f}]", labels, worst,
+    ]  # fmt: skip
+
+
+SUMMARY_HEADERS = ("seat", "decisions", "forced", "mean loss [95%]", "accuracy", "labels", "worst")
+DECISION_HEADERS = ("step", "seat", "played", "best", "loss [95%]", "label", "alternatives")
+
+
+def _decision_cells(d: DecisionReview) -> list[str]:
+    alternatives = "; ".join(
+        f"{'*' if a.chosen else ''}{a.move} {_interval(a.value.mean, a.value.low, a.value.high)}"
+        for a in d.alternatives
+    )
+    if d.legal > len(d.alternatives):
+        alternatives += f" ({len(d.alternatives)} of {d.legal} legal)"
+    return [
+        str(d.seq), str(d.seat), d.played, d.best,
+        _interval(d.loss.mean, d.loss.low, d.loss.high), d.label or "", alternatives,
+    ]  # fmt: skip
+
+
+def review_text(reviews: Sequence[GameReview]) -> str:
+    """The review as plain text: per game, its decisions then its seats."""
+    blocks = []
+    for review in reviews:
+        lines = [_game_head(review)]
+        stop = _stop_line(review)
+        if stop:
+            lines.append(f"  {stop}")
+        for d in review.decisions:
+            cells = _decision_cells(d)
+            label = f"  {cells[5].upper()}" if cells[5] else ""
+            lines.append(
+                f"  #{cells[0]:>4} seat {cells[1]}  {cells[2]:<16} best {cells[3]:<16} "
+                f"loss {cells[4]}{label}"
+            )
+        lines.append("  " + " | ".join(SUMMARY_HEADERS))
+        lines.extend("  " + " | ".join(_summary_cells(s)) for s in review.summaries())
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) or "no games"
+
+
+def _markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    return [line(headers), line(["---"] * len(headers)), *(line(r) for r in rows)]
+
+
+def review_markdown(reviews: Sequence[GameReview]) -> str:
+    """The review as Markdown: per game, the seats' figures then every decision."""
+    out = ["# Review", ""]
+    for review in reviews:
+        out += [f"## {_game_head(review)}", ""]
+        stop = _stop_line(review)
+        if stop:
+            out += [f"*{stop}*", ""]
+        out += _markdown_table(SUMMARY_HEADERS, [_summary_cells(s) for s in review.summaries()])
+        out += [""]
+        out += _markdown_table(DECISION_HEADERS, [_decision_cells(d) for d in review.decisions])
+        out += [""]
+    return "\n".join(out)
+
+
+def review_html(reviews: Sequence[GameReview]) -> str:
+    """The review as one standalone HTML page."""
+
+    def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>Review</title>"
+        "<style>body{font-family:sans-serif}table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style></head><body>"
+        "<h1>Review</h1>"
+    ]
+    for review in reviews:
+        parts.append(f"<h2>{html.escape(_game_head(review))}</h2>")
+        stop = _stop_line(review)
+        if stop:
+            parts.append(f"<p><em>{html.escape(stop)}</em></p>")
+        parts.append(table(SUMMARY_HEADERS, [_summary_cells(s) for s in review.summaries()]))
+        parts.append(table(DECISION_HEADERS, [_decision_cells(d) for d in review.decisions]))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def review_jsonl(reviews: Sequence[GameReview]) -> str:
+    """One decision a line."""
+    return "\n".join(
+        json.dumps(decision_row(d), ensure_ascii=False) for r in reviews for d in r.decisions
+    )

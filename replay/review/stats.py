@@ -1,0 +1,91 @@
+"""Means with their 95% intervals (Student's t), the figures every review number carries.
+
+>>> m = mean_interval([1.0, 2.0, 3.0, 4.0])
+>>> round(m.mean, 2), round(m.low, 2), round(m.high, 2), m.n
+(2.5, 0.45, 4.55, 4)
+>>> mean_interval([2.0]).low, mean_interval([]).n
+(2.0, 0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = NormalDist().inv_cdf(0.975)
+
+#: The 0.975 quantile of Student's t for 1 to 30 degrees of freedom.
+_T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def t975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (a table to 30, then
+    the Cornish-Fisher expansion, within 0.001 of the exact value).
+
+    >>> t975(4), round(t975(60), 3), round(t975(10_000), 3)
+    (2.776, 2.0, 1.96)
+    """
+    if df <= len(_T975):
+        return _T975[max(df, 1) - 1]
+    z = Z95
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean with its 95% interval over ``n`` values (the interval is the mean alone for one
+    value or none)."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    def excludes_zero(self) -> bool:
+        """Whether the interval lies wholly on one side of 0."""
+        return self.low > 0 or self.high < 0
+
+    def as_dict(self, digits: int = 3) -> dict[str, float | int]:
+        return {
+            "mean": round(self.mean, digits),
+            "low": round(self.low, digits),
+            "high": round(self.high, digits),
+            "n": self.n,
+        }
+
+
+def mean_interval(values: Sequence[float]) -> Estimate:
+    """The mean of ``values`` with its t interval."""
+    n = len(values)
+    if n == 0:
+        return Estimate(0.0, 0.0, 0.0, 0)
+    mean = math.fsum(values) / n
+    if n == 1:
+        return Estimate(mean, mean, mean, 1)
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t975(n - 1) * math.sqrt(variance / n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def welch_p(a: Sequence[float], b: Sequence[float]) -> float:
+    """The two-sided p-value of Welch's t test that ``a`` and ``b`` have the same mean (the
+    normal approximation of t: the samples it is used on are large).
+
+    >>> welch_p([1.0, 2.0, 3.0] * 20, [1.0, 2.0, 3.0] * 20)
+    1.0
+    """
+    ma, mb = mean_interval(a), mean_interval(b)
+    va = math.fsum((x - ma.mean) ** 2 for x in a) / (len(a) - 1)
+    vb = math.fsum((x - mb.mean) ** 2 for x in b) / (len(b) - 1)
+    se = math.sqrt(va / len(a) + vb / len(b))
+    if se == 0:
+        return 1.0 if ma.mean == mb.mean else 0.0
+    z = abs(ma.mean - mb.mean) / se
+    return math.erfc(z / math.sqrt(2))
