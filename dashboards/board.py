@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -184,23 +184,42 @@ def hands_html(view: Mapping[str, Any]) -> str:
 
 
 def game_facts(view: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The game data not drawn on the board, in words: each key by the title its game's view
-    schema gives it (``points_this_hand``: Points this hand), seats by name, a value per seat
-    as ``name value`` pairs, yes/no for flags, ``none`` for an empty list."""
+    """The game data not drawn on the board and not one value per seat, in words: each key by
+    the title its game's view schema gives it (``hearts_broken``: Hearts broken), seats by name,
+    yes/no for flags, ``none`` for an empty list."""
+    names = _names(view)
+    return [
+        (title, _in_words(str(view.get("kind", "")), value, schema, names))
+        for title, schema, value, per_seat in _data(view)
+        if not per_seat
+    ]
+
+
+def seat_facts(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The game data of one value per seat (``points_this_hand``, ``stakes``...) by title, in
+    words, in seat order."""
+    kind = str(view.get("kind", ""))
+    return {
+        title: [_plain(kind, v) for v in value]
+        for title, _, value, per_seat in _data(view)
+        if per_seat
+    }
+
+
+def _data(view: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], Any, bool]]:
+    """(title, schema, value, one value per seat) of each key of the view's game data that
+    the board does not draw (per-seat cards show beside the hands)."""
     kind = str(view.get("kind", ""))
     players = int(view.get("players") or 0)
-    names = _names(view)
-    facts = []
     for key, value in (view.get("game") or {}).items():
         if key in ON_BOARD:
             continue
         per_seat = isinstance(value, list) and len(value) == players and players > 0
         if per_seat and all(v is None or v == [] or _is_cards(kind, v) for v in value):
-            continue  # per-seat cards: shown beside the hands
+            continue
         schema = _property(kind, key)
         title = str(schema.get("title") or key.replace("_", " ").capitalize())
-        facts.append((title, _in_words(kind, value, schema, names)))
-    return facts
+        yield title, schema, value, per_seat and not str(schema.get("$ref", "")).endswith("/seats")
 
 
 def _property(kind: str, key: str) -> Mapping[str, Any]:

@@ -25,7 +25,7 @@ DISPUTE = ROOT / "sample_logs" / "disputes" / "hearts" / "HEARTS-TRICK.jsonl"
 #: (file name, source, URL path and query): every page, a replay of each game kind.
 VIEWS = (
     ("overview", SAMPLE, "/"),
-    ("statistics", SAMPLE, "/statistics?kind=hearts"),
+    ("statistics", SAMPLE, "/statistics"),
     ("player", SAMPLE, "/player?player=Ada"),
     ("replay-trick", SAMPLE, "/replay?game=hearts-2026-03-03-t1&step=12"),
     ("replay-hez2", SAMPLE, "/replay?game=hez2-2026-03-06-t4&step=116"),

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow.compute as pc
 import streamlit as st
 
-from dashboards.board import board_html, game_facts, hands_html, result_words
+from dashboards.board import board_html, game_facts, hands_html, result_words, seat_facts
 from dashboards.data import (
     Replay,
     chosen_games,
@@ -178,6 +178,7 @@ def standing_chart(path: str, game_id: str, view: Mapping[str, Any]) -> None:
     table: dict[str, list[Any]] = {"player": names}
     for name, values in figures.items():
         table[name] = ["-" if v is None else v for v in values]
+    table.update(seat_facts(view))
     st.dataframe(table, hide_index=True)
 
 
