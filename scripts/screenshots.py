@@ -58,7 +58,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--only", help="views whose name contains this text")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sys.exit("screenshots: playwright is not installed (pip install -e '.[e2e]')")
+    if not Path(CHROMIUM).is_file():
+        sys.exit(f"screenshots: no Chromium at {CHROMIUM} (apt-get install chromium)")
 
     args.out.mkdir(parents=True, exist_ok=True)
     views = [v for v in VIEWS if not args.only or args.only in v[0]]

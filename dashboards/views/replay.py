@@ -107,7 +107,26 @@ def seat_choice(view: Mapping[str, Any]) -> int | None:
     return chosen if isinstance(chosen, int) else None
 
 
+#: On a phone the jump buttons stay one row of icons (Streamlit stacks columns below 640 px).
+NAV_STYLE = """<style>@media (max-width:640px){
+.st-key-replay_nav [data-testid="stHorizontalBlock"]{flex-wrap:nowrap!important;gap:2px}
+.st-key-replay_nav [data-testid="stColumn"]{min-width:0!important;width:auto!important;
+ flex:1 1 0!important}
+.st-key-replay_nav button{padding:0 2px;min-height:2rem}
+.st-key-replay_nav button [data-testid="stMarkdownContainer"]{display:none}}</style>"""
+
+
 def navigation(replay: Replay, step: int) -> None:
+    st.html(NAV_STYLE)
+    with st.container(key="replay_nav"):
+        jump_buttons(replay, step)
+    last = replay.cursor.last_step
+    st.session_state["replay_step"] = step
+    if last > 0:
+        st.slider("Step", 0, last, key="replay_step", on_change=on_step)
+
+
+def jump_buttons(replay: Replay, step: int) -> None:
     cols = st.columns([2 if label else 1 for _, label, _, _ in BUTTONS])
     for col, (where, label, icon, tip) in zip(cols, BUTTONS, strict=True):
         col.button(
@@ -116,10 +135,6 @@ def navigation(replay: Replay, step: int) -> None:
             icon_position="left" if where.startswith(("prev", "first")) else "right",
             width="stretch",
         )  # fmt: skip
-    last = replay.cursor.last_step
-    st.session_state["replay_step"] = step
-    if last > 0:
-        st.slider("Step", 0, last, key="replay_step", on_change=on_step)
 
 
 def in_words(view: Mapping[str, Any]) -> str:
