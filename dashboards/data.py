@@ -72,6 +72,7 @@ class Source:
     table: pa.Table | None = None  # their events, for the statistics
     opening_problems: list[str] = field(default_factory=list)
     what: str = "file"
+    rows: list[dict[str, Any]] = field(default_factory=list)  # their listing (Sources.summaries)
 
     @property
     def problems(self) -> list[str]:
@@ -100,7 +101,7 @@ def open_source(path: str) -> Source:
         games = {ref.game_id: sources.load(ref) for ref in sources.games()}
         table = sources.events_table() if games else None
         return Source(path, games=games, table=table, opening_problems=sources.collect_problems(),
-                      what=what or "file")  # fmt: skip
+                      what=what or "file", rows=sources.summaries())  # fmt: skip
     except Exception as exc:  # a damaged input must be a message, never a traceback
         return Source(path, opening_problems=[f"{path}: cannot be read: {exc}"])
 
@@ -167,24 +168,12 @@ def all_games(path: str, kind: str | None, snap: Snapshot) -> pa.Table:
             return _empty_games()
         seats = pc.list_value_length(table.column("players"))
         return table.append_column("seats", seats).select(list(GAME_COLUMNS))
-    rows = [_file_game_row(g) for g in source.games.values() if kind in (None, g[0].kind)]
+    rows = [
+        {**{c: r.get(c) for c in GAME_COLUMNS}, "seats": len(r["players"])}
+        for r in source.rows
+        if kind in (None, r["kind"])
+    ]
     return pa.Table.from_pylist(rows, schema=_empty_games().schema) if rows else _empty_games()
-
-
-def _file_game_row(events: list[Event]) -> dict[str, Any]:
-    """A file game's row, its names from the state view at step 0 (the rules read the setup)."""
-    names: list[str] = []
-    try:
-        rules = get_rules(events[0].kind)
-        first = next(iter(rules.walk(events[:1])))
-        if first.applied is not None:
-            names = [str(n) for n in rules.view(first.state)["names"]]
-    except Exception:  # an unknown kind or a bad setup: the game is listed without names
-        names = []
-    return {
-        "game_id": events[0].game_id, "kind": events[0].kind, "players": names,
-        "seats": len(names), "events": len(events), "started": events[0].ts, "winners": [],
-    }  # fmt: skip
 
 
 def _empty_games() -> pa.Table:

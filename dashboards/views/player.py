@@ -24,6 +24,7 @@ from dashboards.data import (
     show_problems,
     warned,
 )
+from replay.analytics.words import value_words
 
 #: The most opponents the head-to-head chart shows (the most games together first).
 OPPONENTS = 25
@@ -99,6 +100,7 @@ def rating(path: str, chosen: Chosen, snap: Snapshot) -> None:
         return
     data = table.to_pandas()
     data["top"] = data["mu"] + 3 * data["sigma"]
+    data["kind"] = [value_words("kind", k) for k in data["kind"]]
     base = alt.Chart(data).encode(
         x=alt.X("day:T", title="day"), color=alt.Color("kind:N", title="game")
     )

@@ -167,6 +167,10 @@ def headline(view: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+#: The players' legend, below the chart (up to eight names do not fit beside it).
+BELOW = alt.Legend(orient="bottom", columns=3)
+
+
 def standing_chart(path: str, game_id: str, view: Mapping[str, Any]) -> None:
     """The game's own figure (Hearts' points, Hez2's cards left...) per player up to the step
     shown, never beyond it (the rest of the game is not given away), then every figure of the
@@ -183,7 +187,7 @@ def standing_chart(path: str, game_id: str, view: Mapping[str, Any]) -> None:
             .encode(
                 x=alt.X("step:Q", title="step", scale=alt.Scale(domainMin=0)),
                 y=alt.Y("value:Q", title=figure, axis=alt.Axis(format="d", tickMinStep=1)),
-                color=alt.Color("name:N", title="player"),
+                color=alt.Color("name:N", title="player", legend=BELOW),
                 tooltip=[alt.Tooltip("name:N", title="player"), alt.Tooltip("step:Q"),
                          alt.Tooltip("value:Q", title=figure)],
             )

@@ -231,7 +231,8 @@ def show_result(kind: str, result: Any, title: str, chart: Any, csv: bytes) -> N
     if chart is not None:
         st.altair_chart(chart)
     table = one_kind(result.table)
-    if chart is not None and "rate" in table.column_names and keys_of(table) != ["card"]:
+    bars = result.chart != "heatmap" and keys_of(table) != ["card"]
+    if chart is not None and "rate" in table.column_names and bars:
         st.caption("Grey bars: fewer opportunities than the statistics read (the interval is "
                    "wide); hover a bar for its figures.")  # fmt: skip
     with st.expander(f"Table ({table.num_rows:,} rows)"):

@@ -29,7 +29,7 @@ COLUMNS: Final[dict[str, str]] = {
     "avg_place": "average place",
     "avg_score": "average score",
     "roi": "return on stake",
-    "led": "led by",
+    "led": "suit or colour led",
     "taken_by": "taken by",
     "level": "level games",
     "behind": "finished behind",
