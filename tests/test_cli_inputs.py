@@ -167,7 +167,7 @@ def test_a_game_id_in_two_inputs_is_named_and_served_once(corpus: dict[str, Any]
 
 
 def test_findings_name_the_file_each_game_came_from() -> None:
-    files = [DISPUTES / "hearts" / "HEARTS-FOLLOW.jsonl", DISPUTES / "hez2" / "HEZ2-ACE.jsonl"]
+    files = [DISPUTES / "hearts" / "HEARTS-FOLLOW.jsonl", DISPUTES / "hez2" / "HEZ2-MATCH.jsonl"]
     result = run("audit", *files)
     assert result.exit_code == 1
     for path in files:

@@ -321,10 +321,11 @@ def test_tie_for_lowest_at_100_continues() -> None:
 
 
 def test_end_ruling_cannot_be_skipped() -> None:
+    """HEARTS-END [decision]: a missing game end cites HEARTS-END (a deal in its place)."""
     log = new_log()
     log.state.totals = (90, 40, 60, 70)
     finish_hand(log, (13, 5, 4, 4))
-    assert rule_of(log, "deal", round=2, player=0, cards=()) == "LOG-ORDER"
+    assert rule_of(log, "deal", round=2, player=0, cards=()) == "HEARTS-END"
 
 
 def test_sequence_gap_is_log_sequence() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from replay.audit import audit_game
 from replay.cards import bits
 from replay.events import Event
 from replay.games import fou, get_rules, hearts, hez2
@@ -70,11 +71,11 @@ def event(state: Any, type_: str, **fields: Any) -> Event:
 
 
 # ----------------------------------------------------------------------------- the END rules
-@pytest.mark.parametrize(
-    ("kind", "players", "rule"),
-    [("hearts", 4, "HEARTS-END"), ("hez2", 3, "HEZ2-RANKING"), ("hiifuu", 5, "HIIFUU-END"),
-     ("fou", 5, "FOU-END")],
-)  # fmt: skip
+END_RULES = [("hearts", 4, "HEARTS-END"), ("hez2", 3, "HEZ2-RANKING"), ("hiifuu", 5, "HIIFUU-END"),
+             ("fou", 5, "FOU-END")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "players", "rule"), END_RULES)
 def test_a_game_end_where_the_game_goes_on_cites_the_end_rule(
     kind: str, players: int, rule: str
 ) -> None:
@@ -91,7 +92,47 @@ def test_a_game_end_where_the_game_goes_on_cites_the_end_rule(
     assert {Phase.DECISION, Phase.CHANCE, Phase.RULING} <= seen
 
 
+def before_the_end(kind: str, players: int) -> tuple[Any, Any, list[Event]]:
+    """A simulated game: the state where its `game_end` is due, the state after it, the log."""
+    rules = get_rules(kind)
+    log = simulated(kind, players, 0)
+    assert log[-1].type == "game_end"
+    state = rules.start(log[0])
+    for recorded in log[1:-1]:
+        state = rules.apply(state, recorded)
+    return state, rules.apply(state, log[-1]), log
+
+
+@pytest.mark.parametrize(("kind", "players", "rule"), END_RULES)
+def test_a_missing_game_end_cites_the_end_rule(kind: str, players: int, rule: str) -> None:
+    """RULES.md, "Recording order" and HEARTS-END [decision]: a game end that is due and
+    missing cites the game's END rule in every game, whatever is recorded in its place (a
+    decision, a chance event, another ruling: not LOG-ORDER, nor the ruling's own rule), and
+    where the log is judged complete. After the recorded end, the same events are
+    LOG-AFTER-END (precedence 1)."""
+    state, over, log = before_the_end(kind, players)
+    firsts = {e.type: e for e in reversed(log[1:-1])}
+    for type_, first in firsts.items():
+        assert rule_of(kind, state, first) == rule, type_
+        assert rule_of(kind, over, first) == "LOG-AFTER-END", type_
+    audit = audit_game(log[:-1], complete=True)
+    assert [(f.rule, f.seq) for f in audit.findings] == [(rule, len(log) - 1)]
+
+
 # ----------------------------------------------------------------------------- Hearts
+def test_a_deal_where_the_game_end_is_due_cites_hearts_end() -> None:
+    """RULES.md HEARTS-END [decision]: a missing game end cites HEARTS-END, so a deal (or a
+    pass, a play) recorded where the end is due cites it, not LOG-ORDER."""
+    state, _, log = before_the_end("hearts", 4)
+    assert state.hand_no > 1 and min(state.totals) < 100 <= max(state.totals)
+    for type_ in ("deal", "pass", "play"):
+        recorded = next(e for e in log if e.type == type_)
+        with pytest.raises(RuleViolation) as caught:
+            get_rules("hearts").verify(state, replace(recorded, seq=state.seq))
+        assert caught.value.rule == "HEARTS-END"
+        assert "game_end" in caught.value.message
+
+
 def test_a_pass_in_a_hand_that_keeps_cites_hearts_pass() -> None:
     """RULES.md HEARTS-PASS [decision]: a pass in a hand that keeps (hand 4), by the seat to
     play, not HEARTS-TURN or LOG-ORDER."""
@@ -149,6 +190,28 @@ def test_a_final_seven_with_no_declared_suit_cites_hez2_out() -> None:
     assert rule_of("hez2", state, out) == "HEZ2-OUT"
     next_seat = ((declared.player or 0) + 1) % 3
     assert rule_of("hez2", state, event(state, "draw", round=1, player=next_seat)) == "HEZ2-OUT"
+
+
+def nothing_pending(state: Any, play: Event) -> bool:
+    return play.type == "play" and not state.pending_skip and not state.pending_draw
+
+
+def test_a_suit_declared_after_no_seven_cites_hez2_seven_whoever_declares() -> None:
+    """RULES.md precedence 2 before 3: a suit declared where no 7 was played cites HEZ2-SEVEN,
+    by a seat whose turn it is not too (not HEZ2-TURN); so does a skip or a draw accepted where
+    none is pending (HEZ2-ACE, HEZ2-TWO). A declaration due from another seat is HEZ2-TURN."""
+    state, play, _, _ = find("hez2", 3, nothing_pending)
+    seat = play.player or 0
+    for by in (seat, (seat + 1) % 3, (seat + 2) % 3):
+        declared = event(state, "declare_suit", round=1, player=by, suit="O")
+        assert rule_of("hez2", state, declared) == "HEZ2-SEVEN", by
+        accepted = event(state, "accept_skip", round=1, player=by)
+        assert rule_of("hez2", state, accepted) == "HEZ2-ACE", by
+        accepted = event(state, "accept_draw", round=1, player=by)
+        assert rule_of("hez2", state, accepted) == "HEZ2-TWO", by
+    state, declared, _, _ = find("hez2", 3, lambda s, e: e.type == "declare_suit")
+    other = replace(declared, player=((declared.player or 0) + 1) % 3)
+    assert rule_of("hez2", state, other) == "HEZ2-TURN"
 
 
 def skip_due(state: Any, ruling: Event) -> bool:
@@ -224,6 +287,34 @@ def test_a_token_recorded_when_none_is_left_cites_hiifuu_second() -> None:
     after = rules.apply(state, won)
     taken = event(after, "token_taken", round=won.round, player=won.player, target=0, amount=1)
     assert rule_of("hiifuu", after, taken) == "HIIFUU-SECOND"
+
+
+def test_a_token_covered_where_no_third_trick_was_won_cites_hiifuu_third() -> None:
+    """RULES.md HIIFUU-THIRD, the twin of HIIFUU-SECOND [decision]: a token covered where no
+    seat has just won its third trick cites HIIFUU-THIRD, whatever is due (a play: not
+    LOG-ORDER; a trick's ruling; the token a second trick takes)."""
+    rules = get_rules("hiifuu")
+    state, won, _, _ = find("hiifuu", 4, lambda s, e: e.type == "trick_won" and e.total == 1)
+    covered = event(state, "token_covered", round=won.round, player=won.player, target=0,
+                    amount=1)  # fmt: skip
+    assert rule_of("hiifuu", state, covered) == "HIIFUU-THIRD"
+    after = rules.apply(state, won)
+    assert rules.due(after).phase is Phase.DECISION
+    assert rule_of("hiifuu", after, covered) == "HIIFUU-THIRD"
+    state, won, _, _ = find("hiifuu", 4, lambda s, e: e.type == "trick_won" and e.total == 2)
+    after = rules.apply(state, won)
+    assert (rules.due(after).ruling or won).type == "token_taken"
+    assert rule_of("hiifuu", after, replace(covered, seq=after.seq)) == "HIIFUU-THIRD"
+
+
+def test_a_discard_once_every_seat_discarded_cites_hiifuu_setup_whoever_discards() -> None:
+    """RULES.md precedence 2 before 3: a second discard cites HIIFUU-SETUP, by a seat whose
+    turn it is not too (not HIIFUU-TURN or HIIFUU-LEAD)."""
+    state, play, log, _ = find("hiifuu", 4, lambda s, e: e.type == "play")
+    discard = next(e for e in log if e.type == "discard" and e.player != play.player)
+    assert rule_of("hiifuu", state, discard) == "LOG-CARD"  # its cards left the hand
+    held = tuple(state.setup.deck.codes(state.hand(discard.player or 0))[:4])
+    assert rule_of("hiifuu", state, replace(discard, cards=held)) == "HIIFUU-SETUP"
 
 
 def covered_scored(state: Any, scored: Event) -> bool:

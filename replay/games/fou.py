@@ -582,9 +582,14 @@ class Fou(Game[FouState]):
                     f"but seat {state.turn} leads it",
                 )  # fmt: skip
             return exc
-        fools = self._fool_count_fault(state, event, exc)
+        fools = self._fool_count_fault(state, event, exc) if self.refinable(exc) else None
         if fools is not None:
             return fools
+        if exc.rule == Rule.END and event.type == "deal":
+            return RuleViolation(
+                Rule.END, f"deal for round {event.round} but the game is over: "
+                f"{self._end_reason(state)}",
+            )  # fmt: skip
         if exc.rule != LogRule.ORDER:
             return exc
         if event.type == "play" and state.stage == SCORE:
@@ -598,11 +603,6 @@ class Fou(Game[FouState]):
                 Rule.ROUND_END,
                 f"round_scored recorded in round {state.round} while every player holds cards",
             )
-        if event.type == "deal" and state.stage == END:
-            return RuleViolation(
-                Rule.END, f"deal for round {event.round} but the game is over: "
-                f"{self._end_reason(state)}",
-            )  # fmt: skip
         return exc
 
     def _fool_count_fault(

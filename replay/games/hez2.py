@@ -554,13 +554,28 @@ class Hez2(Game[Hez2State]):
                     f"seat {seat} drew one card while facing a draw of {state.pending_draw}; "
                     "only a 2 or accepting",
                 )
-        elif kind == "accept_skip" and not state.pending_skip:
-            return RuleViolation(Rule.ACE, f"seat {seat} accepted a skip but none is pending")
-        elif kind == "accept_draw" and not state.pending_draw:
-            return RuleViolation(Rule.TWO, f"seat {seat} accepted a draw but none is pending")
-        elif kind == "declare_suit":
-            return RuleViolation(Rule.SEVEN, f"seat {seat} declared a suit without playing a 7")
+        else:
+            fault = self.misplaced_decision(state, event)
+            if fault is not None:
+                return fault
         return round_fault(event, ROUND)
+
+    def misplaced_decision(self, state: Hez2State, event: Event) -> RuleViolation | None:
+        """HEZ2-SEVEN, HEZ2-ACE or HEZ2-TWO for a decision that no seat may make now, whoever
+        made it (before HEZ2-TURN): a suit declared where no 7 was played, a skip or a draw
+        accepted where none is pending. While a suit is to be declared, :meth:`decision_fault`
+        judges the seat that played the 7."""
+        if state.stage == DECLARE:
+            return None
+        seat = event.player
+        kind = event.type
+        if kind == "declare_suit":
+            return RuleViolation(Rule.SEVEN, f"seat {seat} declared a suit without playing a 7")
+        if kind == "accept_skip" and not state.pending_skip:
+            return RuleViolation(Rule.ACE, f"seat {seat} accepted a skip but none is pending")
+        if kind == "accept_draw" and not state.pending_draw:
+            return RuleViolation(Rule.TWO, f"seat {seat} accepted a draw but none is pending")
+        return None
 
     def _play_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
         code = event.card

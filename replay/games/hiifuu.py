@@ -418,8 +418,8 @@ class Hiifuu(Game[HiifuuState]):
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: HiifuuState, event: Event) -> None:
-        """As :meth:`Rules.verify`, citing HIIFUU-LEAD when the wrong seat opens a trick and
-        HIIFUU-SECOND for a token taken where none is due."""
+        """As :meth:`Rules.verify`, citing HIIFUU-LEAD when the wrong seat opens a trick, and
+        HIIFUU-SECOND or HIIFUU-THIRD for a token taken or covered where none is due."""
         try:
             super().verify(state, event)
         except RuleViolation as exc:
@@ -430,19 +430,30 @@ class Hiifuu(Game[HiifuuState]):
                     f"but seat {state.leader} leads it",
                     recoverable=exc.recoverable,
                 ) from None
-            if event.type == "token_taken" and state.token_due != TAKE:
-                raise self._token_not_due(state, exc) from None
+            token = self._token_not_due(state, event, exc) if self.refinable(exc) else None
+            if token is not None:
+                raise token from None
             raise
 
-    def _token_not_due(self, state: HiifuuState, exc: RuleViolation) -> RuleViolation:
+    def _token_not_due(
+        self, state: HiifuuState, event: Event, exc: RuleViolation
+    ) -> RuleViolation | None:
         """HIIFUU-SECOND for a token taken where none is due: none is left, or no seat has
-        just won its second trick (RULES.md HIIFUU-SECOND [decision])."""
-        if state.stage == PLAY and state.next_token >= len(state.layout):
-            why = f"no token is left in round {state.round}"
+        just won its second trick (RULES.md HIIFUU-SECOND [decision]); HIIFUU-THIRD for a
+        token covered where no seat has just won its third trick holding a token. None for
+        any other event, or a token event that is due."""
+        if event.type == "token_taken" and state.token_due != TAKE:
+            if state.stage == PLAY and state.next_token >= len(state.layout):
+                why = f"no token is left in round {state.round}"
+            else:
+                why = "no seat has just won its second trick"
+            rule = Rule.SECOND
+        elif event.type == "token_covered" and state.token_due != COVER:
+            why, rule = "no seat holding a token has just won its third trick", Rule.THIRD
         else:
-            why = "no seat has just won its second trick"
+            return None
         return RuleViolation(
-            Rule.SECOND, f"token_taken recorded but {why}",
+            rule, f"{event.type} recorded but {why}",
             recoverable=exc.recoverable, expected=exc.expected,
         )  # fmt: skip
 
@@ -546,11 +557,20 @@ class Hiifuu(Game[HiifuuState]):
         if state.stage == DISCARD:
             self.verify_discard(state, seat, event)
         elif event.type != "play":  # a discard once every seat discarded
-            raise self.card_fault(state, event) or RuleViolation(
-                Rule.SETUP, f"seat {seat} discarded a second time in round {state.round}"
-            )
+            fault = self.card_fault(state, event) or self.misplaced_decision(state, event)
+            assert fault is not None
+            raise fault
         else:
             self._verify_play(state, seat, event)
+
+    def misplaced_decision(self, state: HiifuuState, event: Event) -> RuleViolation | None:
+        """HIIFUU-SETUP for a discard once every seat discarded, whoever made it (before
+        HIIFUU-TURN and HIIFUU-LEAD)."""
+        if state.stage == DISCARD or event.type != "discard":
+            return None
+        return RuleViolation(
+            Rule.SETUP, f"seat {event.player} discarded a second time in round {state.round}"
+        )
 
     def verify_discard(self, state: HiifuuState, seat: int, event: Event) -> None:
         """``seat``'s secret discard: cards it holds (LOG-CARD), as many as the table size

@@ -245,7 +245,8 @@ class Rules(ABC, Generic[S]):
         if category is not Category.DECISION:
             raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
         if event.player not in due.seats:
-            fault = self.card_fault(state, event)  # a card not held is LOG-CARD first
+            # a card not held is LOG-CARD first, then the game's rule that names the decision
+            fault = self.card_fault(state, event) or self.misplaced_decision(state, event)
             if fault is not None:
                 raise fault
             whose = ", ".join(str(s) for s in due.seats)
@@ -276,9 +277,19 @@ class Rules(ABC, Generic[S]):
         )
 
     def _verify_ruling(self, state: S, due: Due, event: Event, category: Category) -> None:
+        """Another event where a ruling is due: LOG-ORDER naming the rule due, but the game's
+        END rule in place of a game end that is due (RULES.md, "Recording order"); a wrong
+        ruling cites the rule :meth:`ruling_rule` gives."""
         expected = due.ruling
         assert expected is not None and due.rule is not None
         if category is not Category.RULING:
+            if expected.type == "game_end":
+                raise RuleViolation(
+                    self.end_rule,
+                    f"{event.type} recorded but the game is over: the ruling "
+                    f"{describe_payload(expected)} is due",
+                    expected=expected,
+                )
             raise RuleViolation(
                 LogRule.ORDER,
                 f"{event.type} recorded but the ruling {describe_payload(expected)} is due "
@@ -298,6 +309,19 @@ class Rules(ABC, Generic[S]):
         a finding cites", 1.: before the TURN rule); None otherwise. The default knows no
         hands and finds none."""
         return None
+
+    def misplaced_decision(self, state: S, event: Event) -> RuleViolation | None:
+        """The game's own rule for a decision that no seat may make now, whoever made it (a
+        suit declared where no 7 was played): cited before the TURN rule for a seat whose turn
+        it is not (RULES.md, "Which rule a finding cites", 2. before 3.); None when the
+        decision is one of those due. The default names none."""
+        return None
+
+    def refinable(self, exc: RuleViolation) -> bool:
+        """Whether a game may cite a rule of its own for ``exc`` instead: not for a fault of
+        the record (RULES.md, "Which rule a finding cites", 1.: the sequence, an event after
+        the end), nor in place of a game end that is due (the END rule)."""
+        return exc.rule not in (LogRule.SEQUENCE, LogRule.AFTER_END, self.end_rule)
 
     def ruling_rule(self, state: S, due: Due, event: Event) -> RuleId:
         """The rule a wrong ruling breaks: the rule that requires the ruling due, or a rule
