@@ -98,7 +98,8 @@ def board_html(view: Mapping[str, Any]) -> str:
         total = totals[seat] if seat < len(totals) else "-"
         you = " (you)" if view.get("seat_view") == seat else ""
         parts.append(
-            f'<div class="plate" style="left:{x:.1f}%;top:{y:.1f}%">'
+            f'<div class="plate" style="left:clamp(48px,{x:.1f}%,calc(100% - 48px));'
+            f'top:{y:.1f}%">'
             f'<div class="name">{escape(names[seat])}{you}</div>'
             f'<div class="meta">seat {seat} · total <b>{escape(str(total))}</b></div>'
             f"<div>{''.join(seat_badges(view, seat))}</div></div>"
@@ -305,7 +306,8 @@ _STYLE = """<style>
 .strip{display:flex;gap:10px;justify-content:center;align-items:center;margin:0 0 8px 0;
  font-family:sans-serif;font-size:13px;color:#fff}
 .strip .note{background:#1d5e31}
-@media (max-width:640px){.plate{min-width:0;padding:2px 4px;font-size:11px}
+@media (max-width:640px){.plate{min-width:0;max-width:96px;padding:2px 4px;font-size:11px;
+ overflow-wrap:anywhere}
  .plate .name{font-size:12px}.meta{font-size:11px}.felt{height:340px}}
 table.hands{border-collapse:collapse;width:100%}
 table.hands td{padding:4px 6px;border-bottom:1px solid #ddd;vertical-align:middle}
