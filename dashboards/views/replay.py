@@ -167,8 +167,8 @@ def headline(view: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-#: The players' legend, below the chart (up to eight names do not fit beside it).
-BELOW = alt.Legend(orient="bottom", columns=3)
+#: The players' legend beside the chart, one compact row per player.
+LEGEND = alt.Legend(orient="right", rowPadding=1, labelLimit=110, symbolLimit=0)
 
 
 def standing_chart(path: str, game_id: str, view: Mapping[str, Any]) -> None:
@@ -187,12 +187,13 @@ def standing_chart(path: str, game_id: str, view: Mapping[str, Any]) -> None:
             .encode(
                 x=alt.X("step:Q", title="step", scale=alt.Scale(domainMin=0)),
                 y=alt.Y("value:Q", title=figure, axis=alt.Axis(format="d", tickMinStep=1)),
-                color=alt.Color("name:N", title="player", legend=BELOW),
+                color=alt.Color("name:N", title="player", legend=LEGEND),
                 tooltip=[alt.Tooltip("name:N", title="player"), alt.Tooltip("step:Q"),
                          alt.Tooltip("value:Q", title=figure)],
             )
         )  # fmt: skip
-        st.altair_chart(lines.properties(height=200, title=f"{figure.capitalize()} so far"))
+        height = max(220, 110 + 24 * len(rows))  # the whole chart: its legend fits beside it
+        st.altair_chart(lines.properties(height=height, title=f"{figure.capitalize()} so far"))
     names = list(view.get("names") or [])
     table: dict[str, list[Any]] = {"player": names}
     for name, values in figures.items():
