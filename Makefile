@@ -10,7 +10,7 @@ NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
 
-.PHONY: venv venv-pure native install-native demo e2e check test lint typecheck unit unit-native unit-spark bench bench-instructions samples clean
+.PHONY: venv venv-pure native install-native demo e2e screenshots check test lint typecheck unit unit-native unit-spark bench bench-instructions samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ demo: $(STAMP)
 # build/e2e-screenshots/).
 e2e: $(STAMP)
 	$(BIN)/pytest -n 0 tests/e2e
+
+# The dashboard's screenshots in docs/screenshots/ (every page at 1400 px and at a 390 px
+# phone width), taken in Debian's chromium by Playwright: scripts/screenshots.py.
+screenshots: $(STAMP)
+	$(BIN)/python scripts/screenshots.py
 
 samples: $(STAMP)
 	$(BIN)/python -m replay.samples sample_logs

@@ -67,6 +67,7 @@ def main() -> None:
     pages = [
         st.Page(PAGES / "overview.py", title="Overview", default=True),
         st.Page(PAGES / "statistics.py", title="Statistics"),
+        st.Page(PAGES / "player.py", title="Player"),
         st.Page(PAGES / "replay.py", title="Replay"),
         st.Page(PAGES / "audit.py", title="Audit"),
     ]

@@ -5,7 +5,8 @@ Only the view's common keys and the shapes of its ``game`` data are read, never 
 name: a per-seat list of cards (Hearts' passes, Hiifuu's discards) shows beside each hand,
 ``tokens`` shows as chips in the middle or at their holder, ``fools`` and ``sitting_out`` as
 discs on seats, ``dealer`` and ``leader`` as badges, ``stock_size``, ``pending_skip`` and
-``pending_draw`` in the middle; every other key is listed as ``key: value``.
+``pending_draw`` in the middle (in a strip below the felt while a trick's cards lie there);
+every other key is listed by the title its game's view schema gives it, seats by name.
 
 >>> view = {"kind": "hearts", "players": 2, "names": ["ann", "bob"], "seat_view": 0,
 ...         "hands": [["QS"], None], "hand_sizes": [1, 1], "table": [{"seat": 1, "card": "2H"}],
@@ -21,7 +22,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -41,7 +42,7 @@ HAND_CARD = 46
 def _seat_spot(seat: int, players: int, radius: float) -> tuple[float, float]:
     """Where a seat sits on the felt, in percent: seat 0 at the bottom, then clockwise."""
     angle = 2 * math.pi * seat / max(players, 1)
-    return 50 - 44 * radius * math.sin(angle), 50 + 40 * radius * math.cos(angle)
+    return 50 - 40 * radius * math.sin(angle), 50 + 40 * radius * math.cos(angle)
 
 
 def _names(view: Mapping[str, Any]) -> list[str]:
@@ -97,7 +98,8 @@ def board_html(view: Mapping[str, Any]) -> str:
         total = totals[seat] if seat < len(totals) else "-"
         you = " (you)" if view.get("seat_view") == seat else ""
         parts.append(
-            f'<div class="plate" style="left:{x:.1f}%;top:{y:.1f}%">'
+            f'<div class="plate" style="left:clamp(48px,{x:.1f}%,calc(100% - 48px));'
+            f'top:{y:.1f}%">'
             f'<div class="name">{escape(names[seat])}{you}</div>'
             f'<div class="meta">seat {seat} · total <b>{escape(str(total))}</b></div>'
             f"<div>{''.join(seat_badges(view, seat))}</div></div>"
@@ -112,8 +114,12 @@ def board_html(view: Mapping[str, Any]) -> str:
         else:
             by = f" by {escape(names[seat])}" if isinstance(seat, int) and seat < players else ""
             centre.append(f'<div class="pile">{card}<div>exposed{by}</div></div>')
-    centre.extend(_middle(view))
-    parts.append(f'<div class="centre">{"".join(centre)}</div></div>')
+    middle = _middle(view)
+    if view.get("trick") is None:  # no trick in front of the seats: the middle is free
+        parts.append(f'<div class="centre">{"".join([*centre, *middle])}</div></div>')
+    else:  # the trick's cards fill the middle: the rest lies in a strip below the felt
+        parts.append(f'<div class="centre">{"".join(centre)}</div></div>')
+        parts.append(f'<div class="strip">{"".join(middle)}</div>' if middle else "")
     return "".join(parts)
 
 
@@ -126,7 +132,9 @@ def _middle(view: Mapping[str, Any]) -> list[str]:
         back = card_img(kind, "", face_down=True, width=TABLE_CARD, title="stock")
         out.append(f'<div class="pile">{back}<div>stock {int(game["stock_size"])}</div></div>')
     if game.get("discard_size"):
-        out.append(f'<div class="note">discard pile {escape(str(game["discard_size"]))}</div>')
+        title = _property(kind, "discard_size").get("title") or "discard pile"
+        out.append(f'<div class="note">{escape(str(title).lower())} '
+                   f'{escape(str(game["discard_size"]))}</div>')  # fmt: skip
     if game.get("pending_skip"):
         out.append('<div class="note alert">skip pending</div>')
     if game.get("pending_draw"):
@@ -165,7 +173,8 @@ def hands_html(view: Mapping[str, Any]) -> str:
         for key, values in per_seat.items():
             value = values[seat]
             if _is_cards(kind, value):
-                extra.append(f'<div class="extra">{escape(key)}: '
+                title = _property(kind, key).get("title") or key
+                extra.append(f'<div class="extra">{escape(str(title))}: '
                              f"{cards_html(kind, value, width=30, img=True)}</div>")  # fmt: skip
         rows.append(
             f'<tr><td class="who">{escape(names[seat])}<br><span class="meta">seat {seat} · '
@@ -176,18 +185,102 @@ def hands_html(view: Mapping[str, Any]) -> str:
 
 
 def game_facts(view: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The game data not drawn on the board, as (key, text) pairs."""
+    """The game data not drawn on the board and not one value per seat, in words: each key by
+    the title its game's view schema gives it (``hearts_broken``: Hearts broken), seats by name,
+    yes/no for flags, ``none`` for an empty list."""
+    names = _names(view)
+    return [
+        (title, _in_words(str(view.get("kind", "")), value, schema, names))
+        for title, schema, value, per_seat in _data(view)
+        if not per_seat
+    ]
+
+
+def seat_facts(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The game data of one value per seat (``points_this_hand``, ``stakes``...) by title, in
+    words, in seat order."""
+    kind = str(view.get("kind", ""))
+    return {
+        title: [_plain(kind, v) for v in value]
+        for title, _, value, per_seat in _data(view)
+        if per_seat
+    }
+
+
+def _data(view: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], Any, bool]]:
+    """(title, schema, value, one value per seat) of each key of the view's game data that
+    the board does not draw (per-seat cards show beside the hands)."""
     kind = str(view.get("kind", ""))
     players = int(view.get("players") or 0)
-    facts = []
     for key, value in (view.get("game") or {}).items():
         if key in ON_BOARD:
             continue
         per_seat = isinstance(value, list) and len(value) == players and players > 0
         if per_seat and all(v is None or v == [] or _is_cards(kind, v) for v in value):
-            continue  # per-seat cards: shown beside the hands
-        facts.append((key, format_value(kind, value).plain))
-    return facts
+            continue
+        schema = _property(kind, key)
+        title = str(schema.get("title") or key.replace("_", " ").capitalize())
+        yield title, schema, value, per_seat and not str(schema.get("$ref", "")).endswith("/seats")
+
+
+def _property(kind: str, key: str) -> Mapping[str, Any]:
+    """The schema of one key of a game's ``game`` data (empty when the game declares none)."""
+    from replay import catalog
+
+    spec = catalog.spec(kind)
+    properties = (spec.view_schema.get("properties") or {}) if spec is not None else {}
+    found = properties.get(key)
+    return found if isinstance(found, Mapping) else {}
+
+
+def _in_words(kind: str, value: Any, schema: Mapping[str, Any], names: Sequence[str]) -> str:
+    ref = str(schema.get("$ref", ""))
+    if ref.endswith("/seat") or schema.get("x-seat"):
+        return _seat_name(value, names)
+    if isinstance(value, list) and ref.endswith("/seats"):
+        return ", ".join(_seat_name(s, names) for s in value) or "none"
+    if isinstance(value, list) and value and len(value) == len(names):
+        return " · ".join(f"{n} {_plain(kind, v)}" for n, v in zip(names, value, strict=True))
+    return _plain(kind, value)
+
+
+def _seat_name(seat: Any, names: Sequence[str]) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "none"
+
+
+def _plain(kind: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or value == []:
+        return "none" if value == [] else "-"
+    return format_value(kind, value).plain
+
+
+def result_words(result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """A finished game's result (``Rules.result``: winners, places, payouts, totals, the keys
+    the game has) in words, seats by name.
+
+    >>> result_words({"winners": [1], "places": [1, 0], "payouts": [0, 250]}, ["ann", "bob"])
+    ['**Won by** bob', '**Places**: 1. bob · 2. ann', '**Payouts**: ann 0 · bob 250']
+    """
+    lines = []
+    winners = [_seat_name(s, names) for s in result.get("winners") or []]
+    if winners:
+        lines.append(f"**Won by** {', '.join(winners)}")
+    places = result.get("places") or []
+    if places:
+        lines.append("**Places**: " + " · ".join(
+            f"{i}. {_seat_name(s, names)}" for i, s in enumerate(places, 1)))  # fmt: skip
+    for key, title in (("payouts", "Payouts"), ("totals", "Final scores")):
+        values = result.get(key)
+        if key == "totals" and "payouts" in result:
+            continue  # the net of the payouts and stakes
+        if values and len(values) == len(names):
+            paid = " · ".join(f"{n} {v:,}" for n, v in zip(names, values, strict=True))
+            lines.append(f"**{title}**: {paid if any(values) or key == 'totals' else 'none'}")
+    return lines
 
 
 _STYLE = """<style>
@@ -210,6 +303,12 @@ _STYLE = """<style>
 .token{display:inline-block;background:#ffd54f;border:2px solid #8d6e00;border-radius:50%;
  width:22px;height:22px;line-height:22px;text-align:center;font-weight:bold;margin:1px;color:#222;font-size:12px}
 .token.covered{background:#bdbdbd;border-color:#616161;text-decoration:line-through}
+.strip{display:flex;gap:10px;justify-content:center;align-items:center;margin:0 0 8px 0;
+ font-family:sans-serif;font-size:13px;color:#fff}
+.strip .note{background:#1d5e31}
+@media (max-width:640px){.plate{min-width:0;max-width:96px;padding:2px 4px;font-size:11px;
+ overflow-wrap:anywhere}
+ .plate .name{font-size:12px}.meta{font-size:11px}.felt{height:340px}}
 table.hands{border-collapse:collapse;width:100%}
 table.hands td{padding:4px 6px;border-bottom:1px solid #ddd;vertical-align:middle}
 td.who{width:120px;font-weight:bold}

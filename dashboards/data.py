@@ -1,6 +1,7 @@
 """Everything the pages read, through the library, cached across reruns and sessions.
 
-The source (a store or a JSON Lines file) is opened once per server (``st.cache_resource``);
+The source (a store, a JSON Lines file or a folder, as the CLI reads them: :mod:`replay.sources`)
+is opened once per server (``st.cache_resource``);
 game lists, audits, replay cursors, verdicts and statistics are cached by their parameters, so
 moving one step of a replay re-reduces nothing (the cursor's snapshots) and a filter that comes
 back is not recomputed. What covers the whole store (its figures, the games, the statistics, the
@@ -17,7 +18,7 @@ import datetime
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,9 +28,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from replay.audit import AuditReport, Finding, audit_game, group_games
+from replay.audit import AuditReport, Finding, audit_game
 from replay.cursor import Cursor, Jump
-from replay.events import Event, events_from_table
+from replay.events import Event
 from replay.explain import Verdict, explain_step
 from replay.games import UnknownGame, get_rules
 
@@ -61,46 +62,46 @@ def source_path() -> str:
 
 @dataclass
 class Source:
-    """An opened store, or the games of one JSON Lines file."""
+    """The inputs the dashboard was started on, as the CLI opens them
+    (:func:`replay.sources.open_sources`): one store alone is read in place; anything else (JSON
+    Lines files, a folder of stores and files) is read into memory, its games by id."""
 
     path: str
-    store: EventStore | None = None
-    games: dict[str, list[Event]] = field(default_factory=dict)  # a file's games by id
-    table: pa.Table | None = None  # a file's events
+    store: EventStore | None = None  # the one input, when it is a store
+    games: dict[str, list[Event]] = field(default_factory=dict)  # otherwise: every game by id
+    table: pa.Table | None = None  # their events, for the statistics
     opening_problems: list[str] = field(default_factory=list)
+    what: str = "file"
+    rows: list[dict[str, Any]] = field(default_factory=list)  # their listing (Sources.summaries)
 
     @property
     def problems(self) -> list[str]:
         """Everything that could not be read so far (the store adds files as it meets them)."""
         store = [str(p) for p in self.store.problems] if self.store is not None else []
-        return [*self.opening_problems, *dict.fromkeys(store)]
+        return list(dict.fromkeys([*self.opening_problems, *store]))
 
     @property
     def label(self) -> str:
-        return f"{'store' if self.store is not None else 'file'} {self.path}"
+        return f"{self.what} {self.path}"
 
 
 @st.cache_resource(show_spinner="Opening the source…")
 def open_source(path: str) -> Source:
-    """Open a store directory or a JSON Lines file, read-only; a source that cannot be read is
-    an empty source with one problem naming it (the pages show it)."""
-    from replay.store import EventStore, StoreError
-    from replay.store.jsonl import read_jsonl
+    """Open the inputs ``path`` names as every command of the CLI does (a store, a JSON Lines
+    file, a folder searched for both), read-only; what cannot be read is one problem each, in
+    the CLI's words (the pages show them), the rest is read."""
+    from replay.sources import StoreInput, open_sources
 
-    target = Path(path)
+    what = "folder" if Path(path).is_dir() and not (Path(path) / "_delta_log").is_dir() else ""
     try:
-        if target.is_file():
-            read = read_jsonl(target)
-            games = group_games(events_from_table(read.table))
-            return Source(
-                path,
-                games={g[0].game_id: g for g in games},
-                table=read.table,
-                opening_problems=[str(r) for r in read.rejected],
-            )
-        return Source(path, store=EventStore.open(target))
-    except (StoreError, OSError) as exc:
-        return Source(path, opening_problems=[str(exc) or f"{path}: cannot be read"])
+        sources = open_sources([path])
+        only = sources.inputs[0] if len(sources.inputs) == 1 else None
+        if isinstance(only, StoreInput):
+            return Source(path, store=only.store, opening_problems=sources.problems, what="store")
+        games = {ref.game_id: sources.load(ref) for ref in sources.games()}
+        table = sources.events_table() if games else None
+        return Source(path, games=games, table=table, opening_problems=sources.collect_problems(),
+                      what=what or "file", rows=sources.summaries())  # fmt: skip
     except Exception as exc:  # a damaged input must be a message, never a traceback
         return Source(path, opening_problems=[f"{path}: cannot be read: {exc}"])
 
@@ -167,24 +168,12 @@ def all_games(path: str, kind: str | None, snap: Snapshot) -> pa.Table:
             return _empty_games()
         seats = pc.list_value_length(table.column("players"))
         return table.append_column("seats", seats).select(list(GAME_COLUMNS))
-    rows = [_file_game_row(g) for g in source.games.values() if kind in (None, g[0].kind)]
+    rows = [
+        {**{c: r.get(c) for c in GAME_COLUMNS}, "seats": len(r["players"])}
+        for r in source.rows
+        if kind in (None, r["kind"])
+    ]
     return pa.Table.from_pylist(rows, schema=_empty_games().schema) if rows else _empty_games()
-
-
-def _file_game_row(events: list[Event]) -> dict[str, Any]:
-    """A file game's row, its names from the state view at step 0 (the rules read the setup)."""
-    names: list[str] = []
-    try:
-        rules = get_rules(events[0].kind)
-        first = next(iter(rules.walk(events[:1])))
-        if first.applied is not None:
-            names = [str(n) for n in rules.view(first.state)["names"]]
-    except Exception:  # an unknown kind or a bad setup: the game is listed without names
-        names = []
-    return {
-        "game_id": events[0].game_id, "kind": events[0].kind, "players": names,
-        "seats": len(names), "events": len(events), "started": events[0].ts, "winners": [],
-    }  # fmt: skip
 
 
 def _empty_games() -> pa.Table:
@@ -308,24 +297,52 @@ def game_replay(path: str, game_id: str) -> Replay | str:
     return Replay(cursor, audit_game(events).findings)
 
 
+#: The most steps a game's standing is read at for its chart.
+TRACK_POINTS = 240
+
+
 @st.cache_data(max_entries=64)
-def score_track(path: str, game_id: str) -> pa.Table:
-    """Totals per seat at the end of every round (step, round, seat, name, total)."""
+def standing_track(path: str, game_id: str) -> pa.Table:
+    """Where each seat stands (the game's first figure of ``standing``: Hearts' points, Hez2's
+    cards left...) at the ends of tricks and rounds, or for a game without them at up to
+    :data:`TRACK_POINTS` steps spread over it: (step, seat, name, figure, value)."""
+    replay = game_replay(path, game_id)
+    rows: list[dict[str, Any]] = []
+    if isinstance(replay, str):
+        return pa.table({"step": [], "seat": [], "name": [], "figure": [], "value": []})
+    with replay.lock:
+        cursor = replay.cursor
+        steps = sorted({0, *cursor.round_stops, *cursor.trick_stops})
+        if len(steps) < 20:
+            steps = list(range(0, cursor.last_step + 1, max(1, cursor.last_step // TRACK_POINTS)))
+        for step in steps:
+            rows += standing_rows(cursor.seek(step).view())[0]
+    return pa.Table.from_pylist(rows)
+
+
+def standing_rows(view: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
+    """The rows of the game's first ``standing`` figure at the view's step, and every figure."""
+    figures = get_rules(str(view["kind"])).standing(view)
+    figure, values = next(iter(figures.items()))
+    names = list(view.get("names") or [])
+    rows = [
+        {"step": view["step"], "seat": seat, "name": names[seat] if seat < len(names) else
+         f"seat {seat}", "figure": figure, "value": value}
+        for seat, value in enumerate(values)
+    ]  # fmt: skip
+    return rows, figures
+
+
+@st.cache_resource(max_entries=64)
+def final_result(path: str, game_id: str) -> dict[str, Any]:
+    """The game's result as its rules give it at its last step (winners, places, payouts,
+    totals: the keys the game has); empty when it cannot be replayed."""
     replay = game_replay(path, game_id)
     if isinstance(replay, str):
-        return pa.table({"step": [], "round": [], "seat": [], "name": [], "total": []})
-    rows = []
+        return {}
     with replay.lock:
-        steps = [0, *replay.cursor.round_stops]
-        for step in steps:
-            view = replay.cursor.seek(step).view()
-            for seat, total in enumerate(view["totals"]):
-                name = view["names"][seat] if seat < len(view["names"]) else f"seat {seat}"
-                rows.append(
-                    {"step": step, "round": view["round"] or 0, "seat": seat, "name": name,
-                     "total": total}
-                )  # fmt: skip
-    return pa.Table.from_pylist(rows)
+        state = replay.cursor.seek(replay.cursor.last_step).state
+        return dict(get_rules(replay.cursor.events[0].kind).result(state))
 
 
 @st.cache_resource(max_entries=256)

@@ -198,3 +198,32 @@ def suit_of(kind: str, code: str) -> str | None:
 
 
 catalog.on_change(card_face.cache_clear)
+
+
+def card_order(kind: str, code: str) -> tuple[int, int, str]:
+    """A sort key that puts a game's cards in its deck's order (by suit, then rank, as the
+    game's spec lists its deck), a deck of the table's own size by suit then numeric rank, and
+    unknown codes last.
+
+    >>> sorted(["G19", "G2", "1a", "R3"], key=lambda c: card_order("fou", c))
+    ['1a', 'G2', 'G19', 'R3']
+    >>> sorted(["3G", "12R", "2R"], key=lambda c: card_order("hiifuu", c))
+    ['2R', '12R', '3G']
+    """
+    spec = catalog.spec(kind)
+    if spec is not None and spec.deck is not None:
+        where = _deck_index(spec.deck).get(code)
+        return (0, where, code) if where is not None else (2, 0, code)
+    face = card_face(kind, code)
+    deck = faces_of(kind)
+    if deck is None or face.suit is None:
+        return (2, 0, code)
+    suit = list(deck.suits).index(face.suit.letter)
+    rank = _split(deck, code)
+    number = int(rank[0]) if rank is not None and rank[0].isdigit() else 0
+    return (1, suit * 10_000 + number, code)
+
+
+@lru_cache(maxsize=16)
+def _deck_index(deck: tuple[str, ...]) -> dict[str, int]:
+    return {code: i for i, code in enumerate(deck)}

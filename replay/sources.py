@@ -173,6 +173,28 @@ class Sources:
         rows.sort(key=lambda r: (r["started"] is None, r["started"] or _EPOCH, r["game_id"]))
         return rows
 
+    def events_table(self) -> pa.Table:
+        """Every input's events in one table (the statistics' columns), each game from the
+        input the sources kept it from (a store's problems met on the way added)."""
+        import pyarrow.compute as pc
+
+        from replay.analytics.engine import conform_events
+
+        kept: dict[str, list[str]] = {}
+        for ref in self.games():
+            kept.setdefault(ref.origin, []).append(ref.game_id)
+        tables = []
+        for source in self.inputs:
+            if isinstance(source, FileInput):
+                table = source.table
+            else:
+                table = pa.Table.from_batches(list(source.store.scan()))
+                self._take_store_problems(source)
+            ids = pa.array(kept.get(source.origin, []), pa.string())
+            table = conform_events(table)
+            tables.append(table.filter(pc.is_in(table.column("game_id"), value_set=ids)))
+        return pa.concat_tables(tables)
+
     # ------------------------------------------------------------------ building
     def add(self, source: Input) -> None:
         """Add an input."""
@@ -365,9 +387,9 @@ def read_file(path: Path, problems: list[str], *, name: str | None = None) -> Fi
 
     origin = name or str(path)
     try:
-        unreadable = unreadable_start(path)
-        if unreadable:
-            problems.append(f"{origin}: not JSON Lines: first {unreadable} lines unreadable")
+        refusal = not_json_lines(path, origin)
+        if refusal:
+            problems.append(refusal)
             return None
         read = read_jsonl(path)
     except OSError as exc:
@@ -379,6 +401,15 @@ def read_file(path: Path, problems: list[str], *, name: str | None = None) -> Fi
     for event in events:
         games.setdefault(event.game_id, []).append(event)
     return FileInput(origin, read.table, games, read.lines)
+
+
+def not_json_lines(path: Path, origin: str | None = None) -> str | None:
+    """The one line refusing a file that is no JSON Lines at all (:func:`unreadable_start`),
+    or None."""
+    unreadable = unreadable_start(path)
+    if not unreadable:
+        return None
+    return f"{origin or path}: not JSON Lines: first {unreadable} lines unreadable"
 
 
 def unreadable_start(path: Path, lines: int = SNIFF_LINES) -> int:

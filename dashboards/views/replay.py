@@ -8,17 +8,21 @@ from collections.abc import Mapping
 from typing import Any
 
 import altair as alt
+import pandas as pd
+import pyarrow.compute as pc
 import streamlit as st
 
-from dashboards.board import board_html, game_facts, hands_html
+from dashboards.board import board_html, game_facts, hands_html, result_words, seat_facts
 from dashboards.data import (
     Replay,
     chosen_games,
+    final_result,
     game_replay,
     page_context,
-    score_track,
     search_games,
     show_problems,
+    standing_rows,
+    standing_track,
     verdict,
 )
 from replay.cursor import Jump
@@ -103,7 +107,26 @@ def seat_choice(view: Mapping[str, Any]) -> int | None:
     return chosen if isinstance(chosen, int) else None
 
 
+#: On a phone the jump buttons stay one row of icons (Streamlit stacks columns below 640 px).
+NAV_STYLE = """<style>@media (max-width:640px){
+.st-key-replay_nav [data-testid="stHorizontalBlock"]{flex-wrap:nowrap!important;gap:2px}
+.st-key-replay_nav [data-testid="stColumn"]{min-width:0!important;width:auto!important;
+ flex:1 1 0!important}
+.st-key-replay_nav button{padding:0 2px;min-height:2rem}
+.st-key-replay_nav button [data-testid="stMarkdownContainer"]{display:none}}</style>"""
+
+
 def navigation(replay: Replay, step: int) -> None:
+    st.html(NAV_STYLE)
+    with st.container(key="replay_nav"):
+        jump_buttons(replay, step)
+    last = replay.cursor.last_step
+    st.session_state["replay_step"] = step
+    if last > 0:
+        st.slider("Step", 0, last, key="replay_step", on_change=on_step)
+
+
+def jump_buttons(replay: Replay, step: int) -> None:
     cols = st.columns([2 if label else 1 for _, label, _, _ in BUTTONS])
     for col, (where, label, icon, tip) in zip(cols, BUTTONS, strict=True):
         col.button(
@@ -112,10 +135,6 @@ def navigation(replay: Replay, step: int) -> None:
             icon_position="left" if where.startswith(("prev", "first")) else "right",
             width="stretch",
         )  # fmt: skip
-    last = replay.cursor.last_step
-    st.session_state["replay_step"] = step
-    if last > 0:
-        st.slider("Step", 0, last, key="replay_step", on_change=on_step)
 
 
 def in_words(view: Mapping[str, Any]) -> str:
@@ -148,31 +167,47 @@ def headline(view: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
-def score_lines(path: str, game_id: str) -> Any:
-    """The score-so-far lines of a game (built once; each step adds only its rule)."""
-    track = score_track(path, game_id)
-    if track.num_rows == 0:
-        return None
-    data = track.to_pandas()
-    return (
-        alt.Chart(data)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("step:Q", title="step (end of each round)"),
-            y=alt.Y("total:Q", title="total", axis=alt.Axis(format="d")),
-            color=alt.Color("name:N", title="player"),
-            tooltip=["name", "round", "total", "step"],
-        )
-    )
+#: The players' legend beside the chart, one compact row per player.
+LEGEND = alt.Legend(orient="right", rowPadding=1, labelLimit=110, symbolLimit=0)
 
 
-def score_chart(path: str, game_id: str, step: int) -> None:
-    lines = score_lines(path, game_id)
-    if lines is None:
-        return
-    now = alt.Chart({"values": [{"step": step}]}).mark_rule(color="#888").encode(x="step:Q")
-    st.altair_chart((lines + now).properties(height=220, title="Score so far"))
+def standing_chart(path: str, game_id: str, view: Mapping[str, Any]) -> None:
+    """The game's own figure (Hearts' points, Hez2's cards left...) per player up to the step
+    shown, never beyond it (the rest of the game is not given away), then every figure of the
+    step as a table."""
+    rows, figures = standing_rows(view)
+    figure = str(rows[0]["figure"]) if rows else "score"
+    track = standing_track(path, game_id)
+    shown = track.filter(pc.less(track.column("step"), view["step"])) if track.num_rows else track
+    data = pd.DataFrame([*shown.to_pylist(), *rows])
+    if len(data) > len(rows):
+        lines = (
+            alt.Chart(data)
+            .mark_line(point=True, interpolate="step-after")
+            .encode(
+                x=alt.X("step:Q", title="step", scale=alt.Scale(domainMin=0)),
+                y=alt.Y("value:Q", title=figure, axis=alt.Axis(format="d", tickMinStep=1)),
+                color=alt.Color("name:N", title="player", legend=LEGEND),
+                tooltip=[alt.Tooltip("name:N", title="player"), alt.Tooltip("step:Q"),
+                         alt.Tooltip("value:Q", title=figure)],
+            )
+        )  # fmt: skip
+        height = max(220, 110 + 24 * len(rows))  # the whole chart: its legend fits beside it
+        st.altair_chart(lines.properties(height=height, title=f"{figure.capitalize()} so far"))
+    names = list(view.get("names") or [])
+    table: dict[str, list[Any]] = {"player": names}
+    for name, values in figures.items():
+        table[name] = ["-" if v is None else v for v in values]
+    table.update(seat_facts(view))
+    st.dataframe(table, hide_index=True)
+
+
+def result_panel(path: str, game_id: str, view: Mapping[str, Any]) -> None:
+    """At the end of a game: who won, the places and payouts by name (the rules' result)."""
+    names = list(view.get("names") or [])
+    lines = result_words(final_result(path, game_id), names)
+    if lines:
+        st.success("  \n".join(lines))
 
 
 def explanation(path: str, game_id: str, step: int, replay: Replay) -> None:
@@ -230,12 +265,12 @@ def main() -> None:
         elif any(f.seq == step for f in replay.findings):
             st.info("A finding at this step: its verdict may name hidden cards, so it shows in "
                     "everyone's view only.")  # fmt: skip
-        score_chart(path, game, step)
+        if view.get("over"):
+            result_panel(path, game, view)
+        standing_chart(path, game, view)
         facts = game_facts(view)
         if facts:
-            st.dataframe(
-                {"": [k for k, _ in facts], "value": [v for _, v in facts]}, hide_index=True
-            )
+            st.dataframe({"": [k for k, _ in facts], " ": [v for _, v in facts]}, hide_index=True)
         if replay.findings and seat is None:
             listed = ", ".join(f"step {f.seq} {f.rule}" for f in replay.findings[:12])
             st.caption(f"{len(replay.findings)} findings in this game: {listed}")

@@ -65,6 +65,7 @@ class StatResult:
     games: int  # how many games it rests on
     chart: str | None  # a hint for the dashboard: "bar", "histogram", "heatmap", "rate"...
     source: str = ""  # its SQL file
+    section: str = "More"  # where a screen lists it (its file's ``section`` header)
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,7 @@ class Analytics:
         table = with_rates(self._run(s, f), self.min_sample)
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
-            s.relative,
+            s.relative, s.section,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- metric x dimension
@@ -250,6 +251,19 @@ class Analytics:
             log = ratings.rating_log(results, whole=f.players is None, split=f.players is not None)
             table = ratings.ratings_of_log(log, f.params())
         return table.cast(ratings.RATINGS_SCHEMA)
+
+    def rating_history(self, f: Filters) -> pa.Table:
+        """The chosen player's (every player's, without one) rating at the end of every day
+        they played, in the ladder the filters choose (the kind, the seat count), within the
+        dates: kind, player, day, games, mu, sigma, conservative (ratings.HISTORY)."""
+        from replay.analytics import ratings
+
+        if self.stored_ratings:
+            log = self._run(ratings.STORED_LOG, f)
+        else:
+            results = self._run(_LADDER_RESULTS, f)
+            log = ratings.rating_log(results, whole=f.players is None, split=f.players is not None)
+        return ratings.ratings_of_log(log, f.params(), ratings.HISTORY)
 
 
 _OVERVIEW = """

@@ -42,7 +42,7 @@ FILTER_VIEWS: tuple[str, ...] = ("chosen", "chosen_seats")
 #: Every parameter a file may use: the fields of ``Filters``.
 PARAMETERS: tuple[str, ...] = ("kind", "player", "players", "since", "until")
 
-_HEADER_KEYS = ("title", "chart", "derived", "unit")
+_HEADER_KEYS = ("title", "chart", "derived", "unit", "section")
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
 
 
@@ -64,6 +64,11 @@ class SqlFile:
     @property
     def chart(self) -> str | None:
         return self.headers.get("chart")
+
+    @property
+    def section(self) -> str:
+        """Where a screen lists it: ``Players``, ``Seats and the deal``, ``Cards``..."""
+        return self.headers.get("section", "More")
 
     @property
     def derived(self) -> bool:

@@ -336,8 +336,26 @@ ORDER BY kind, conservative DESC, player
 """
 
 
-def ratings_of_log(log: pa.Table, params: Mapping[str, object]) -> pa.Table:
-    """:data:`LOG_RATINGS` over ``log`` (a table :func:`rating_log` made), in DuckDB."""
+#: A player's ratings over time from a rating log: in the ladder of the kind (or of the kind
+#: and seat count), at the end of each day from ``:since`` to ``:until``, ``games`` counted
+#: from the start of the ladder.
+HISTORY = """
+SELECT kind, player, day, games, mu, sigma, conservative
+FROM rating_log
+WHERE ((:players IS NULL AND players IS NULL) OR players = :players)
+  AND (:kind IS NULL OR kind = :kind)
+  AND (:player IS NULL OR player = :player)
+  AND (:since IS NULL OR day >= :since)
+  AND (:until IS NULL OR day <= :until)
+ORDER BY kind, player, day NULLS LAST
+"""
+#: The stored rating log (``replay reindex``), every ladder.
+STORED_LOG = "SELECT * FROM rating_log"
+
+
+def ratings_of_log(log: pa.Table, params: Mapping[str, object], sql: str = LOG_RATINGS) -> pa.Table:
+    """:data:`LOG_RATINGS` (or ``sql``) over ``log`` (a table :func:`rating_log` made), in
+    DuckDB."""
     import duckdb
 
     from replay.analytics import engine
@@ -345,6 +363,6 @@ def ratings_of_log(log: pa.Table, params: Mapping[str, object]) -> pa.Table:
     con = duckdb.connect()
     try:
         con.register("rating_log", log)
-        return engine.run(con, LOG_RATINGS, params)
+        return engine.run(con, sql, params)
     finally:
         con.close()

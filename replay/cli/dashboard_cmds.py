@@ -1,4 +1,4 @@
-"""``replay dashboard``: the Streamlit dashboard on a store or a JSON Lines file."""
+"""``replay dashboard``: the Streamlit dashboard on a store, a JSON Lines file or a folder."""
 
 from __future__ import annotations
 
@@ -41,22 +41,39 @@ def streamlit_command(source: Path, host: str, port: int) -> list[str]:
     ]  # fmt: skip
 
 
+def unusable(source: Path) -> str | None:
+    """Why ``source`` names nothing the dashboard can read, in the words of every reading
+    command (:mod:`replay.sources`); None when it can be read."""
+    from replay.sources import expand, not_json_lines
+
+    found, problems = expand([source])
+    if not found:
+        return problems[0]
+    try:
+        return not_json_lines(source) if source.is_file() else None
+    except OSError as exc:
+        return f"{source}: {exc.strerror or exc}"
+
+
 @app.command()
 def dashboard(
     source: Annotated[
-        Path, typer.Argument(metavar="STORE|FILE", help="An event store or a JSON Lines file.")
+        Path,
+        typer.Argument(
+            metavar="INPUT",
+            help="An event store, a JSON Lines file or a folder (searched recursively for both).",
+        ),
     ],
     port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8501,
     host: Annotated[
         str, typer.Option("--host", help="Address to bind (default: this machine only).")
     ] = "127.0.0.1",
 ) -> None:
-    """Serve the dashboard (overview, statistics, replay, audit) on STORE or FILE, read-only,
+    """Serve the dashboard (overview, statistics, player, replay, audit) on INPUT, read-only,
     until Ctrl-C. Binds 127.0.0.1 unless --host says otherwise."""
-    if not source.exists():
-        fail(f"{source}: no such store or file")
-    if not source.is_file() and not (source / "_delta_log").is_dir():
-        fail(f"{source}: not an event store (no _delta_log) and not a JSON Lines file")
+    refusal = unusable(source)
+    if refusal:
+        fail(refusal)
     shown = "localhost" if host in ("127.0.0.1", "localhost") else host
     typer.echo(f"replay dashboard on {source}: http://{shown}:{port}  (Ctrl-C stops it)")
     sys.stdout.flush()

@@ -77,27 +77,12 @@ def open_analytics(
 
 
 def _one_table(sources: Sources) -> pa.Table:
-    """Every input's events in one table, each game from the input the sources kept it from."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from replay.analytics.engine import conform_events
-    from replay.sources import FileInput
-
-    kept: dict[str, list[str]] = {}
-    for ref in sources.games():
-        kept.setdefault(ref.origin, []).append(ref.game_id)
-    tables = []
-    for source in sources.inputs:
-        if isinstance(source, FileInput):
-            table = source.table
-        else:
-            table = pa.Table.from_batches(list(source.store.scan()))
-            echo_problems(source.store.problems)
-        ids = pa.array(kept.get(source.origin, []), pa.string())
-        table = conform_events(table)
-        tables.append(table.filter(pc.is_in(table.column("game_id"), value_set=ids)))
-    return pa.concat_tables(tables)
+    """Every input's events in one table (:meth:`replay.sources.Sources.events_table`), the
+    problems of the stores read on the way printed."""
+    seen = len(sources.problems)
+    table = sources.events_table()
+    echo_problems(sources.collect_problems()[seen:])
+    return table
 
 
 @app.command("stats")

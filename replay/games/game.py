@@ -78,3 +78,7 @@ class Game(Rules[S], Simulation[S], Presentation[S]):
     def summary(self, state: S, seat: int | None = None) -> str:
         """:meth:`Presentation.summary <replay.games.presentation.Presentation.summary>`."""
         return Presentation.summary(self, state, seat)
+
+    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
+        """:meth:`Presentation.standing <replay.games.presentation.Presentation.standing>`."""
+        return Presentation.standing(self, view)

@@ -636,6 +636,10 @@ class Hearts(Game[HeartsState]):
         return self._play_event(state, seat, heuristic_play(state, seat))
 
     # ----------------------------------------------------------------- views
+    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
+        """Penalty points so far (the fewest wins)."""
+        return {"points": list(view["totals"])}
+
     def view(self, state: HeartsState, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
         hands: list[list[str] | None] = [
@@ -755,12 +759,16 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
     "additionalProperties": False,
     "required": ["pass", "passes", "hearts_broken", "points_this_hand", "leader", "winners"],
     "properties": {
-        "pass": {"enum": ["left", "right", "across", "no pass"]},
-        "passes": {"type": "array", "items": {"$ref": "#/$defs/cards_or_hidden"}},
-        "hearts_broken": {"type": "boolean"},
-        "points_this_hand": {"$ref": "#/$defs/ints"},
-        "leader": {"$ref": "#/$defs/seat"},
-        "winners": {"$ref": "#/$defs/seats"},
+        "pass": {"title": "Pass direction", "enum": ["left", "right", "across", "no pass"]},
+        "passes": {
+            "title": "Cards passed",
+            "type": "array",
+            "items": {"$ref": "#/$defs/cards_or_hidden"},
+        },
+        "hearts_broken": {"title": "Hearts broken", "type": "boolean"},
+        "points_this_hand": {"title": "Points this hand", "$ref": "#/$defs/ints"},
+        "leader": {"title": "Leads the trick", "$ref": "#/$defs/seat"},
+        "winners": {"title": "Winners", "$ref": "#/$defs/seats"},
     },
 }
 

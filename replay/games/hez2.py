@@ -864,6 +864,18 @@ class Hez2(Game[Hez2State]):
             },
         }
 
+    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
+        """Cards left in each hand (the fewest leads), the place of each seat gone out, and
+        once paid, the net winnings."""
+        places = list(view["game"]["places"])
+        figures: dict[str, list[Any]] = {
+            "cards left": list(view["hand_sizes"]),
+            "place": [places.index(s) + 1 if s in places else None for s in range(view["players"])],
+        }
+        if view["over"] and any(s is not None for s in view["game"]["stakes"]):
+            figures["net winnings"] = list(view["totals"])
+        return figures
+
     def _net(self, state: Hez2State) -> list[int]:
         """Net winnings per seat (payout less stake), all 0 until the payouts are recorded."""
         if not state.over:
@@ -1047,17 +1059,21 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
         "turns",
     ],
     "properties": {
-        "suit": {"enum": ["O", "C", "E", "B", None]},
-        "pending_skip": {"type": "boolean"},
-        "pending_draw": {"type": "integer", "minimum": 0},
-        "stock_size": {"type": ["integer", "null"], "minimum": 0},
-        "discard_size": {"type": "integer", "minimum": 0},
-        "dealer": {"$ref": "#/$defs/seat"},
-        "bots": {"type": "array", "items": {"type": "boolean"}},
-        "stakes": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}},
-        "places": {"$ref": "#/$defs/seats"},
-        "payouts": {"$ref": "#/$defs/ints"},
-        "turns": {"type": "integer", "minimum": 0},
+        "suit": {"title": "Suit to follow", "enum": ["O", "C", "E", "B", None]},
+        "pending_skip": {"title": "Skip pending", "type": "boolean"},
+        "pending_draw": {"title": "Cards to draw", "type": "integer", "minimum": 0},
+        "stock_size": {"title": "Stock", "type": ["integer", "null"], "minimum": 0},
+        "discard_size": {"title": "Discard pile", "type": "integer", "minimum": 0},
+        "dealer": {"title": "Dealer", "$ref": "#/$defs/seat"},
+        "bots": {"title": "Bot", "type": "array", "items": {"type": "boolean"}},
+        "stakes": {
+            "title": "Stake",
+            "type": "array",
+            "items": {"type": ["integer", "null"], "minimum": 0},
+        },
+        "places": {"title": "Gone out, in order", "$ref": "#/$defs/seats"},
+        "payouts": {"title": "Payout", "$ref": "#/$defs/ints"},
+        "turns": {"title": "Turns played", "type": "integer", "minimum": 0},
     },
 }
 

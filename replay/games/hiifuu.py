@@ -981,9 +981,9 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
         "winners",
     ],
     "properties": {
-        "variant": {"type": "string"},
-        "values": {"type": "integer", "minimum": 1},
-        "discard_size": {"type": "integer", "minimum": 0},
+        "variant": {"title": "Variant", "type": "string"},
+        "values": {"title": "Card values", "type": "integer", "minimum": 1},
+        "discard_size": {"title": "Cards each discards", "type": "integer", "minimum": 0},
         "tokens": {
             "type": "array",
             "items": {
@@ -997,13 +997,22 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
                 },
             },
         },
-        "next_token": {"type": "integer", "minimum": 0},
-        "tricks_won": {"$ref": "#/$defs/ints"},
-        "discards": {"type": "array", "items": {"$ref": "#/$defs/cards_or_hidden"}},
-        "discarded": {"type": "array", "items": {"type": "boolean"}},
-        "leader": {"type": "integer"},
-        "first_leader": {"type": ["integer", "null"], "minimum": 0},
-        "winners": {"$ref": "#/$defs/seats"},
+        "next_token": {"title": "Next token", "type": "integer", "minimum": 0},
+        "tricks_won": {"title": "Tricks won", "$ref": "#/$defs/ints"},
+        "discards": {
+            "title": "Discarded",
+            "type": "array",
+            "items": {"$ref": "#/$defs/cards_or_hidden"},
+        },
+        "discarded": {"title": "Has discarded", "type": "array", "items": {"type": "boolean"}},
+        "leader": {"title": "Leads the trick", "x-seat": True, "type": "integer"},
+        "first_leader": {
+            "title": "Led the first trick",
+            "x-seat": True,
+            "type": ["integer", "null"],
+            "minimum": 0,
+        },
+        "winners": {"title": "Winners", "$ref": "#/$defs/seats"},
     },
 }
 

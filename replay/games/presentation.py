@@ -9,6 +9,7 @@ seat may see it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Generic
 
@@ -30,6 +31,17 @@ class Presentation(ABC, Generic[S]):
     @abstractmethod
     def render(self, state: S, seat: int | None = None) -> str:
         """The state as text for a person, omniscient or from one seat."""
+
+    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
+        """Where each seat stands at a step of :meth:`view`, in the game's own terms: per
+        figure (named in words), one value per seat; the first is the one a chart follows
+        through the game. Default: the score so far.
+
+        >>> from replay.games import get_rules
+        >>> get_rules("hearts").standing({"totals": [3, 0, 26, 1]})
+        {'points': [3, 0, 26, 1]}
+        """
+        return {"score": list(view.get("totals") or [])}
 
     def summary(self, state: S, seat: int | None = None) -> str:
         """A short state summary for findings: the situation, ``seat``'s hand, the table.

@@ -12,29 +12,19 @@ Chromium or Playwright is missing. Playwright's own browser download is never us
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.browser import ARGS, CHROMIUM, SETTLE, NotServed, dashboard, settle
+
 ROOT = Path(__file__).parent.parent.parent
 SAMPLE = ROOT / "sample_logs" / "store"
 DISPUTE = ROOT / "sample_logs" / "disputes" / "hearts" / "HEARTS-FOLLOW.jsonl"
-CHROMIUM = os.environ.get("REPLAY_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(os.environ.get("REPLAY_E2E_SCREENSHOTS", ROOT / "build" / "e2e-screenshots"))
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-#: Seconds a page may take to settle (the machine is shared; the first audit runs here).
-SETTLE = 90
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install '.[e2e]')"
@@ -45,40 +35,18 @@ if not Path(CHROMIUM).is_file():
 pytestmark = pytest.mark.slow
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def serve() -> Iterator[Any]:
     """``serve(source)``: the URL of a dashboard started on ``source`` (stopped at the end)."""
-    started: list[subprocess.Popen[bytes]] = []
+    with ExitStack() as started:
 
-    def start(source: Path) -> str:
-        port = free_port()
-        replay = shutil.which("replay", path=str(Path(sys.executable).parent)) or "replay"
-        process = subprocess.Popen(
-            [replay, "dashboard", str(source), "--port", str(port)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        started.append(process)
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        def start(source: Path) -> str:
             try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read() == b"ok":
-                        return url
-            except OSError:
-                time.sleep(0.3)
-        pytest.fail(f"the dashboard on {source} did not answer /_stcore/health in 60 s")
+                return started.enter_context(dashboard(source))
+            except NotServed as exc:
+                pytest.fail(str(exc))
 
-    yield start
-    for process in started:
-        process.terminate()
-        process.wait(10)
+        yield start
 
 
 #: Requests the pages made to anywhere but the dashboard itself (there must be none).
@@ -98,18 +66,6 @@ def page() -> Iterator[Any]:
 
 
 LOCAL = ("http://127.0.0.1:", "data:", "blob:", "about:")
-
-
-def settle(page: Any) -> None:
-    """Wait until the app has finished running (no status widget, a title shown)."""
-    page.wait_for_selector("h1", timeout=SETTLE * 1000)
-    deadline = time.monotonic() + SETTLE
-    quiet = 0
-    while time.monotonic() < deadline and quiet < 3:
-        running = page.locator('[data-testid="stStatusWidget"]').count()
-        quiet = quiet + 1 if running == 0 else 0
-        page.wait_for_timeout(400)
-    page.wait_for_timeout(600)  # charts draw after the run
 
 
 def shot(page: Any, name: str) -> Path:

@@ -1,5 +1,6 @@
 -- title: Wins by position from the dealer
 -- chart: rate
+-- section: Seats and the deal
 -- For the kinds with a dealer, per seat count and position clockwise from the first dealer
 -- (0 = the dealer): games won (hits) out of games played (opportunities), average place.
 SELECT kind, players, from_dealer, sum(CASE WHEN won THEN 1 ELSE 0 END) AS hits,

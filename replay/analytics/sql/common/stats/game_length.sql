@@ -1,5 +1,6 @@
 -- title: Game length
 -- chart: bar
+-- section: Rounds and scores
 -- Per game kind and seat count: games, and the shortest, average and longest game in rounds
 -- and in events.
 SELECT g.kind, g.players, count(*) AS games, min(g.rounds) AS min_rounds,

@@ -1,5 +1,6 @@
 -- title: Head to head
 -- chart: heatmap
+-- section: Players
 -- For each pair of players who met at a table: games together (opportunities), games the player
 -- finished ahead of the opponent (a better place: hits), behind, and level. Pairs far from an
 -- even split over many games are also a signal for arbiters looking at collusion.

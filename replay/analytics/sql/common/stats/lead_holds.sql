@@ -1,5 +1,6 @@
 -- title: How often the lead holds
 -- chart: rate
+-- section: Seats and the deal
 -- For the kinds with tricks, per led suit or colour: tricks (opportunities) and tricks won by
 -- their leader (hits).
 SELECT t.kind, t.led, count(*) AS opportunities,

@@ -1,5 +1,6 @@
 -- title: Points per round
 -- chart: histogram
+-- section: Rounds and scores
 -- Per game kind: how many seat-rounds ended with each round score (round_scored amount).
 SELECT r.kind, r.score, count(*) AS rounds
 FROM rounds r

@@ -1,5 +1,6 @@
 -- title: Tricks won by seat
 -- chart: bar
+-- section: Seats and the deal
 -- For the kinds with tricks, per seat count and seat: rounds played, tricks won, and tricks won
 -- per round.
 WITH by_seat AS (

@@ -1,5 +1,6 @@
 -- title: Which cards win tricks
 -- chart: rate
+-- section: Cards
 -- For the kinds with tricks, per card: times played in a trick (opportunities) and tricks it
 -- won (hits: it was the winner's card).
 SELECT t.kind, t.card, sum(t.played) AS opportunities, sum(t.won) AS hits

@@ -1,5 +1,6 @@
 -- title: Fou!: what made the Fool
 -- chart: rate
+-- section: Rounds and scores
 -- Over all Fools named (opportunities): how many were made by a joker (a 1), a discard (a card
 -- of another colour) or a low card of the led colour (hits).
 WITH f AS (

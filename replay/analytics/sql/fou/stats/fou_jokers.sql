@@ -1,5 +1,6 @@
 -- title: Fou!: 1s played and the Fool
 -- chart: rate
+-- section: Cards
 -- For jokers (the 1s) and for colour cards: cards played (opportunities) and how often the card
 -- made its player the Fool of the trick (hits).
 SELECT 'colour card' AS card, sum(h.cards_played - h.jokers_played) AS opportunities,

@@ -1,5 +1,6 @@
 -- title: Fou!: remaining-card penalties
 -- chart: histogram
+-- section: Rounds and scores
 -- Per penalty (a negative round score: minus the cards left, a 1 counting 5): how many
 -- seat-rounds ended with it.
 SELECT h.penalty, count(*) AS rounds

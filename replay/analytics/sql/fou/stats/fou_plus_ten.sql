@@ -1,5 +1,6 @@
 -- title: Fou!: +10 rounds
 -- chart: rate
+-- section: Players
 -- Per player: rounds played (opportunities) and rounds scored +10 (the hand emptied: hits).
 SELECT h.player, count(*) AS opportunities, sum(CASE WHEN h.plus_ten THEN 1 ELSE 0 END) AS hits
 FROM fou_rounds h

@@ -1,5 +1,6 @@
 -- title: Hearts: the trick at which hearts are broken
 -- chart: histogram
+-- section: Rounds and scores
 -- Per trick number: hands whose first heart was played on that trick (null: no heart played).
 WITH hands AS (
   SELECT t.gno, t.round, max(CASE WHEN t.breaks_hearts THEN t.trick END) AS trick

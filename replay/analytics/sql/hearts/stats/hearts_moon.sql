@@ -1,5 +1,6 @@
 -- title: Hearts: shooting the moon
 -- chart: rate
+-- section: Players
 -- Per player: hands played, moon attempts (hands in which the player took 20 points or more:
 -- opportunities), moons shot (all 26 points: hits) and moons stopped (20 or more, not all).
 SELECT h.player, count(*) AS hands,

@@ -1,5 +1,6 @@
 -- title: Hearts: points received in passes
 -- chart: bar
+-- section: Players
 -- Per player: hands in which the player received a pass, the points in the cards received
 -- (a heart 1, the queen of spades 13), their average, and how often the queen came with them.
 SELECT h.player, count(*) AS passes, sum(h.pass_points) AS points,

@@ -1,5 +1,6 @@
 -- title: Hearts: points per hand
 -- chart: bar
+-- section: Players
 -- Per player: hands played, the average hand score (after the moon rule), the average points
 -- taken in tricks, and clean hands (no point taken: hits) out of hands played (opportunities).
 SELECT h.player, count(*) AS hands, avg(h.score) AS avg_score,

@@ -1,5 +1,6 @@
 -- title: Hearts: where a passed queen of spades ends
 -- chart: rate
+-- section: Cards
 -- Over the hands in which the queen of spades was passed (opportunities): how often it was taken
 -- by the seat that received it, by the seat that passed it, or by another seat (hits).
 WITH passed AS (

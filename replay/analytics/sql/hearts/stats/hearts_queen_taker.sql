@@ -1,5 +1,6 @@
 -- title: Hearts: who takes the queen of spades
 -- chart: rate
+-- section: Players
 -- Per player: hands played (opportunities) and hands in which the player took the queen of
 -- spades (hits).
 SELECT h.player, count(*) AS opportunities,

@@ -1,5 +1,6 @@
 -- title: Hearts: the trick on which the queen of spades falls
 -- chart: histogram
+-- section: Cards
 -- Per trick number (1-13): hands in which the queen of spades was taken on that trick.
 SELECT h.queen_trick AS trick, count(*) AS hands
 FROM hearts_hands h

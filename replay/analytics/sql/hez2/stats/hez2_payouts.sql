@@ -1,5 +1,6 @@
 -- title: Hez2: stakes, payouts and return on stake
 -- chart: bar
+-- section: Players
 -- Per player, over the games the player staked: games, total staked, total paid out, net
 -- winnings (paid out less staked), games won money (net > 0) and lost money, and the return on
 -- stake (net / staked).

@@ -1,5 +1,6 @@
 -- title: Hez2: longest pending draw
 -- chart: histogram
+-- section: Rounds and scores
 -- Per game's longest pending draw served (the largest forced_draw amount; 0: no draw served):
 -- how many games.
 SELECT h.longest_draw, count(*) AS games

@@ -1,5 +1,6 @@
 -- title: Hez2: places by player
 -- chart: rate
+-- section: Players
 -- Per player: games, the average place, first places (hits) out of games (opportunities), and
 -- last places.
 SELECT h.player, count(*) AS opportunities, avg(h.place) AS avg_place,

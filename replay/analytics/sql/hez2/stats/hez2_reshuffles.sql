@@ -1,5 +1,6 @@
 -- title: Hez2: reshuffles
 -- chart: rate
+-- section: Rounds and scores
 -- Per seat count: games (opportunities), reshuffles of the discard pile into the stock, and
 -- games with at least one reshuffle (hits).
 SELECT h.players, count(*) AS opportunities, sum(h.reshuffles) AS reshuffles,

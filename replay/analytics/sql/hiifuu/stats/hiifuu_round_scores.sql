@@ -1,5 +1,6 @@
 -- title: Hiifuu: token values earned per round
 -- chart: bar
+-- section: Rounds and scores
 -- Per round number: seat-rounds, the average score (the value of the uncovered token kept, or
 -- 0), and seat-rounds that scored (hits) out of seat-rounds (opportunities).
 SELECT h.round, count(*) AS opportunities, avg(h.score) AS avg_score,

@@ -1,5 +1,6 @@
 -- title: Hiifuu: the trick on which the second trick comes
 -- chart: histogram
+-- section: Rounds and scores
 -- Per trick number: seat-rounds in which the seat won its second trick on that trick.
 SELECT h.second_trick AS trick, count(*) AS rounds
 FROM hiifuu_rounds h

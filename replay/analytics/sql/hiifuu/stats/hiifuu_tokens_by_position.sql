@@ -1,5 +1,6 @@
 -- title: Hiifuu: tokens by position in the layout
 -- chart: rate
+-- section: Rounds and scores
 -- Per token position (0 = first in the layout): tokens taken (opportunities), kept uncovered
 -- to the end of the round (hits: they score), and their average value.
 SELECT h.token_position AS position, count(*) AS opportunities,

@@ -1,5 +1,6 @@
 -- title: Hiifuu: tricks won per round
 -- chart: rate
+-- section: Players
 -- Per player: rounds played (opportunities), rounds ended with exactly two tricks (the game's
 -- aim: hits), and with zero, one, three or more tricks.
 SELECT h.player, count(*) AS opportunities,

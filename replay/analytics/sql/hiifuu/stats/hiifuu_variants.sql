@@ -1,5 +1,6 @@
 -- title: Hiifuu: normal and random-token variants
 -- chart: rate
+-- section: Rounds and scores
 -- Per variant: seat-rounds (opportunities), rounds with exactly two tricks (hits), and the
 -- average round score.
 SELECT h.variant, count(*) AS opportunities,

@@ -1,0 +1,183 @@
+"""A player: results per game kind with their 95% interval, the rating over time, head to
+head against each opponent, and the player's games (each opening its replay). The sidebar's
+filters apply; the player is the sidebar's, or one picked here (``?player=NAME``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import altair as alt
+import pyarrow as pa
+import pyarrow.compute as pc
+import streamlit as st
+
+from dashboards.charts import in_words, rate_chart
+from dashboards.data import (
+    Chosen,
+    Snapshot,
+    analytics,
+    chosen_games,
+    csv_bytes,
+    page_context,
+    player_names,
+    show_problems,
+    warned,
+)
+from replay.analytics.words import value_words
+
+#: The most opponents the head-to-head chart shows (the most games together first).
+OPPONENTS = 25
+
+
+@st.cache_resource(show_spinner="Reading the player's results…", max_entries=64)
+def statistic(path: str, name: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+    """One statistic's rows of the chosen player (``player`` column) under the filters."""
+    table: pa.Table = analytics(path, snap).statistic(name, chosen.analytics()).table
+    return table.filter(pc.equal(table.column("player"), pa.scalar(str(chosen.player))))
+
+
+@st.cache_resource(show_spinner="Rating the players…", max_entries=32)
+def rating_history(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+    table: pa.Table = analytics(path, snap).rating_history(chosen.analytics())
+    return table
+
+
+@st.cache_resource(max_entries=32)
+def places(path: str, chosen: Chosen, snap: Snapshot) -> dict[str, int]:
+    """The player's place in each of the chosen games, by game id."""
+    rows = analytics(path, snap).rating_results(chosen.analytics()).to_pylist()
+    return {r["game_id"]: r["place"] for r in rows if r["player"] == chosen.player}
+
+
+def adopt() -> None:
+    """The player picked here becomes the sidebar's (and the URL's)."""
+    st.session_state["player"] = st.session_state["player_pick"]
+
+
+def pick_player(path: str, chosen: Chosen, snap: Snapshot) -> str | None:
+    if chosen.player is not None:
+        return chosen.player
+    names = player_names(path, chosen.kind, snap)
+    if not names:
+        st.info("No player: the source is empty or the filters leave nothing.")
+        return None
+    st.selectbox("Player", names, index=None, placeholder="Choose a player", key="player_pick",
+                 on_change=adopt)  # fmt: skip
+    return None
+
+
+def section(heading: str, table: pa.Table, nothing: str) -> bool:
+    """A section's heading; whether it has rows (else it says ``nothing``)."""
+    st.header(heading, anchor=heading.lower().replace(" ", "-"))
+    if table.num_rows == 0:
+        st.info(nothing)
+    return table.num_rows > 0
+
+
+def results(path: str, chosen: Chosen, snap: Snapshot) -> None:
+    table = statistic(path, "games_played", chosen, snap)
+    if not section("Results", table, "No game of this player among the chosen ones."):
+        return
+    games = int(pc.sum(table.column("games")).as_py() or 0)
+    wins = int(pc.sum(table.column("hits")).as_py() or 0)
+    left, middle, right = st.columns(3)
+    left.metric("Games", f"{games:,}")
+    middle.metric("Wins", f"{wins:,}")
+    right.metric("Game kinds", f"{table.num_rows}")
+    st.altair_chart(rate_chart(table, ["kind"], "Games won, per game"))
+    st.caption("A win is a first place. The line is the 95% interval of the rate; grey: too "
+               "few games to read.")  # fmt: skip
+    with st.expander("Table"):
+        st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
+
+
+def rating(path: str, chosen: Chosen, snap: Snapshot) -> None:
+    table = rating_history(path, chosen, snap)
+    if not section(
+        "Rating over time", table, "No rated game of this player among the chosen ones."
+    ):
+        return
+    data = table.to_pandas()
+    data["top"] = data["mu"] + 3 * data["sigma"]
+    data["kind"] = [value_words("kind", k) for k in data["kind"]]
+    base = alt.Chart(data).encode(
+        x=alt.X("day:T", title="day"), color=alt.Color("kind:N", title="game")
+    )
+    band = base.mark_area(opacity=0.15).encode(
+        y=alt.Y("conservative:Q", title="rating (mu; band: mu ± 3 sigma)"), y2="top:Q"
+    )
+    line = base.mark_line(point=True).encode(
+        y=alt.Y("mu:Q"),
+        tooltip=[alt.Tooltip("kind:N", title="game"), alt.Tooltip("day:T", title="day"),
+                 alt.Tooltip("games:Q", title="games rated"),
+                 alt.Tooltip("mu:Q", format=".1f"), alt.Tooltip("sigma:Q", format=".1f"),
+                 alt.Tooltip("conservative:Q", title="mu - 3 sigma", format=".1f")],
+    )  # fmt: skip
+    st.altair_chart((band + line).properties(height=260, description="Rating over time"))
+    st.caption("OpenSkill (Plackett-Luce) over finishing places, one ladder per game, at the end "
+               "of each day the player played; the band narrows as games are rated.")  # fmt: skip
+
+
+def head_to_head(path: str, chosen: Chosen, snap: Snapshot) -> None:
+    table = statistic(path, "head_to_head", chosen, snap)
+    if not section("Head to head", table, "No opponent among the chosen games."):
+        return
+    table = table.sort_by([("opportunities", "descending"), ("opponent", "ascending")])
+    keys = ["opponent"] if chosen.kind is not None else ["opponent", "kind"]
+    title = f"Finished ahead of each opponent (the {min(OPPONENTS, table.num_rows)} met most)"
+    st.altair_chart(rate_chart(table.slice(0, OPPONENTS), keys, title))
+    st.caption("Out of the games both played (a shared place is not ahead). The line is the 95% "
+               "interval; grey: too few games together to read.")  # fmt: skip
+    with st.expander(f"Table ({table.num_rows:,} opponents)"):
+        st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
+
+
+def games(path: str, chosen: Chosen, snap: Snapshot) -> None:
+    st.header("Games", anchor="games")
+    table = chosen_games(path, chosen, snap)
+    placed = places(path, chosen, snap)
+    ids = [str(g) for g in table.column("game_id").to_pylist()]
+    shown: dict[str, Any] = {
+        "game": [f"/replay?game={g}" for g in ids],
+        "kind": table.column("kind").to_pylist(),
+        "started": table.column("started").to_pylist(),
+        "place": [placed.get(g) for g in ids],
+        "players": [", ".join(p or []) for p in table.column("players").to_pylist()],
+        "winners": [", ".join(w or []) for w in table.column("winners").to_pylist()],
+    }
+    st.dataframe(
+        shown, hide_index=True,
+        column_config={"game": st.column_config.LinkColumn(
+            "game", display_text=r"/replay\?game=(.*)", help="Opens the replay")},
+    )  # fmt: skip
+    st.download_button(
+        "Download the games (CSV)", csv_bytes(pa.table(shown)), f"games-{chosen.player}.csv",
+        "text/csv", key="csv_player_games",
+    )  # fmt: skip
+
+
+def main() -> None:
+    path, chosen, snap = page_context()
+    st.title("Player")
+    show_problems(path)
+    player = pick_player(path, chosen, snap)
+    if player is None or analytics(path, snap) is None:
+        return
+    chosen = dataclasses.replace(chosen, player=player)
+    scope = f"{chosen.kind} games" if chosen.kind else "every game"
+    st.subheader(player)
+    st.caption(f"{scope}; the sidebar's filters apply. [Results](#results) · "
+               "[Rating over time](#rating-over-time) · [Head to head](#head-to-head) · "
+               "[Games](#games)")  # fmt: skip
+    with warned("The results could not be computed"):
+        results(path, chosen, snap)
+    with warned("The ratings could not be computed"):
+        rating(path, chosen, snap)
+    with warned("Head to head could not be computed"):
+        head_to_head(path, chosen, snap)
+    with warned("The games could not be listed"):
+        games(path, chosen, snap)
+
+
+main()
