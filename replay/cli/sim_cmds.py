@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,6 +12,7 @@ import typer
 
 from replay.cli import app
 from replay.cli.common import echo_problems, fail, game_rules, open_store, os_error, progress_bar
+from replay.cli.sink import atomic_output
 from replay.events import Event
 from replay.games.base import Game
 from replay.simulate import simulate_corpus
@@ -141,25 +141,18 @@ def simulate(
 
 
 def _write_jsonl(corpus: Iterable[list[Event]], out: Path, kind: str, games: int) -> None:
-    """The games as canonical JSON Lines in a file (or on stdout)."""
+    """The games as canonical JSON Lines in a file, written whole or not at all (or on
+    stdout)."""
     from replay.store.jsonl import event_to_line
 
-    try:
-        sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
-    except OSError as exc:
-        fail(os_error(exc, out))
     events = written = 0
-    try:
-        with progress_bar() as progress:
-            task = progress.add_task(f"simulating {kind}", total=games)
-            for game in corpus:
-                sink.writelines(event_to_line(e) + "\n" for e in game)
-                events += len(game)
-                written += 1
-                progress.advance(task)
-    finally:
-        if sink is not sys.stdout:
-            sink.close()
+    with atomic_output(out) as sink, progress_bar() as progress:
+        task = progress.add_task(f"simulating {kind}", total=games)
+        for game in corpus:
+            sink.writelines(event_to_line(e) + "\n" for e in game)
+            events += len(game)
+            written += 1
+            progress.advance(task)
     typer.echo(f"{written} {kind} games ({events} events) written to {out}", err=str(out) == "-")
 
 

@@ -31,6 +31,7 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, echo, records_text
+from replay.cli.sink import atomic_output
 from replay.events import Event, events_to_table
 from replay.games.base import RuleViolation
 from replay.results import recomputed_result
@@ -233,30 +234,23 @@ def export_cmd(
         _write_text(out, replay_page(events, ref.origin))
         typer.echo(f"game {shown(ref.game_id)} written to {out}", err=str(out) == "-")
         return
-    sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
     count = 0
-    try:
-        with progress_bar() as progress:
-            total = 1 if game is not None else len(sources.games(kind))
-            task = progress.add_task("exporting", total=total)
-            for table in _export_tables(sources, game, kind):
-                for row in table.to_pylist():
-                    sink.write(row_to_line(row) + "\n")
-                    count += 1
-                progress.advance(task, len(set(table.column("game_id").to_pylist())))
-    finally:
-        if sink is not sys.stdout:
-            sink.close()
+    with atomic_output(out) as sink, progress_bar() as progress:
+        total = 1 if game is not None else len(sources.games(kind))
+        task = progress.add_task("exporting", total=total)
+        for table in _export_tables(sources, game, kind):
+            for row in table.to_pylist():
+                sink.write(row_to_line(row) + "\n")
+                count += 1
+            progress.advance(task, len(set(table.column("game_id").to_pylist())))
     typer.echo(f"{count} events written to {out}", err=str(out) == "-")
     if not _report_texts(sources.collect_problems()):
         raise typer.Exit(1)
 
 
 def _write_text(out: Path, text: str) -> None:
-    if str(out) == "-":
-        typer.echo(text)
-    else:
-        out.write_text(text, encoding="utf-8")
+    with atomic_output(out) as sink:
+        sink.write(text + "\n")
 
 
 def _export_tables(sources: Sources, game: str | None, kind: str | None) -> Iterator[pa.Table]:

@@ -1,0 +1,164 @@
+"""Inputs and outputs that fail: a folder with a symlink loop, output to a full disk (stdout,
+a file, a tiny disk), each one clean line with its exit code and no half-written file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from replay.cli import main
+from replay.sources import open_sources
+from replay.store.jsonl import event_to_line
+from tests.store_helpers import hearts_game, run_cli, tmpfs
+
+EXIT_OUTPUT = 4  # README: exit codes (an output that cannot be written)
+SAMPLE = Path(__file__).parent.parent / "sample_logs" / "jsonl" / "hez22.jsonl"
+
+
+def _folder_with_a_loop(tmp_path: Path) -> Path:
+    """A folder holding one game and a link back to itself (``ln -s . d/self``)."""
+    folder = tmp_path / "d"
+    folder.mkdir()
+    shutil.copy(SAMPLE, folder / "a.jsonl")
+    (folder / "self").symlink_to(".")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "up").symlink_to("..")
+    return folder
+
+
+def test_a_symlink_loop_is_named_once_and_the_rest_is_read(tmp_path: Path) -> None:
+    folder = _folder_with_a_loop(tmp_path)
+    sources = open_sources([folder])
+    assert [Path(g.origin).name for g in sources.games()] == ["a.jsonl"]
+    real = os.path.realpath(folder)
+    assert sources.problems == [
+        f"{folder / 'self'}: a link back into {real} (a loop): not followed",
+        f"{folder / 'sub' / 'up'}: a link back into {real} (a loop): not followed",
+    ]
+
+
+@pytest.mark.parametrize("command", ["audit", "games", "info", "stats", "show"])
+def test_commands_on_a_folder_with_a_loop_read_its_game(tmp_path: Path, command: str) -> None:
+    folder = _folder_with_a_loop(tmp_path)
+    result = run_cli(command, str(folder))
+    assert result.exit_code in (0, 1, 2), result.output
+    assert result.output.count(f"{folder / 'self'}: a link back into") == 1
+    assert "Too many levels" not in result.output
+    assert "hez2" in result.output or "1 games" in result.output  # the game was read
+
+
+def test_a_link_that_links_to_itself_is_one_problem(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    shutil.copy(SAMPLE, tmp_path / "d" / "a.jsonl")
+    (tmp_path / "d" / "x.jsonl").symlink_to("x.jsonl")
+    sources = open_sources([tmp_path / "d"])
+    assert len(sources.games()) == 1
+    assert sources.problems == [f"{tmp_path / 'd' / 'x.jsonl'}: Too many levels of symbolic links"]
+
+
+# --------------------------------------------------------------------- a full output
+@contextlib.contextmanager
+def _stdout_on_dev_full(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Standard output on /dev/full for :func:`replay.cli.main` run in this process (set in
+    the test's body: pytest's capture sets its own stdout when the test starts)."""
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        monkeypatch.setattr(sys, "stdout", full)
+        monkeypatch.setattr(signal, "signal", lambda *args: None)
+        yield
+
+
+def _main(*args: str) -> int:
+    """The exit code of :func:`replay.cli.main` (the console script) run in this process."""
+    saved = sys.argv
+    sys.argv = ["replay", *args]
+    try:
+        with pytest.raises(SystemExit) as ended:
+            main()
+    finally:
+        sys.argv = saved
+    return int(ended.value.code or 0)
+
+
+STDOUT_COMMANDS = [
+    ["rules"],
+    ["stats", str(SAMPLE)],
+    ["sql", str(SAMPLE), "SELECT game_id FROM games"],
+    ["audit", str(SAMPLE)],
+    ["explain", str(SAMPLE), "--step", "3"],
+    ["explain", str(SAMPLE), "--step", "3", "--format", "html"],
+    ["show", str(SAMPLE)],
+    ["games", str(SAMPLE), "--format", "csv"],
+    ["info", str(SAMPLE)],
+    ["export", str(SAMPLE), "--out", "-"],
+    ["simulate", "hiifuu", "-n", "1", "--out", "-"],
+]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", STDOUT_COMMANDS, ids=lambda a: " ".join(a[:1] + a[2:]))
+def test_output_to_a_full_disk_is_one_line_naming_stdout_and_exit_4(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    with _stdout_on_dev_full(monkeypatch):
+        assert _main(*args) == EXIT_OUTPUT
+    assert capsys.readouterr().err == (
+        "error: <stdout>: no space left on device: the output is incomplete\n"
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "hearts", "-n", "1", "--out"],
+        ["export", str(SAMPLE), "--out"],
+        ["export", str(SAMPLE), "--format", "html", "--out"],
+    ],
+    ids=lambda a: " ".join(a[:1] + a[2:-1]),
+)
+def test_a_file_on_a_full_disk_is_one_line_naming_it_and_exit_4(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    link = tmp_path / ("f.html" if "html" in args else "f.jsonl")
+    link.symlink_to("/dev/full")
+    assert _main(*args, str(link)) == EXIT_OUTPUT
+    err = capsys.readouterr().err
+    assert err == f"error: {link}: no space left on device: the output is incomplete\n"
+    assert link.is_symlink()
+
+
+# --------------------------------------------------------------------- a small disk
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 kB tmpfs (root only; skipped where it cannot be mounted)."""
+    with tmpfs(tmp_path / "tiny", "64k") as mount:
+        yield mount
+
+
+def test_a_file_that_does_not_fit_is_not_written_and_the_old_one_is_kept(
+    tiny_disk: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    big = tmp_path / "big.jsonl"
+    big.write_text("".join(event_to_line(e) + "\n" for e in hearts_game("h")), "utf-8")
+    out = tiny_disk / "games.jsonl"
+    out.write_text("the old file\n", "utf-8")
+    commands = {
+        "simulate": ["simulate", "hearts", "-n", "3", "--out", str(out)],
+        "export": ["export", str(big), str(SAMPLE), "--out", str(out)],
+        "html": ["export", str(big), "--format", "html", "--out", str(out)],
+    }
+    for name, args in commands.items():
+        assert _main(*args) == EXIT_OUTPUT, name
+        err = capsys.readouterr().err
+        assert err.endswith(f"error: {out}: no space left on device: nothing written\n"), err
+        assert out.read_text("utf-8") == "the old file\n", name
+        assert [p.name for p in tiny_disk.iterdir()] == ["games.jsonl"], name  # no temporary
+    assert _main("simulate", "hiifuu", "-n", "1", "--out", str(out)) == 0
+    assert out.read_text("utf-8").count("\n") == 314 and oct(out.stat().st_mode)[-3:] == "644"
