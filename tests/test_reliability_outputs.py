@@ -4,6 +4,8 @@ a file, a tiny disk), each one clean line with its exit code and no half-written
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import json
 import os
 import shutil
 import signal
@@ -162,3 +164,62 @@ def test_a_file_that_does_not_fit_is_not_written_and_the_old_one_is_kept(
         assert [p.name for p in tiny_disk.iterdir()] == ["games.jsonl"], name  # no temporary
     assert _main("simulate", "hiifuu", "-n", "1", "--out", str(out)) == 0
     assert out.read_text("utf-8").count("\n") == 314 and oct(out.stat().st_mode)[-3:] == "644"
+
+
+# --------------------------------------------------------------------- hostile text out
+#: Names a hostile platform may send: a terminal-title escape, CR, BS, right-to-left, C1.
+HOSTILE_NAMES = ["t\x1b]0;title\x07", "cr\rx", "bs\x08y", "rtl\u202ez"]
+HOSTILE_ID = "g\x1b[2J\u202e\x85"
+
+
+def _hostile_log(tmp_path: Path) -> Path:
+    """A Hearts game under a hostile id, seated by hostile names, with one finding (seq 13)."""
+    events = [dataclasses.replace(e, game_id=HOSTILE_ID) for e in hearts_game("h")]
+    setup = {**json.loads(events[0].data or "{}"), "names": HOSTILE_NAMES}
+    events[0] = dataclasses.replace(events[0], data=json.dumps(setup))
+    lines = [event_to_line(e) for e in events]
+    lines[13] = lines[13].replace('"seq":13', '"seq":130')
+    path = tmp_path / "hostile.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), "utf-8")
+    return path
+
+
+def _raw_controls(text: str) -> list[str]:
+    """The characters of ``text`` that reach a terminal raw: controls (but the line end),
+    bidirectional and other unprintable ones."""
+    return [c for c in text if c != "\n" and not c.isprintable()]
+
+
+def test_every_text_output_escapes_control_characters(tmp_path: Path) -> None:
+    path = str(_hostile_log(tmp_path))
+    query = "SELECT game_id, player FROM seats"
+    outputs = {
+        "stats": run_cli("stats", path, "--stat", "games_played"),
+        "stats csv": run_cli("stats", path, "--stat", "games_played", "--format", "csv"),
+        "sql": run_cli("sql", path, query),
+        "sql csv": run_cli("sql", path, query, "--format", "csv"),
+        "games csv": run_cli("games", path, "--format", "csv"),
+        "audit csv": run_cli("audit", path, "--format", "csv"),
+        "explain html": run_cli("explain", path, "--step", "12", "--format", "html"),
+    }
+    for command, result in outputs.items():
+        assert result.exit_code in (0, 1), (command, result.output)
+        assert _raw_controls(result.output) == [], (command, result.output)
+    for command in ("stats", "sql", "sql csv", "games csv", "explain html"):
+        assert "t\\x1b]0;title\\x07" in outputs[command].output, command
+    assert "g\\x1b[2J\\u202e\\x85" in outputs["audit csv"].output
+
+
+def test_a_value_cannot_end_or_comment_out_the_replay_page_script() -> None:
+    from replay.htmlreport import replay_frames, replay_page
+
+    names = ["</script><script>alert(1)</script>", "<!--", "a&b\u2028", "<script>"]
+    events = [dataclasses.replace(e, game_id="<!--<script>") for e in hearts_game("h")]
+    setup = {**json.loads(events[0].data or "{}"), "names": names}
+    events[0] = dataclasses.replace(events[0], data=json.dumps(setup))
+    page = replay_page(events, "hostile.jsonl")
+    opening = '<script type="application/json" id="replay-data">'
+    payload = page[page.index(opening) + len(opening) :].split("</script>")[0]
+    assert not {"<", ">", "&", "\u2028"} & set(payload)  # nothing the HTML parser acts on
+    assert json.loads(payload) == json.loads(json.dumps(replay_frames(events)))
+    assert page.count("<script") == 2 and page.count("</script>") == 2
