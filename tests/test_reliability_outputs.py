@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,3 +225,82 @@ def test_a_value_cannot_end_or_comment_out_the_replay_page_script() -> None:
     assert not {"<", ">", "&", "\u2028"} & set(payload)  # nothing the HTML parser acts on
     assert json.loads(payload) == json.loads(json.dumps(replay_frames(events)))
     assert page.count("<script") == 2 and page.count("</script>") == 2
+
+
+# --------------------------------------------------------------------- a store not written
+def _fail_writes_after(monkeypatch: pytest.MonkeyPatch, good: int) -> None:
+    """The store's data writer fails on a full disk after ``good`` writes that succeed."""
+    from replay.store import table as store_table
+    from replay.store import writer as store_writer
+    from tests.test_reliability_storage import _failing_write
+
+    real, failing, calls = store_writer.write_files, _failing_write(errno.ENOSPC), [0]
+
+    def write(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return (real if calls[0] <= good else failing)(*args, **kwargs)
+
+    monkeypatch.setattr(store_table, "write_files", write)
+
+
+@pytest.mark.parametrize("command", ["simulate", "import"])
+def test_a_new_store_that_cannot_be_written_exits_4_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    _fail_writes_after(monkeypatch, 0)
+    store = tmp_path / "new" / "store"
+    args = (
+        ["simulate", "hiifuu", "-n", "1", "--out", str(store)]
+        if command == "simulate"
+        else ["import", str(SAMPLE), "--into", str(store)]
+    )
+    result = run_cli(*args)
+    assert result.exit_code == EXIT_OUTPUT, result.output
+    assert f"{store}: no space left on device: nothing was committed" in result.output
+    assert list(tmp_path.iterdir()) == []  # no skeleton: not "an empty store" later
+
+
+@pytest.mark.parametrize("command", ["simulate", "import"])
+def test_a_store_on_a_read_only_disk_exits_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    def read_only(*args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(tmp_path / "s"))
+
+    monkeypatch.setattr(Path, "mkdir", read_only)
+    args = (
+        ["simulate", "hiifuu", "-n", "1", "--out", str(tmp_path / "s")]
+        if command == "simulate"
+        else ["import", str(SAMPLE), "--into", str(tmp_path / "s")]
+    )
+    result = run_cli(*args)
+    assert result.exit_code == EXIT_OUTPUT, result.output
+    assert "cannot create the store: read-only file system" in result.output
+
+
+def test_simulate_says_which_games_were_committed_when_a_later_batch_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replay.cli import sim_cmds
+    from replay.store import EventStore
+
+    monkeypatch.setattr(sim_cmds, "BATCH", 2)
+    _fail_writes_after(monkeypatch, 1)
+    result = run_cli("simulate", "hez2", "-n", "3", "--out", str(tmp_path / "s"))
+    assert result.exit_code == EXIT_OUTPUT, result.output
+    assert result.output == (
+        f"error: {tmp_path / 's'}: no space left on device: the first 2 games were "
+        "committed, the next 1 were not\n"
+    )
+    assert len(EventStore.open(tmp_path / "s").list_games()) == 2
+
+
+def test_a_new_store_on_a_full_disk_exits_4_and_leaves_nothing(tiny_disk: Path) -> None:
+    (tiny_disk / "filler").write_bytes(b"\0" * (64 * 1024 - 4096))
+    for args in (
+        ["simulate", "hiifuu", "-n", "2", "--out", str(tiny_disk / "new" / "s")],
+        ["import", str(SAMPLE), "--into", str(tiny_disk / "s")],
+    ):
+        result = run_cli(*args)
+        assert result.exit_code == EXIT_OUTPUT, result.output
+        assert [p.name for p in tiny_disk.iterdir()] == ["filler"], result.output

@@ -11,7 +11,15 @@ from typing import Annotated, Any
 import typer
 
 from replay.cli import app
-from replay.cli.common import echo_problems, fail, game_rules, open_store, os_error, progress_bar
+from replay.cli.common import (
+    echo_problems,
+    fail,
+    game_rules,
+    open_store,
+    os_error,
+    progress_bar,
+    removed_when_failed,
+)
 from replay.cli.sink import atomic_output
 from replay.events import Event
 from replay.games.base import Game
@@ -123,7 +131,13 @@ def simulate(
     if str(out) == "-" or out.suffix == ".jsonl":
         _write_jsonl(corpus, out, kind, games)
         return
-    store = open_store(out, create=True)
+    with removed_when_failed(out):
+        store = open_store(out, create=True)
+        _simulate_into(store, corpus, kind, games)
+
+
+def _simulate_into(store: EventStore, corpus: Iterable[list[Event]], kind: str, games: int) -> None:
+    """The games ingested into the store, :data:`BATCH` games a commit."""
     written = events = 0
     batch: list[list[Event]] = []
     with progress_bar() as progress:
@@ -133,11 +147,11 @@ def simulate(
             events += len(game)
             progress.advance(task)
             if len(batch) == BATCH:
-                written += _ingest(store, batch)
+                written += _ingest(store, batch, written)
                 batch = []
         if batch:
-            written += _ingest(store, batch)
-    typer.echo(f"{written} {kind} games ({events} events) written to {out}")
+            written += _ingest(store, batch, written)
+    typer.echo(f"{written} {kind} games ({events} events) written to {store.path}")
 
 
 def _write_jsonl(corpus: Iterable[list[Event]], out: Path, kind: str, games: int) -> None:
@@ -156,11 +170,13 @@ def _write_jsonl(corpus: Iterable[list[Event]], out: Path, kind: str, games: int
     typer.echo(f"{written} {kind} games ({events} events) written to {out}", err=str(out) == "-")
 
 
-def _ingest(store: EventStore, batch: list[list[Event]]) -> int:
+def _ingest(store: EventStore, batch: list[list[Event]], written: int) -> int:
+    """Ingest one batch (``written`` games stored before it); the games stored."""
     try:
         report = store.ingest(batch)
     except StorageFailure as exc:  # disk full, quota, permission...: its own exit code
-        fail(str(exc), exc.exit_code)
+        told = exc.after(f"the first {written} games", f"the next {len(batch)}")
+        fail(told if written else str(exc), exc.exit_code)
     except StoreError as exc:
         fail(str(exc))
     except OSError as exc:

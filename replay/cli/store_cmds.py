@@ -29,6 +29,7 @@ from replay.cli.common import (
     game_of,
     progress_bar,
     read_inputs,
+    removed_when_failed,
 )
 from replay.cli.output import Format, FormatOpt, echo, records_text
 from replay.cli.sink import atomic_output
@@ -107,32 +108,35 @@ def import_cmd(
         f"{f}: an event store, not a JSON Lines file (replay export reads it)" for f in stores
     ]
     files = [f for f in found if f not in stores]
+    with removed_when_failed(into):
+        _import_all(files, inputs, into, problems, prefix, renames)
+
+
+def _import_all(
+    files: list[str | Path],
+    inputs: list[str],
+    into: Path,
+    problems: list[str],
+    prefix: str | None,
+    renames: dict[str, str],
+) -> None:
+    """Each file (or standard input) in its own commit; the problems and outcome said."""
     existed = into.exists()
     store: EventStore | None = None
     stored = events = 0
     with progress_bar() as progress:
         task = progress.add_task("importing", total=len(files))
         for item in files:
-            if item != STDIN:  # streamed: memory bounded whatever the file's size
-                streamed = _import_file(Path(item), into, problems, prefix, renames)
-                progress.advance(task)
-                if streamed is not None:
-                    store = store or streamed[0]
-                    stored += streamed[1]
-                    events += streamed[2]
-                continue
-            read = read_stream(sys.stdin.buffer, problems)
+            try:
+                imported = _import_one(item, into, store, problems, prefix, renames)
+            except StorageFailure as exc:  # say what the inputs before this one stored
+                before = f"the {stored} games of the inputs before {shown(str(item))}"
+                fail(exc.after(before, "its games") if stored else str(exc), exc.exit_code)
             progress.advance(task)
-            if read is None:
-                continue
-            events += read.table.num_rows
-            if not read.table.num_rows:
-                continue
-            store = store or EventStore.open(into, create=True)
-            report = store.ingest(renamed(read.table, prefix, renames), source=read.origin)
-            stored += len(report.ingested)
-            typer.echo(f"{read.origin}: {read.lines} lines; {report.summary()}")
-            problems += [str(r) for r in report.rejected]
+            if imported is not None:
+                store = store or imported[0]
+                stored += imported[1]
+                events += imported[2]
     if store is not None:
         problems += [str(p) for p in store.problems]
     if not stored and not existed and store is not None:
@@ -144,6 +148,30 @@ def import_cmd(
         typer.echo(f"nothing stored in {into}" + ("" if existed else " (no store created)"))
     if problems:
         raise typer.Exit(1)
+
+
+def _import_one(
+    item: str | Path,
+    into: Path,
+    store: EventStore | None,
+    problems: list[str],
+    prefix: str | None,
+    renames: dict[str, str],
+) -> tuple[EventStore, int, int] | None:
+    """Import one input (a file, streamed, or standard input): the store, the games stored
+    and the events read; None when the input is no log at all."""
+    if item != STDIN:  # streamed: memory bounded whatever the file's size
+        return _import_file(Path(item), into, problems, prefix, renames)
+    read = read_stream(sys.stdin.buffer, problems)
+    if read is None:
+        return None
+    if not read.table.num_rows:
+        return (store, 0, 0) if store is not None else None
+    store = store or EventStore.open(into, create=True)
+    report = store.ingest(renamed(read.table, prefix, renames), source=read.origin)
+    typer.echo(f"{read.origin}: {read.lines} lines; {report.summary()}")
+    problems += [str(r) for r in report.rejected]
+    return store, len(report.ingested), read.table.num_rows
 
 
 def _import_file(
