@@ -304,3 +304,19 @@ def test_a_new_store_on_a_full_disk_exits_4_and_leaves_nothing(tiny_disk: Path) 
         result = run_cli(*args)
         assert result.exit_code == EXIT_OUTPUT, result.output
         assert [p.name for p in tiny_disk.iterdir()] == ["filler"], result.output
+
+
+def test_import_writes_every_problem_to_the_problems_file(tmp_path: Path) -> None:
+    lines = [event_to_line(e) for e in hearts_game("h")]
+    log = tmp_path / "bad.jsonl"
+    bad = [f"garbage {n}" for n in range(25)]
+    log.write_text("\n".join(lines[:5] + bad + lines[5:]) + "\n", "utf-8")
+    problems = tmp_path / "problems.jsonl"
+    result = run_cli("import", str(log), "--into", str(tmp_path / "s"), "--problems", str(problems))
+    assert result.exit_code == 1, result.output
+    assert "... and 5 more" in result.output  # the terminal's list is cut
+    written = [json.loads(line) for line in problems.read_text("utf-8").splitlines()]
+    assert [(p["file"], p["line"], p["rule"]) for p in written] == [
+        (str(log), n, "STORE-JSON") for n in range(6, 31)
+    ]
+    assert set(written[0]) == {"file", "line", "game_id", "seq", "rule", "reason"}

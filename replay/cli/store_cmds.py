@@ -7,6 +7,7 @@ traceback for bad input.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from collections.abc import Callable, Iterator
@@ -98,25 +99,51 @@ def import_cmd(
         list[str] | None,
         typer.Option("--rename", help="OLD=NEW: store game OLD as NEW (repeatable)."),
     ] = None,
+    problems_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--problems",
+            metavar="FILE",
+            help="Write every problem (rejected line or game) to FILE as JSON Lines: file, "
+            "line, game_id, seq, rule, reason ('-': stdout).",
+        ),
+    ] = None,
 ) -> None:
     """Import games from JSON Lines; bad lines and bad games are reported, the rest is stored
     in one commit per input. Nothing stored: said so, and no new empty store is left."""
     renames = parse_renames(rename or [])
-    found, problems = expand(inputs)
+    found, texts = expand(inputs)
+    problems: list[Problem] = list(texts)
     stores = [f for f in found if f != STDIN and is_store(Path(f))]
     problems += [
         f"{f}: an event store, not a JSON Lines file (replay export reads it)" for f in stores
     ]
     files = [f for f in found if f not in stores]
-    with removed_when_failed(into):
-        _import_all(files, inputs, into, problems, prefix, renames)
+    try:
+        with removed_when_failed(into):
+            _import_all(files, inputs, into, problems, prefix, renames)
+    finally:
+        if problems_file is not None:
+            _write_problems(problems_file, problems)
+
+
+#: A problem of an import: a store's rejection (file, line, game, seq, rule) or a line of text.
+Problem = Rejection | str
+
+
+def _write_problems(path: Path, problems: list[Problem]) -> None:
+    """Every problem as one JSON object a line (``replay.audit.problem_object``)."""
+    from replay.audit import problem_object
+
+    with atomic_output(path) as out:
+        out.writelines(json.dumps(problem_object(p), ensure_ascii=False) + "\n" for p in problems)
 
 
 def _import_all(
     files: list[str | Path],
     inputs: list[str],
     into: Path,
-    problems: list[str],
+    problems: list[Problem],
     prefix: str | None,
     renames: dict[str, str],
 ) -> None:
@@ -138,7 +165,7 @@ def _import_all(
                 stored += imported[1]
                 events += imported[2]
     if store is not None:
-        problems += [str(p) for p in store.problems]
+        problems += store.problems
     if not stored and not existed and store is not None:
         shutil.rmtree(into, ignore_errors=True)
     if not events and not problems:
@@ -154,7 +181,7 @@ def _import_one(
     item: str | Path,
     into: Path,
     store: EventStore | None,
-    problems: list[str],
+    problems: list[Problem],
     prefix: str | None,
     renames: dict[str, str],
 ) -> tuple[EventStore, int, int] | None:
@@ -162,7 +189,9 @@ def _import_one(
     and the events read; None when the input is no log at all."""
     if item != STDIN:  # streamed: memory bounded whatever the file's size
         return _import_file(Path(item), into, problems, prefix, renames)
-    read = read_stream(sys.stdin.buffer, problems)
+    unreadable: list[str] = []
+    read = read_stream(sys.stdin.buffer, unreadable)
+    problems += unreadable
     if read is None:
         return None
     if not read.table.num_rows:
@@ -170,12 +199,12 @@ def _import_one(
     store = store or EventStore.open(into, create=True)
     report = store.ingest(renamed(read.table, prefix, renames), source=read.origin)
     typer.echo(f"{read.origin}: {read.lines} lines; {report.summary()}")
-    problems += [str(r) for r in report.rejected]
+    problems += report.rejected
     return store, len(report.ingested), read.table.num_rows
 
 
 def _import_file(
-    path: Path, into: Path, problems: list[str], prefix: str | None, renames: dict[str, str]
+    path: Path, into: Path, problems: list[Problem], prefix: str | None, renames: dict[str, str]
 ) -> tuple[EventStore, int, int] | None:
     """Import one JSON Lines file, streamed (:func:`replay.store.stream.import_jsonl`): the
     store, the games stored and the events read; None when the file is no log at all."""
@@ -192,7 +221,7 @@ def _import_file(
     store = EventStore.open(into, create=True)
     done = import_jsonl(store, path, transform=lambda t: renamed(t, prefix, renames))
     typer.echo(f"{path}: {done.lines} lines; {done.report.summary()}")
-    problems += [str(r) for r in done.unreadable + done.report.rejected]
+    problems += done.unreadable + done.report.rejected
     return store, len(done.report.ingested), done.events
 
 
