@@ -17,6 +17,7 @@ from replay.cli.common import (
     GameOpt,
     InputsArg,
     KindOpt,
+    echo_problems,
     fail,
     game_of,
     load_one_game,
@@ -93,6 +94,8 @@ def audit(
             report.problems.append(f"{sources.describe()}: no events")
         write_report(report, fmt.value, sys.stdout, sources.origin)
         sys.stdout.write("\n")
+        if fmt is AuditFormat.csv:  # a CSV of findings has no row for unreadable input
+            echo_problems(report.problems, "error")
     raise typer.Exit(report.exit_code)
 
 
