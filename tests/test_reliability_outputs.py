@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import errno
+import itertools
 import json
 import os
 import shutil
@@ -15,9 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 from replay.cli import main
+from replay.events import Event, events_from_table
 from replay.sources import open_sources
 from replay.store.jsonl import event_to_line
 from tests.store_helpers import hearts_game, run_cli, tmpfs
@@ -320,3 +323,35 @@ def test_import_writes_every_problem_to_the_problems_file(tmp_path: Path) -> Non
         (str(log), n, "STORE-JSON") for n in range(6, 31)
     ]
     assert set(written[0]) == {"file", "line", "game_id", "seq", "rule", "reason"}
+
+
+# --------------------------------------------------------------------- a file audit's memory
+def test_a_file_audit_reads_whole_games_a_part_of_the_file_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file spread by game over parts (its games interleaved): the audit holds a part's
+    games at a time, not the file's, and says what it says of the file read whole."""
+    from replay.cli import audit_cmds
+    from replay.store import stream
+
+    games = [[event_to_line(e) for e in hearts_game(f"g{i}", seed=i)] for i in range(4)]
+    games[2][40] = games[2][40].replace('"seq":40', '"seq":4')  # a finding
+    lines = [line for row in itertools.zip_longest(*games) for line in row if line]
+    lines.insert(100, "not json")
+    path = tmp_path / "interleaved.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), "utf-8")
+    whole = run_cli("audit", str(path), "--format", "json")
+    monkeypatch.setattr(stream, "PART_BYTES", path.stat().st_size // 3)
+    monkeypatch.setattr(stream, "PIECE_BYTES", 32 * 1024)
+    rows: list[int] = []
+    real = events_from_table
+
+    def counted(table: pa.Table) -> list[Event]:
+        rows.append(table.num_rows)
+        return real(table)
+
+    monkeypatch.setattr(audit_cmds, "events_from_table", counted)
+    parted = run_cli("audit", str(path), "--format", "json")
+    assert parted.exit_code == whole.exit_code == 2, parted.output
+    assert json.loads(parted.output) == json.loads(whole.output)
+    assert len(rows) >= 2 and max(rows) < len(lines) - 1  # never the whole file at once
