@@ -5,7 +5,8 @@ Every reading command of the CLI takes one or more paths and opens them here:
 - a **store** (a directory holding ``_delta_log/``) gives its stored games;
 - a **JSON Lines file** (any name, when given by name) gives the games of its events;
 - a **folder** is searched recursively for stores and ``.jsonl`` files, in name order at each
-  level (a store is not searched inside);
+  level (a store is not searched inside; a link back into a folder being searched, a loop, is
+  a problem named once and not followed, as ``find -L`` does);
 - ``-`` is standard input, read as JSON Lines (named ``<stdin>`` in messages).
 
 Each game knows the input it came from (:attr:`GameRef.origin`), so findings and errors can
