@@ -355,3 +355,18 @@ def test_a_file_audit_reads_whole_games_a_part_of_the_file_at_a_time(
     assert parted.exit_code == whole.exit_code == 2, parted.output
     assert json.loads(parted.output) == json.loads(whole.output)
     assert len(rows) >= 2 and max(rows) < len(lines) - 1  # never the whole file at once
+
+
+def test_the_problems_of_standard_input_name_their_lines(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from replay.cli import app
+
+    lines = [event_to_line(e) for e in hearts_game("h")]
+    text = "\n".join([*lines[:5], "not json", *lines[5:]]) + "\n"
+    problems = tmp_path / "problems.jsonl"
+    args = ["import", "-", "--into", str(tmp_path / "s"), "--problems", str(problems)]
+    result = CliRunner().invoke(app, args, input=text)
+    assert result.exit_code == 1, result.output
+    written = [json.loads(line) for line in problems.read_text("utf-8").splitlines()]
+    assert [(p["file"], p["line"], p["rule"]) for p in written] == [("<stdin>", 6, "STORE-JSON")]

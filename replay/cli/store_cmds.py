@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import wraps
@@ -39,13 +40,13 @@ from replay.games.base import RuleViolation
 from replay.results import recomputed_result
 from replay.sources import (
     STDIN,
+    STDIN_NAME,
     FileInput,
     SourceError,
     Sources,
     StoreInput,
     expand,
     is_store,
-    read_stream,
     unreadable_start,
 )
 from replay.store import EventStore, Rejection, StorageFailure, StoreError
@@ -155,7 +156,7 @@ def _import_all(
         task = progress.add_task("importing", total=len(files))
         for item in files:
             try:
-                imported = _import_one(item, into, store, problems, prefix, renames)
+                imported = _import_one(item, into, problems, prefix, renames)
             except StorageFailure as exc:  # say what the inputs before this one stored
                 before = f"the {stored} games of the inputs before {shown(str(item))}"
                 fail(exc.after(before, "its games") if stored else str(exc), exc.exit_code)
@@ -180,47 +181,47 @@ def _import_all(
 def _import_one(
     item: str | Path,
     into: Path,
-    store: EventStore | None,
     problems: list[Problem],
     prefix: str | None,
     renames: dict[str, str],
 ) -> tuple[EventStore, int, int] | None:
-    """Import one input (a file, streamed, or standard input): the store, the games stored
-    and the events read; None when the input is no log at all."""
-    if item != STDIN:  # streamed: memory bounded whatever the file's size
+    """Import one input, streamed (standard input through a temporary copy): the store, the
+    games stored and the events read; None when the input is no log at all."""
+    if item != STDIN:
         return _import_file(Path(item), into, problems, prefix, renames)
-    unreadable: list[str] = []
-    read = read_stream(sys.stdin.buffer, unreadable)
-    problems += unreadable
-    if read is None:
-        return None
-    if not read.table.num_rows:
-        return (store, 0, 0) if store is not None else None
-    store = store or EventStore.open(into, create=True)
-    report = store.ingest(renamed(read.table, prefix, renames), source=read.origin)
-    typer.echo(f"{read.origin}: {read.lines} lines; {report.summary()}")
-    problems += report.rejected
-    return store, len(report.ingested), read.table.num_rows
+    with tempfile.TemporaryDirectory(prefix="replay-stdin-") as folder:
+        copy = Path(folder) / "stdin.jsonl"
+        with copy.open("wb") as out:
+            shutil.copyfileobj(sys.stdin.buffer, out)
+        return _import_file(copy, into, problems, prefix, renames, name=STDIN_NAME)
 
 
 def _import_file(
-    path: Path, into: Path, problems: list[Problem], prefix: str | None, renames: dict[str, str]
+    path: Path,
+    into: Path,
+    problems: list[Problem],
+    prefix: str | None,
+    renames: dict[str, str],
+    *,
+    name: str | None = None,
 ) -> tuple[EventStore, int, int] | None:
-    """Import one JSON Lines file, streamed (:func:`replay.store.stream.import_jsonl`): the
-    store, the games stored and the events read; None when the file is no log at all."""
+    """Import one JSON Lines file (named ``name`` in messages, else its path), streamed
+    (:func:`replay.store.stream.import_jsonl`): the store, the games stored and the events
+    read; None when the file is no log at all."""
     from replay.store.stream import import_jsonl
 
+    origin = name or str(path)
     try:
         unreadable = unreadable_start(path)
     except OSError as exc:
-        problems.append(f"{path}: {exc.strerror or exc}")
+        problems.append(f"{origin}: {exc.strerror or exc}")
         return None
     if unreadable:
-        problems.append(f"{path}: not JSON Lines: first {unreadable} lines unreadable")
+        problems.append(f"{origin}: not JSON Lines: first {unreadable} lines unreadable")
         return None
     store = EventStore.open(into, create=True)
-    done = import_jsonl(store, path, transform=lambda t: renamed(t, prefix, renames))
-    typer.echo(f"{path}: {done.lines} lines; {done.report.summary()}")
+    done = import_jsonl(store, path, source=origin, transform=lambda t: renamed(t, prefix, renames))
+    typer.echo(f"{origin}: {done.lines} lines; {done.report.summary()}")
     problems += done.unreadable + done.report.rejected
     return store, len(done.report.ingested), done.events
 
