@@ -1,5 +1,6 @@
-"""Peak memory of ``replay import`` and ``replay audit STORE`` by size (targets: import at most
-500 MB and audit at most 600 MB whatever the size; import at least 500,000 lines/s).
+"""Peak memory of ``replay import``, ``replay audit STORE`` and ``replay audit FILE.jsonl`` by
+size (targets: import at most 500 MB and either audit at most 600 MB whatever the size; import
+at least 500,000 lines/s).
 
 Each measurement runs the command in a child process and reads its peak resident set size
 (``getrusage`` of the children: the largest of the command and its audit workers); about 240 MB
@@ -83,6 +84,9 @@ def main() -> None:
             rate = lines / seconds
             print(f"import {lines:>11,} lines: {peak:7.0f} MB peak, {seconds:6.1f} s, "
                   f"{rate:9,.0f} lines/s, load {os.getloadavg()[0]:.1f}")  # fmt: skip
+            seconds, peak = measure("audit", str(log), "--format", "json")
+            print(f"audit  {lines:>11,} lines of a file: {peak:6.0f} MB peak, {seconds:6.1f} s, "
+                  f"load {os.getloadavg()[0]:.1f}")  # fmt: skip
             log.unlink()
             seconds, peak = measure("audit", str(Path(d) / "store"), "--format", "json")
             print(f"audit  {lines:>11,} events: {peak:6.0f} MB peak, {seconds:6.1f} s, "

@@ -167,7 +167,7 @@ def _dispute_html(
     events: Sequence[Event], v: Verdict, origin: str, view: Mapping[str, Any] | None
 ) -> str:
     kind = v.kind
-    e = escape
+    e = _html
     body = [
         f"<h1>Dispute: game {e(escaped(v.game_id))} ({e(kind)}), step {v.seq}</h1>",
         "<ul>",
@@ -223,6 +223,29 @@ def _dispute_html(
         ]
     title = f"Dispute: {v.game_id} step {v.seq}"
     return _page(title, "\n".join(body))
+
+
+def _html(text: str) -> str:
+    """A log text in HTML: controls escaped (:mod:`replay.text`), then the markup."""
+    return escape(escaped(text))
+
+
+#: What JSON keeps raw that an HTML script element must not hold: ``<`` (``</script>`` ends
+#: the element, ``<!--<script>`` makes the parser look past its end), ``>``, ``&`` and the
+#: two line separators old JavaScript parsers took for line ends.
+_SCRIPT_SAFE = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON to embed in a ``<script>`` element: no value can end the element,
+    open a comment in it or start another script; ``JSON.parse`` reads the same data.
+
+    >>> script_json({"game": "<!--<script>", "n": "a&b"})
+    '{"game":"\\\\u003c!--\\\\u003cscript\\\\u003e","n":"a\\\\u0026b"}'
+    """
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_SAFE)
 
 
 def _page(title: str, body: str, script: str = "") -> str:
@@ -385,7 +408,7 @@ _CONTROLS = """
 def replay_page(events: Sequence[Event], origin: str) -> str:
     """One game as a single HTML file that steps through it (buttons, slider, keys)."""
     data = replay_frames(events)
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    payload = script_json(data)
     head = (
         f"<h1>{escape(data['game'])} ({escape(data['kind'])})</h1>"
         f'<p class="muted">from {escape(escaped(origin))}; players '

@@ -198,8 +198,13 @@ def _csv(report: Reported, out: TextIO, where: Origins) -> None:
             row = {"file": where(f.game_id), "game_id": f.game_id, "kind": f.kind,
                    "seq": f.seq, "rule": f.rule, "message": f.message, "event": f.event,
                    "expected": f.expected}  # fmt: skip
-            writer.writerow([row[c] for c in CSV_COLUMNS])
+            writer.writerow([_csv_text(row[c]) for c in CSV_COLUMNS])
     out.write(buffer.getvalue().rstrip("\n"))
+
+
+def _csv_text(value: Any) -> Any:
+    """A cell's text with control characters escaped (numbers and nulls as they are)."""
+    return escaped(value) if isinstance(value, str) else value
 
 
 # --------------------------------------------------------------------------- text

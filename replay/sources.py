@@ -5,7 +5,8 @@ Every reading command of the CLI takes one or more paths and opens them here:
 - a **store** (a directory holding ``_delta_log/``) gives its stored games;
 - a **JSON Lines file** (any name, when given by name) gives the games of its events;
 - a **folder** is searched recursively for stores and ``.jsonl`` files, in name order at each
-  level (a store is not searched inside);
+  level (a store is not searched inside; a link back into a folder being searched, a loop, is
+  a problem named once and not followed, as ``find -L`` does);
 - ``-`` is standard input, read as JSON Lines (named ``<stdin>`` in messages).
 
 Each game knows the input it came from (:attr:`GameRef.origin`), so findings and errors can
@@ -316,8 +317,9 @@ def expand(paths: Sequence[str | Path]) -> tuple[list[str | Path], list[str]]:
         if is_store(path) or path.is_file():
             found.append(path)
         elif path.is_dir():
-            inside = list(_search(path))
-            if not inside:
+            before = len(problems)
+            inside = list(_search(path, [os.path.realpath(path)], problems))
+            if not inside and len(problems) == before:
                 problems.append(f"{path}: no event store here, and no .jsonl file in this folder")
             found += inside
         elif path.exists():
@@ -327,19 +329,42 @@ def expand(paths: Sequence[str | Path]) -> tuple[list[str | Path], list[str]]:
     return found, problems
 
 
-def _search(folder: Path) -> Iterator[Path]:
+def _search(folder: Path, searching: list[str], problems: list[str]) -> Iterator[Path]:
+    """The stores and ``.jsonl`` files under ``folder``, in name order; ``searching``: the real
+    paths of the folders being searched (the root first). A link to one of them or into one
+    (a loop: ``ln -s . d/self``) is named once in ``problems`` and not followed, as
+    ``find -L`` and ripgrep do."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
+    except OSError as exc:
+        problems.append(f"{folder}: {exc.strerror or exc}")
         return
     for entry in entries:
         path = Path(entry.path)
         if entry.name.startswith("."):
             continue
-        if entry.is_dir():
-            yield from ([path] if is_store(path) else _search(path))
-        elif entry.name.endswith(".jsonl") and entry.is_file():
+        try:
+            is_dir, is_file = entry.is_dir(), entry.is_file()
+        except OSError as exc:  # a link to itself
+            problems.append(f"{path}: {exc.strerror or exc}")
+            continue
+        if is_dir:
+            if is_store(path):
+                yield path
+                continue
+            real = os.path.realpath(path)
+            loop = next((a for a in searching if _within(real, a)), None)
+            if entry.is_symlink() and loop is not None:
+                problems.append(f"{path}: a link back into {loop} (a loop): not followed")
+                continue
+            yield from _search(path, [*searching, real], problems)
+        elif entry.name.endswith(".jsonl") and is_file:
             yield path
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether the real path ``path`` is ``folder`` or inside it."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def open_sources(paths: Sequence[str | Path], stdin: IO[bytes] | None = None) -> Sources:

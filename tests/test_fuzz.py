@@ -3,6 +3,7 @@ for, and one verdict per game whether a log is audited as a file or imported and
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import defaultdict
@@ -158,3 +159,63 @@ def _all(store: EventStore) -> Any:
 
     batches = list(store.scan(dictionary=True))
     return pa.Table.from_batches(batches)
+
+
+#: Player names a hostile platform may send (terminal escapes, CR, BS, C1, bidi, markup, HTML).
+HOSTILE_NAMES = ["t\x1b]0;x\x07", "cr\r", "bs\x08", "c1\x85", "r\u202el", "[red]m[/red]",
+                 "<!--<script>", "</script>"]  # fmt: skip
+#: Every command that prints, with each of its formats (one statistic: CI time).
+OUTPUTS = [
+    *(["games", "-f", f] for f in ("table", "json", "jsonl", "csv")),
+    *(["info", "-f", f] for f in ("table", "json", "jsonl", "csv")),
+    *(["audit", "-f", f] for f in ("table", "json", "jsonl", "csv", "markdown")),
+    *(["stats", "--stat", "games_played", "-f", f] for f in ("table", "json", "jsonl", "csv")),
+    *(["show", "-g", "f-1", "-f", f] for f in ("table", "json", "jsonl", "csv")),
+    *(["explain", "-g", "f-1", "-s", "3", "-f", f] for f in ("table", "json", "markdown", "html")),
+    ["export", "-g", "f-1", "-f", "html", "--out", "-"],
+    ["export", "--out", "-"],
+]
+
+
+def _hostile_folder(tmp_path: Path, rng: random.Random) -> Path:
+    """A folder of fuzzed games under weird ids, seated by hostile names, with two links that
+    loop back into it."""
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    lines: list[str] = []
+    for n in range(30):
+        game_id = f"f-{n}" if n % 3 else rng.choice(WEIRD_IDS) + f"-{n}"
+        for line in _mutated(rng, game_id):
+            obj = json.loads(line) if line.startswith("{") and "game_start" in line else None
+            if isinstance(obj, dict) and isinstance(obj.get("data"), str):
+                with contextlib.suppress(ValueError):
+                    setup = json.loads(obj["data"])
+                    setup["names"] = rng.sample(HOSTILE_NAMES, len(setup.get("names") or []))
+                    obj["data"] = json.dumps(setup)
+                    line = json.dumps(obj)
+            lines.append(line)
+    (folder / "sub" / "fuzz.jsonl").write_bytes(
+        "".join(line + "\n" for line in lines).encode("utf-8", "surrogatepass")
+    )
+    (folder / "loop").symlink_to(".")
+    (folder / "sub" / "up").symlink_to("..")
+    return folder
+
+
+def test_every_output_format_of_a_hostile_folder_is_escaped_and_a_full_disk_exits_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.test_reliability_outputs import _main, _stdout_on_dev_full
+
+    folder = str(_hostile_folder(tmp_path, random.Random(7)))
+    for args in OUTPUTS:
+        result = run_cli(args[0], folder, *args[1:])
+        assert result.exit_code in (0, 1, 2), (args, result.output)
+        assert result.output.count("a link back into") == 2, (args, result.output)
+        if not {"json", "jsonl"} & set(args) and args != ["export", "--out", "-"]:  # JSON: raw
+            raw = [c for c in result.output if c != "\n" and not c.isprintable()]
+            assert raw == [], (args, result.output)
+    for args in OUTPUTS[::4]:  # a fresh /dev/full each (a failure points stdout elsewhere)
+        with _stdout_on_dev_full(monkeypatch):
+            assert _main(args[0], folder, *args[1:]) == 4, args
+        assert "error: <stdout>: no space left on device" in capsys.readouterr().err, args

@@ -19,7 +19,7 @@ from replay.store import EventStore, StorageFailure
 from replay.store import table as store_table
 from replay.store.jsonl import write_lines
 from replay.store.synthetic import hearts_like_table
-from tests.store_helpers import hearts_game
+from tests.store_helpers import hearts_game, tmpfs
 
 EXIT_STORAGE = StorageFailure.exit_code
 
@@ -43,19 +43,8 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
     """A 256 kB tmpfs (root only; skipped where it cannot be mounted)."""
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True
-    )
-    if done.returncode:
-        pytest.skip(f"cannot mount a tmpfs: {done.stderr!r}")
-    try:
+    with tmpfs(tmp_path / "tiny", "256k") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 @pytest.mark.slow

@@ -97,12 +97,23 @@ def main() -> None:
     (set ``REPLAY_DEBUG=1`` for the traceback) with exit code 3. Output to a closed pipe
     ends the process quietly, as git's and ripgrep's: SIGPIPE keeps its default action (the
     end of the process, status 141 in a shell), and where a write still fails with EPIPE the
-    command ends without a message with status 141.
+    command ends without a message with status 141. A write that fails on stdout (a full
+    disk) is one line naming it, exit code 4 (:mod:`replay.cli.sink`).
     """
+    from replay.cli.sink import OutputFailure, guarded_stdout
+
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    guarded_stdout()
     try:
-        app()
+        try:
+            app()
+        finally:
+            sys.stdout.flush()
+    except OutputFailure as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        _silence_stdout()
+        sys.exit(exc.exit_code)
     except BrokenPipeError:
         quiet_closed_pipe()
     except OSError as exc:
@@ -124,6 +135,15 @@ def _unexpected(exc: Exception) -> None:
 def quiet_closed_pipe() -> None:
     """End quietly after the reader of stdout went away: no message, no flush error at exit
     (stdout now points to /dev/null), exit status :data:`CLOSED_PIPE`."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    _silence_stdout()
     sys.exit(CLOSED_PIPE)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: what its buffer still holds is dropped at exit unsaid."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no descriptor: nothing flushed at exit
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)

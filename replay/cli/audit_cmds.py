@@ -5,18 +5,20 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from replay.audit import GameAudit, audit_game
+from replay.audit import GameAudit, audit_game, group_games
 from replay.cli import app
 from replay.cli.common import (
     GameOpt,
     InputsArg,
     KindOpt,
+    echo_problems,
     fail,
     game_of,
     load_one_game,
@@ -24,9 +26,10 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
+from replay.events import Event, events_from_table
 from replay.explain import explain_step
 from replay.report import write_report
-from replay.sources import FileInput, Sources, StoreInput
+from replay.sources import STDIN, expand, is_store, open_store_input, read_stream, unreadable_start
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
 from replay.spool import SpooledReport
 from replay.text import shown
@@ -79,42 +82,128 @@ def audit(
 
     A log that stops before its game ended (a live game, a cut file) is reported as incomplete,
     with what the game waits for, unless ``--complete``."""
-    sources = read_inputs(inputs)
     with SpooledReport() as report:
-        if engine is Engine.spark:
-            report.add(audit_with_spark(sources, game, kind, master).games)
-        elif game is not None:
-            _, events = game_of(sources, game)
-            report.add([audit_game(events, complete=complete)])
+        if engine is Engine.local and game is None:  # every game, files streamed
+            where, described = _audit_inputs(report, inputs, kind, jobs, complete)
         else:
-            _audit_sources(report, sources, kind, jobs, complete)
-        report.problems.extend(sources.collect_problems())
+            sources = read_inputs(inputs)
+            if engine is Engine.spark:
+                report.add(audit_with_spark(sources, game, kind, master).games)
+            else:
+                _, events = game_of(sources, game)
+                report.add([audit_game(events, complete=complete)])
+            report.problems.extend(sources.collect_problems())
+            where, described = sources.origin, sources.describe()
         if not report.counts().games and not report.problems:
-            report.problems.append(f"{sources.describe()}: no events")
-        write_report(report, fmt.value, sys.stdout, sources.origin)
+            report.problems.append(f"{described}: no events")
+        write_report(report, fmt.value, sys.stdout, where)
         sys.stdout.write("\n")
+        if fmt is AuditFormat.csv:  # a CSV of findings has no row for unreadable input
+            echo_problems(report.problems, "error")
     raise typer.Exit(report.exit_code)
 
 
-def _audit_sources(
-    report: SpooledReport, sources: Sources, kind: str | None, jobs: int, complete: bool
+class _Owners:
+    """Which input each game is audited from: the first that holds it (a later copy is a
+    problem, and left out, as :class:`~replay.sources.Sources` says). Ids are kept only when
+    there are several inputs."""
+
+    def __init__(self, inputs: int, report: SpooledReport) -> None:
+        self.several = inputs > 1
+        self.origins: dict[str, str] = {}
+        self.report = report
+        self.only = ""
+
+    def fresh(self, game_id: str, origin: str) -> bool:
+        """Whether the game is met for the first time (then it is this input's)."""
+        self.only = origin
+        if not self.several:
+            return True
+        known = self.origins.setdefault(game_id, origin)
+        if known != origin:
+            self.report.problems.append(
+                f"{origin}: game {game_id}: also in {known}; this copy is left out "
+                "(import --prefix stores both)"
+            )
+        return known == origin
+
+    def origin(self, game_id: str) -> str:
+        return self.origins.get(game_id, "") if self.several else self.only
+
+
+def _audit_inputs(
+    report: SpooledReport, inputs: list[str], kind: str | None, jobs: int, complete: bool
+) -> tuple[Callable[[str], str], str]:
+    """Every game of the inputs, each once: a store's a slice at a time (in worker
+    processes), a JSON Lines file's streamed in tables of whole games
+    (:func:`replay.store.stream.game_tables`: memory bounded by a part of the file, not the
+    file), standard input's read whole. Returns the input of each game and the inputs in a
+    few words; when no input can be read at all, exits 2 naming why."""
+    found, problems = expand(inputs)
+    report.problems.extend(problems)
+    owners = _Owners(len(found), report)
+    opened: list[str] = []
+    for item in found:
+        if item == STDIN:
+            read = read_stream(sys.stdin.buffer, report.problems)
+            if read is not None:
+                opened.append(read.origin)
+                _audit_groups(report, read.games.values(), read.origin, owners, kind, complete)
+        elif is_store(Path(item)):
+            source = open_store_input(Path(item), report.problems)
+            if source is not None:
+                opened.append(source.origin)
+                for games in _audit_store(source.store, kind, jobs, complete):
+                    report.add(g for g in games if owners.fresh(g.game_id, source.origin))
+                report.problems += [
+                    p for p in map(str, source.store.problems) if p not in report.problems
+                ]
+        elif _audit_file(report, Path(item), owners, kind, complete):
+            opened.append(str(item))
+    if not opened:
+        echo_problems(report.problems, "error")
+        raise typer.Exit(2)
+    return owners.origin, opened[0] if len(opened) == 1 else f"{len(opened)} inputs"
+
+
+def _audit_file(
+    report: SpooledReport, path: Path, owners: _Owners, kind: str | None, complete: bool
+) -> bool:
+    """Audit a JSON Lines file, streamed; False (and a problem) when it is no log at all."""
+    from replay.store.stream import game_tables
+    from replay.store.validate import Rejection
+
+    origin = str(path)
+    try:
+        unreadable = unreadable_start(path)
+        if unreadable:
+            report.problems.append(f"{origin}: not JSON Lines: first {unreadable} lines unreadable")
+            return False
+        rejected: list[Rejection] = []
+        for table in game_tables(path, rejected):
+            games = group_games(events_from_table(table))
+            del table
+            _audit_groups(report, games, origin, owners, kind, complete)
+            del games
+    except OSError as exc:
+        report.problems.append(f"{origin}: {exc.strerror or exc}")
+        return False
+    report.problems += [str(r) for r in rejected]
+    return True
+
+
+def _audit_groups(
+    report: SpooledReport,
+    games: Iterable[list[Event]],
+    origin: str,
+    owners: _Owners,
+    kind: str | None,
+    complete: bool,
 ) -> None:
-    """Every game of every input (a store's in worker processes), each game once."""
-    several = len(sources.inputs) > 1  # a game id met twice is audited once (its first input)
-    owners = {ref.game_id: ref.origin for ref in sources.games()} if several else {}
-
-    def owned(game_id: str, origin: str) -> bool:
-        return not several or owners.get(game_id) == origin
-
-    for source in sources.inputs:
-        if isinstance(source, StoreInput):
-            for games in _audit_store(source.store, kind, jobs, complete):
-                report.add(g for g in games if owned(g.game_id, source.origin))
-            continue
-        assert isinstance(source, FileInput)
-        for game_id, events in source.games.items():
-            if owned(game_id, source.origin) and (kind is None or events[0].kind == kind):
-                report.add([audit_game(events, complete=complete)])
+    """Audit the games (of ``kind``) this input owns."""
+    for events in games:
+        if (kind is None or events[0].kind == kind) and owners.fresh(events[0].game_id, origin):
+            report.add([audit_game(events, complete=complete)])
 
 
 def _audit_store(

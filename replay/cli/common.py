@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -64,14 +65,48 @@ KindOpt = Annotated[
 
 def open_store(path: Path, *, create: bool = False) -> EventStore:
     """Open a store (``create``: make it when missing), or exit 2 with a clear error."""
-    from replay.store import EventStore, StoreError
+    from replay.store import EventStore, StorageFailure, StoreError
 
     try:
         return EventStore.open(path, create=create)
+    except StorageFailure as exc:  # a store that cannot be created: exit 4
+        fail(str(exc), exc.exit_code)
     except StoreError as exc:
         fail(str(exc))
     except OSError as exc:
         fail(os_error(exc, path))
+
+
+@contextlib.contextmanager
+def removed_when_failed(store: Path) -> Iterator[None]:
+    """Around a command that may create the store ``store``: when the command fails (an
+    exception, a non-zero exit), a store it created that holds no events yet (the skeleton a
+    failed first write leaves) is removed, with the folders made for it, so that nothing
+    reads as an empty store there."""
+    from replay.store.storage import remove_skeleton
+
+    made = _first_missing(store)
+    try:
+        yield
+    except BaseException as exc:
+        failed = not isinstance(exc, typer.Exit) or exc.exit_code != 0
+        if made is not None and failed and remove_skeleton(store):
+            for parent in store.parents:
+                if not parent.is_relative_to(made):
+                    break
+                with contextlib.suppress(OSError):
+                    parent.rmdir()
+        raise
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The outermost of ``path`` and its parents that does not exist (None: ``path`` does)."""
+    missing = None
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return missing
+        missing = candidate
+    return missing
 
 
 def os_error(exc: OSError, path: Path) -> str:

@@ -20,6 +20,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from replay.text import escaped
+
 
 class Format(StrEnum):
     table = "table"
@@ -107,25 +109,26 @@ def records_text(rows: Sequence[Mapping[str, Any]], fmt: Format, columns: Sequen
         return "\n".join(json.dumps(plain(r), ensure_ascii=False) for r in rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
+    writer.writerow([escaped(c) for c in columns])
     for row in rows:
         writer.writerow([csv_cell(row.get(c)) for c in columns])
     return out.getvalue().rstrip("\n")
 
 
 def csv_cell(value: Any) -> str:
-    """A CSV cell: empty for null, lists joined by spaces, objects as JSON.
+    """A CSV cell: empty for null, lists joined by spaces, objects as JSON; control and
+    bidirectional characters escaped (:func:`replay.text.escaped`), never raw.
 
-    >>> csv_cell(["a", "b"]), csv_cell(None), csv_cell({"x": 1})
-    ('a b', '', '{"x": 1}')
+    >>> csv_cell(["a", "b"]), csv_cell(None), csv_cell({"x": 1}), csv_cell("n\x1b]0;t\x07")
+    ('a b', '', '{"x": 1}', 'n\\x1b]0;t\\x07')
     """
     if value is None:
         return ""
     if isinstance(value, list | tuple) and all(not isinstance(v, dict | list) for v in value):
-        return " ".join(str(plain(v)) for v in value)
+        return escaped(" ".join(str(plain(v)) for v in value))
     if isinstance(value, Mapping | list | tuple):
-        return json.dumps(plain(value), ensure_ascii=False)
-    return str(plain(value))
+        return escaped(json.dumps(plain(value), ensure_ascii=False))
+    return escaped(str(plain(value)))
 
 
 def echo(text: str) -> None:

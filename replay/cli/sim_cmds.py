@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,7 +11,16 @@ from typing import Annotated, Any
 import typer
 
 from replay.cli import app
-from replay.cli.common import echo_problems, fail, game_rules, open_store, os_error, progress_bar
+from replay.cli.common import (
+    echo_problems,
+    fail,
+    game_rules,
+    open_store,
+    os_error,
+    progress_bar,
+    removed_when_failed,
+)
+from replay.cli.sink import atomic_output
 from replay.events import Event
 from replay.games.base import Game
 from replay.simulate import simulate_corpus
@@ -123,7 +131,13 @@ def simulate(
     if str(out) == "-" or out.suffix == ".jsonl":
         _write_jsonl(corpus, out, kind, games)
         return
-    store = open_store(out, create=True)
+    with removed_when_failed(out):
+        store = open_store(out, create=True)
+        _simulate_into(store, corpus, kind, games)
+
+
+def _simulate_into(store: EventStore, corpus: Iterable[list[Event]], kind: str, games: int) -> None:
+    """The games ingested into the store, :data:`BATCH` games a commit."""
     written = events = 0
     batch: list[list[Event]] = []
     with progress_bar() as progress:
@@ -133,41 +147,36 @@ def simulate(
             events += len(game)
             progress.advance(task)
             if len(batch) == BATCH:
-                written += _ingest(store, batch)
+                written += _ingest(store, batch, written)
                 batch = []
         if batch:
-            written += _ingest(store, batch)
-    typer.echo(f"{written} {kind} games ({events} events) written to {out}")
+            written += _ingest(store, batch, written)
+    typer.echo(f"{written} {kind} games ({events} events) written to {store.path}")
 
 
 def _write_jsonl(corpus: Iterable[list[Event]], out: Path, kind: str, games: int) -> None:
-    """The games as canonical JSON Lines in a file (or on stdout)."""
+    """The games as canonical JSON Lines in a file, written whole or not at all (or on
+    stdout)."""
     from replay.store.jsonl import event_to_line
 
-    try:
-        sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
-    except OSError as exc:
-        fail(os_error(exc, out))
     events = written = 0
-    try:
-        with progress_bar() as progress:
-            task = progress.add_task(f"simulating {kind}", total=games)
-            for game in corpus:
-                sink.writelines(event_to_line(e) + "\n" for e in game)
-                events += len(game)
-                written += 1
-                progress.advance(task)
-    finally:
-        if sink is not sys.stdout:
-            sink.close()
+    with atomic_output(out) as sink, progress_bar() as progress:
+        task = progress.add_task(f"simulating {kind}", total=games)
+        for game in corpus:
+            sink.writelines(event_to_line(e) + "\n" for e in game)
+            events += len(game)
+            written += 1
+            progress.advance(task)
     typer.echo(f"{written} {kind} games ({events} events) written to {out}", err=str(out) == "-")
 
 
-def _ingest(store: EventStore, batch: list[list[Event]]) -> int:
+def _ingest(store: EventStore, batch: list[list[Event]], written: int) -> int:
+    """Ingest one batch (``written`` games stored before it); the games stored."""
     try:
         report = store.ingest(batch)
     except StorageFailure as exc:  # disk full, quota, permission...: its own exit code
-        fail(str(exc), exc.exit_code)
+        told = exc.after(f"the first {written} games", f"the next {len(batch)}")
+        fail(told if written else str(exc), exc.exit_code)
     except StoreError as exc:
         fail(str(exc))
     except OSError as exc:

@@ -20,6 +20,7 @@ from replay.cli import app
 from replay.cli.common import KindOpt, echo_problems, fail, os_error
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, analytics_with_spark, spark_failures
+from replay.text import escaped, shown
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -213,12 +214,12 @@ def _cell(value: Any) -> str:
         return "nan" if math.isnan(value) else f"{value:.3f}"
     if isinstance(value, datetime.datetime | datetime.date):
         return value.isoformat()
-    return str(value)
+    return shown(value) if isinstance(value, str) else escaped(str(value))
 
 
 def to_text(table: pa.Table) -> str:
     """An aligned text table (numbers right-aligned)."""
-    names = table.column_names
+    names = [escaped(n) for n in table.column_names]
     rows = [[_cell(v) for v in row.values()] for row in table.to_pylist()]
     widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
     numeric = [

@@ -7,8 +7,10 @@ traceback for bad input.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import wraps
@@ -29,20 +31,22 @@ from replay.cli.common import (
     game_of,
     progress_bar,
     read_inputs,
+    removed_when_failed,
 )
 from replay.cli.output import Format, FormatOpt, echo, records_text
+from replay.cli.sink import atomic_output
 from replay.events import Event, events_to_table
 from replay.games.base import RuleViolation
 from replay.results import recomputed_result
 from replay.sources import (
     STDIN,
+    STDIN_NAME,
     FileInput,
     SourceError,
     Sources,
     StoreInput,
     expand,
     is_store,
-    read_stream,
     unreadable_start,
 )
 from replay.store import EventStore, Rejection, StorageFailure, StoreError
@@ -96,44 +100,73 @@ def import_cmd(
         list[str] | None,
         typer.Option("--rename", help="OLD=NEW: store game OLD as NEW (repeatable)."),
     ] = None,
+    problems_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--problems",
+            metavar="FILE",
+            help="Write every problem (rejected line or game) to FILE as JSON Lines: file, "
+            "line, game_id, seq, rule, reason ('-': stdout).",
+        ),
+    ] = None,
 ) -> None:
     """Import games from JSON Lines; bad lines and bad games are reported, the rest is stored
     in one commit per input. Nothing stored: said so, and no new empty store is left."""
     renames = parse_renames(rename or [])
-    found, problems = expand(inputs)
+    found, texts = expand(inputs)
+    problems: list[Problem] = list(texts)
     stores = [f for f in found if f != STDIN and is_store(Path(f))]
     problems += [
         f"{f}: an event store, not a JSON Lines file (replay export reads it)" for f in stores
     ]
     files = [f for f in found if f not in stores]
+    try:
+        with removed_when_failed(into):
+            _import_all(files, inputs, into, problems, prefix, renames)
+    finally:
+        if problems_file is not None:
+            _write_problems(problems_file, problems)
+
+
+#: A problem of an import: a store's rejection (file, line, game, seq, rule) or a line of text.
+Problem = Rejection | str
+
+
+def _write_problems(path: Path, problems: list[Problem]) -> None:
+    """Every problem as one JSON object a line (``replay.audit.problem_object``)."""
+    from replay.audit import problem_object
+
+    with atomic_output(path) as out:
+        out.writelines(json.dumps(problem_object(p), ensure_ascii=False) + "\n" for p in problems)
+
+
+def _import_all(
+    files: list[str | Path],
+    inputs: list[str],
+    into: Path,
+    problems: list[Problem],
+    prefix: str | None,
+    renames: dict[str, str],
+) -> None:
+    """Each file (or standard input) in its own commit; the problems and outcome said."""
     existed = into.exists()
     store: EventStore | None = None
     stored = events = 0
     with progress_bar() as progress:
         task = progress.add_task("importing", total=len(files))
         for item in files:
-            if item != STDIN:  # streamed: memory bounded whatever the file's size
-                streamed = _import_file(Path(item), into, problems, prefix, renames)
-                progress.advance(task)
-                if streamed is not None:
-                    store = store or streamed[0]
-                    stored += streamed[1]
-                    events += streamed[2]
-                continue
-            read = read_stream(sys.stdin.buffer, problems)
+            try:
+                imported = _import_one(item, into, problems, prefix, renames)
+            except StorageFailure as exc:  # say what the inputs before this one stored
+                before = f"the {stored} games of the inputs before {shown(str(item))}"
+                fail(exc.after(before, "its games") if stored else str(exc), exc.exit_code)
             progress.advance(task)
-            if read is None:
-                continue
-            events += read.table.num_rows
-            if not read.table.num_rows:
-                continue
-            store = store or EventStore.open(into, create=True)
-            report = store.ingest(renamed(read.table, prefix, renames), source=read.origin)
-            stored += len(report.ingested)
-            typer.echo(f"{read.origin}: {read.lines} lines; {report.summary()}")
-            problems += [str(r) for r in report.rejected]
+            if imported is not None:
+                store = store or imported[0]
+                stored += imported[1]
+                events += imported[2]
     if store is not None:
-        problems += [str(p) for p in store.problems]
+        problems += store.problems
     if not stored and not existed and store is not None:
         shutil.rmtree(into, ignore_errors=True)
     if not events and not problems:
@@ -145,25 +178,51 @@ def import_cmd(
         raise typer.Exit(1)
 
 
-def _import_file(
-    path: Path, into: Path, problems: list[str], prefix: str | None, renames: dict[str, str]
+def _import_one(
+    item: str | Path,
+    into: Path,
+    problems: list[Problem],
+    prefix: str | None,
+    renames: dict[str, str],
 ) -> tuple[EventStore, int, int] | None:
-    """Import one JSON Lines file, streamed (:func:`replay.store.stream.import_jsonl`): the
-    store, the games stored and the events read; None when the file is no log at all."""
+    """Import one input, streamed (standard input through a temporary copy): the store, the
+    games stored and the events read; None when the input is no log at all."""
+    if item != STDIN:
+        return _import_file(Path(item), into, problems, prefix, renames)
+    with tempfile.TemporaryDirectory(prefix="replay-stdin-") as folder:
+        copy = Path(folder) / "stdin.jsonl"
+        with copy.open("wb") as out:
+            shutil.copyfileobj(sys.stdin.buffer, out)
+        return _import_file(copy, into, problems, prefix, renames, name=STDIN_NAME)
+
+
+def _import_file(
+    path: Path,
+    into: Path,
+    problems: list[Problem],
+    prefix: str | None,
+    renames: dict[str, str],
+    *,
+    name: str | None = None,
+) -> tuple[EventStore, int, int] | None:
+    """Import one JSON Lines file (named ``name`` in messages, else its path), streamed
+    (:func:`replay.store.stream.import_jsonl`): the store, the games stored and the events
+    read; None when the file is no log at all."""
     from replay.store.stream import import_jsonl
 
+    origin = name or str(path)
     try:
         unreadable = unreadable_start(path)
     except OSError as exc:
-        problems.append(f"{path}: {exc.strerror or exc}")
+        problems.append(f"{origin}: {exc.strerror or exc}")
         return None
     if unreadable:
-        problems.append(f"{path}: not JSON Lines: first {unreadable} lines unreadable")
+        problems.append(f"{origin}: not JSON Lines: first {unreadable} lines unreadable")
         return None
     store = EventStore.open(into, create=True)
-    done = import_jsonl(store, path, transform=lambda t: renamed(t, prefix, renames))
-    typer.echo(f"{path}: {done.lines} lines; {done.report.summary()}")
-    problems += [str(r) for r in done.unreadable + done.report.rejected]
+    done = import_jsonl(store, path, source=origin, transform=lambda t: renamed(t, prefix, renames))
+    typer.echo(f"{origin}: {done.lines} lines; {done.report.summary()}")
+    problems += done.unreadable + done.report.rejected
     return store, len(done.report.ingested), done.events
 
 
@@ -233,30 +292,23 @@ def export_cmd(
         _write_text(out, replay_page(events, ref.origin))
         typer.echo(f"game {shown(ref.game_id)} written to {out}", err=str(out) == "-")
         return
-    sink = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
     count = 0
-    try:
-        with progress_bar() as progress:
-            total = 1 if game is not None else len(sources.games(kind))
-            task = progress.add_task("exporting", total=total)
-            for table in _export_tables(sources, game, kind):
-                for row in table.to_pylist():
-                    sink.write(row_to_line(row) + "\n")
-                    count += 1
-                progress.advance(task, len(set(table.column("game_id").to_pylist())))
-    finally:
-        if sink is not sys.stdout:
-            sink.close()
+    with atomic_output(out) as sink, progress_bar() as progress:
+        total = 1 if game is not None else len(sources.games(kind))
+        task = progress.add_task("exporting", total=total)
+        for table in _export_tables(sources, game, kind):
+            for row in table.to_pylist():
+                sink.write(row_to_line(row) + "\n")
+                count += 1
+            progress.advance(task, len(set(table.column("game_id").to_pylist())))
     typer.echo(f"{count} events written to {out}", err=str(out) == "-")
     if not _report_texts(sources.collect_problems()):
         raise typer.Exit(1)
 
 
 def _write_text(out: Path, text: str) -> None:
-    if str(out) == "-":
-        typer.echo(text)
-    else:
-        out.write_text(text, encoding="utf-8")
+    with atomic_output(out) as sink:
+        sink.write(text + "\n")
 
 
 def _export_tables(sources: Sources, game: str | None, kind: str | None) -> Iterator[pa.Table]:

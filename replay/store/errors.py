@@ -115,3 +115,17 @@ class StorageFailure(StoreError):
         self.store = store
         self.cause = cause
         self.committed = committed
+
+    def after(self, before: str, this: str) -> str:
+        """The line of this failure when earlier commits of the same command stored
+        ``before``, and this one was to store ``this``: what is stored, exactly.
+
+        >>> failure = StorageFailure("st", "no space left on device")
+        >>> failure.after("the first 200 games", "the next 200")
+        'st: no space left on device: the first 200 games were committed, the next 200 were not'
+        """
+        if self.committed:
+            outcome = f"{before} and {this} were committed, a later step failed"
+        else:
+            outcome = f"{before} were committed, {this} were not"
+        return f"{escaped(self.store)}: {self.cause}: {outcome}"

@@ -109,3 +109,33 @@ def _version_or(version: Callable[[], int], default: int) -> int:
         return version()
     except Exception:  # the log cannot be read now: say nothing was committed
         return default
+
+
+#: What a store holds before its first commit of events: the lock file, the commit that
+#: creates the empty table, and empty folders (the log, the journals, a partition).
+_SKELETON_FILES = frozenset({"_store.lock", "_delta_log/00000000000000000000.json"})
+
+
+def remove_skeleton(root: Path) -> bool:
+    """Remove a store that holds no events yet (what a failed first write of a new store
+    leaves: ``_delta_log/``, ``_store.lock``...), so that it does not read as an empty store;
+    anything else in it (a commit of events, a data file, a journal, a file of someone else's)
+    keeps it. True when it was removed."""
+    try:
+        for folder, _dirs, files in os.walk(root):
+            for name in files:
+                relative = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                if relative not in _SKELETON_FILES:
+                    return False
+    except OSError:
+        return False
+    for folder, dirs, files in os.walk(root, topdown=False):
+        for name in files:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, name))
+        for name in dirs:
+            with contextlib.suppress(OSError):
+                os.rmdir(os.path.join(folder, name))
+    with contextlib.suppress(OSError):
+        os.rmdir(root)
+    return not root.exists()

@@ -130,6 +130,37 @@ def import_jsonl(
     return out
 
 
+def game_tables(
+    path: Path, unreadable: list[Rejection], *, source: str | None = None
+) -> Iterator[pa.Table]:
+    """The events of a JSON Lines file as tables that each hold whole games (every row of a
+    game in one table, in the file's order), for reading a file of any size in bounded memory
+    (the file audit): a file of at most :data:`PART_BYTES` in one table, a larger one spread
+    over part files by game id (as an interleaved import is). The lines that cannot be read
+    are added to ``unreadable`` (named by ``source``, else the path) as they are met."""
+    name = source or str(path)
+    parts = max(1, -(-path.stat().st_size // PART_BYTES))
+
+    def parsed() -> Iterator[pa.Table]:
+        for first, data, newlines in pieces(path):
+            read = parse_jsonl(data, name, first, newlines)
+            del data
+            unreadable.extend(read.rejected)
+            table = read.table
+            del read
+            yield table
+            del table
+
+    with lean_memory_pool():
+        if parts == 1:
+            tables = list(parsed())
+            if tables:
+                yield pa.concat_tables(tables)
+            return
+        with tempfile.TemporaryDirectory(prefix="replay-read-") as spill:
+            yield from _read_parts(_spread(parsed(), Path(spill), parts))
+
+
 class _Interleaved(Exception):
     """A game's rows come back after another game's: the file interleaves its games."""
 

@@ -220,7 +220,7 @@ class EventStore:
             if not DeltaTable.is_deltatable(str(self.path)):
                 if not create:
                     raise StoreNotFound(f"{self.path}: no event store here")
-                self.path.mkdir(parents=True, exist_ok=True)
+                self._make_folder()
                 with self._locked():
                     if not DeltaTable.is_deltatable(str(self.path)):
                         with storage_guard(self.path, lambda: -1):
@@ -229,6 +229,17 @@ class EventStore:
         for fault in self._log_faults():
             self._report(fault)
         self.recover()
+
+    def _make_folder(self) -> None:
+        """The store's folder (and its parents), made; a storage fault (a read-only disk, a
+        full one) is a :class:`StorageFailure`."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            cause = storage_cause(exc)
+            if cause is None:
+                raise
+            raise StorageFailure(str(self.path), f"cannot create the store: {cause}") from None
 
     @classmethod
     def open(cls, path: str | Path, create: bool = False) -> EventStore:
