@@ -18,9 +18,8 @@ from replay.audit import audit_game
 from replay.cursor import Cursor
 from replay.events import Event
 from replay.explain import Verdict
-from replay.faces import card_face
 from replay.games import UnknownGame, get_rules
-from replay.render import marks_tell_suits_apart
+from replay.render import plain_card_label
 from replay.rulebook import rule_text
 from replay.svg import card_svg, cards_html
 from replay.text import escaped
@@ -58,8 +57,7 @@ def position_before(events: Sequence[Event], seq: int) -> dict[str, Any] | None:
 def _label(kind: str, code: str) -> str:
     """A card in text: rank and mark, or its code where the marks alone do not tell the suits
     apart (Hiifuu's and Fou!'s colours, which text has not)."""
-    face = card_face(kind, code)
-    return face.label if marks_tell_suits_apart(kind) else face.ascii
+    return plain_card_label(kind, code)
 
 
 def _labels(kind: str, codes: Sequence[str] | None) -> str:

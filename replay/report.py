@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from replay.audit import AuditReport, Finding, GameAudit, problem_object
+from replay.cursor import cards_in_text
 from replay.text import escaped, shown
 
 #: The columns of ``--format csv``: one row per finding.
@@ -235,15 +236,21 @@ def clip(text: str, limit: int = MAX_SHOWN) -> str:
 
 
 def _finding_block(f: Finding, origin: str = "") -> str:
+    """A finding as a text block, its cards as the faces show them (``--ascii``: codes)."""
+    from replay.render import plain_card_label
+
+    def words(text: str) -> str:
+        return _text(cards_in_text(text, lambda w: plain_card_label(f.kind, w)))
+
     head = f"{clip(shown(f.game_id))}  seq {f.seq}  {f.rule}"
-    lines = [f"{_text(origin)}: {head}" if origin else head, f"  finding:  {_text(f.message)}"]
+    lines = [f"{_text(origin)}: {head}" if origin else head, f"  finding:    {words(f.message)}"]
     if f.event:
-        lines.append(f"  event:    {_text(f.event)}")
+        lines.append(f"  recorded:   {words(f.event)}")
     if f.expected:
-        lines.append(f"  expected: {_text(f.expected)}")
+        lines.append(f"  rules give: {words(f.expected)}")
     if f.state:
-        lines.append(f"  state:    {_text(f.state)}")
-    lines.append(f"  rule:     {f.rule_text}")
+        lines.append(f"  state:      {words(f.state)}")
+    lines.append(f"  rule:       {f.rule_text}")
     return "\n".join(lines)
 
 
