@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from replay.audit import AuditReport, Finding, audit_game, group_games
-from replay.cursor import Cursor, Jump
+from replay.cursor import Cursor, Jump, Outcome
 from replay.events import Event, events_from_table
 from replay.explain import Verdict, explain_step
 from replay.games import UnknownGame, get_rules
@@ -283,6 +283,11 @@ class Replay:
 
     def event(self, step: int) -> Event:
         return self.cursor.events[step]
+
+    def outcome(self, step: int) -> Outcome:
+        """The event of ``step`` as recorded, the rules' verdict, what play continues from."""
+        with self.lock:
+            return self.cursor.outcome(step)
 
 
 def load_events(path: str, game_id: str) -> list[Event]:

@@ -17,6 +17,7 @@ from dashboards.data import (
     show_problems,
     verdict,
 )
+from dashboards.verdicts import in_notation, outcome_html
 
 REPLAY_PAGE = "views/replay.py"
 
@@ -85,20 +86,17 @@ def main() -> None:
     st.subheader(f"{finding['rule']} · game {game} · step {seq}")
     result = verdict(path, game, seq)
     explained, state = st.columns(2)
+    kind = str(finding["kind"])
     with explained:
-        st.markdown(f"**Finding**: {finding['message']}")
-        st.caption(f"{finding['rule']}: {finding['rule_text']}")
+        st.markdown(f"**Finding**: {in_notation(kind, str(finding['message']))}")
         if isinstance(result, str):
             st.warning(result)
-        else:
-            st.markdown(f"**Event**: `{result.event.describe()}` ({result.category})")
-            st.markdown(f"**Verdict**: {result.sentence}")
-            if result.expected:
-                st.markdown(f"**The rules give**: `{result.expected}`")
+        elif result.outcome is not None:  # recorded, the rules' event or word, rule, what next
+            st.html(outcome_html(result.outcome, kind, result.names))
     with state:
         if not isinstance(result, str):
             st.markdown("**State before the event**")
-            st.code(result.before, language=None)
+            st.code(in_notation(kind, result.before), language=None)
     if st.button("Open the replay at this step", type="primary", key="open_replay"):
         st.switch_page(REPLAY_PAGE, query_params={"game": game, "step": str(seq)})
 
