@@ -32,6 +32,7 @@ from replay.cursor import Cursor, Jump, Outcome
 from replay.events import Event, events_from_table
 from replay.explain import Verdict, explain_step
 from replay.games import UnknownGame, get_rules
+from replay.violation import RuleViolation
 
 if TYPE_CHECKING:
     from replay.store import EventStore, StoreInfo
@@ -306,6 +307,8 @@ def game_replay(path: str, game_id: str) -> Replay | str:
         cursor = Cursor(get_rules(events[0].kind), events)
     except UnknownGame as exc:
         return f"game {game_id}: unknown game kind {exc}"
+    except RuleViolation as exc:  # the first event starts no game: no state to show
+        return f"game {game_id}: cannot be replayed: recorded {events[0].describe()}: {exc}"
     except (KeyError, ValueError, IndexError) as exc:
         return f"game {game_id}: cannot be replayed: {exc}"
     except Exception as exc:

@@ -9,6 +9,7 @@ import io
 import json
 import re
 import shutil
+from html import unescape
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -325,8 +326,11 @@ def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) ->
     at.query_params["finding"] = "0"
     at.run()
     words = texts(at)
-    assert "illegal: seat 0 played 2D while holding 4C and clubs were led" in words
-    assert "HEARTS-FOLLOW" in words
+    assert "seat 0 played 2♦ while holding 4♣ and clubs were led" in words  # the faces' cards
+    html = unescape(html_of(at))
+    assert "<b>Recorded</b>: #10 play seat 0 (p0) 2♦" in html
+    assert "<b>Rule</b>: HEARTS-FOLLOW" in html
+    assert "<b>Play continues from</b>: the recorded event" in html
     at.button(key="open_replay").click().run()
     assert not at.exception
     assert at.query_params["game"] == "hearts-HEARTS-FOLLOW" and at.query_params["step"] == "10"
@@ -344,7 +348,16 @@ def test_a_seat_view_keeps_the_verdict_for_everyone_s_view(open_page: Open) -> N
 def test_the_replay_jumps_between_findings(open_page: Open) -> None:
     at = open_page(FOLLOW, "replay", game="hearts-HEARTS-FOLLOW")
     at.button(key="jump_next_finding").click().run()
-    assert at.query_params["step"] == "10" and "illegal" in texts(at)
+    assert at.query_params["step"] == "10" and "while holding" in texts(at)
+
+
+def test_the_replay_shows_the_ruling_as_recorded_and_the_rules_beside_it(open_page: Open) -> None:
+    trick = ROOT / "sample_logs" / "disputes" / "hearts" / "HEARTS-TRICK.jsonl"
+    at = open_page(trick, "replay", game="hearts-HEARTS-TRICK", step="13")
+    html = unescape(html_of(at))
+    assert "<b>Recorded</b>: #13 trick_won seat 0 (p0) [2♣ 4♣ 5♣ A♣] amount 0" in html
+    assert "<b>The rules give</b>: #13 trick_won seat 2 (p2) [2♣ 4♣ 5♣ A♣] amount 0" in html
+    assert "<b>Play continues from</b>: the rules' event" in html
 
 
 def test_board_doctests() -> None:

@@ -96,7 +96,8 @@ def cursor_for(events: list[Event]) -> Cursor:
     except UnknownGame:
         fail(f"game {shown(events[0].game_id)}: unknown game kind {kind!r}")
     except RuleViolation as exc:
-        fail(f"game {shown(events[0].game_id)}: cannot replay: {exc}")
+        start = shown(events[0].describe())
+        fail(f"game {shown(events[0].game_id)}: cannot replay: recorded {start}: {exc}")
 
 
 def check_seat(cursor: Cursor, seat: int | None) -> None:
