@@ -9,8 +9,8 @@ import io
 import json
 import re
 import shutil
-from html import unescape
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 

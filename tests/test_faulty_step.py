@@ -10,6 +10,7 @@ audit's finding (``expected``).
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from functools import cache
@@ -101,7 +102,7 @@ def flat(text: str) -> str:
 
 def expect_labelled(text: str, path: Path, *, ascii: bool, labels: dict[str, str]) -> None:
     """``text`` (one line) holds the recorded event and the rules' verdict, each labelled."""
-    events, rule, seq = case(path)
+    events, rule, _ = case(path)
     recorded = events[step_of(path)]
     names = seat_names(events)
     kind = recorded.kind
@@ -135,7 +136,7 @@ def test_the_stepper_labels_the_recorded_event_and_the_rules_verdict(path: Path)
     if cursor is None:
         pytest.skip("no replay: the first event starts no game (test_show covers the message)")
     cursor.seek(step_of(path))
-    console = Console(width=120, no_color=True, record=True, file=open("/dev/null", "w"))
+    console = Console(width=120, no_color=True, record=True, file=io.StringIO())
     with ascii_cards():
         console.print(Stepper(cursor).frame())
     expect_labelled(flat(console.export_text()), path, ascii=True, labels=CLI_LABELS)
