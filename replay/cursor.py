@@ -408,15 +408,16 @@ class Cursor:
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The current state as data (see each game's ``view``), with the step added, its
-        ``last_event`` the event as recorded, and ``verdict`` (:meth:`Outcome.to_dict`) when
-        the rules do not accept it."""
+        ``last_event`` the event as recorded, and, omniscient, ``verdict``
+        (:meth:`Outcome.to_dict`) when the rules do not accept it."""
         data = self.rules.view(self.state, seat)
         data["step"] = self.step
         data["last_step"] = self.last_step
         outcome = self.outcome()
         if not outcome.stands:
             data["last_event"] = _recorded_words(outcome, data.get("last_event"), seat)
-            data["verdict"] = outcome.to_dict()
+            if seat is None:  # a verdict may name cards the seat does not see
+                data["verdict"] = outcome.to_dict()
         return data
 
     def render(self, seat: int | None = None) -> str:
