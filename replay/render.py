@@ -285,10 +285,122 @@ def outcome_text(outcome: Outcome, view: Mapping[str, Any]) -> Text:
     hidden = view.get("last_event") != outcome.recorded.describe()  # a seat's view hid cards
     lines = outcome.lines(names, lambda code: card_label(kind, code), rule_text, hide_cards=hidden)
     if view.get("seat_view") is not None and not outcome.stands:  # it may name hidden cards
-        lines = [
-            lines[0],
-            ("the rules' verdict", "in the omniscient view only (it may name hidden cards)"),
-        ]
+        lines = [lines[0], ("the rules' verdict", "in the omniscient view only")]
+    out = Text()
+    style = "bold" if outcome.stands else "bold yellow"
+    for i, (label, text) in enumerate(lines):
+        out.append("\n" if i else "").append(f"{label}: ", style="dim")
+        out.append(escaped(text), style=style if i else "")
+    return out
+
+
+def table_line(view: Mapping[str, Any]) -> Text | None:
+    """The cards on the table that belong to no seat (Hez2's exposed card), or ``None``."""
+    kind = str(view.get("kind", ""))
+    loose = [e for e in view.get("table") or [] if e.get("seat") is None]
+    if not loose:
+        return None
+    line = Text("table: ", style="dim")
+    return line.append_text(cards_text(kind, [str(e.get("card")) for e in loose]))
+
+
+def game_lines(view: Mapping[str, Any]) -> Text:
+    """The game-specific data in words, one ``name: value`` line each (``hearts broken: no``;
+    a value per seat next to the seat's name; empty values left out)."""
+    kind = str(view.get("kind", ""))
+    players = int(view.get("players", 0))
+    out = Text()
+    for key, value in (view.get("game") or {}).items():
+        if value is None or value == [] or value == {} or value == "":
+            continue
+        if out.plain:
+            out.append("\n")
+        out.append(f"{key.replace('_', ' ')}: ", style="dim")
+        if isinstance(value, list) and len(value) == players and players > 1:
+            out.append_text(_per_seat(view, kind, value))
+        else:
+            out.append_text(format_value(kind, value))
+    return out
+
+
+def _per_seat(view: Mapping[str, Any], kind: str, values: list[Any]) -> Text:
+    names = view.get("names") or []
+    parts = []
+    for seat, value in enumerate(values):
+        who = shown(str(names[seat])) if seat < len(names) and names[seat] else f"seat {seat}"
+        parts.append(Text(f"{who} ").append_text(_bracketed(kind, value)))
+    return Text(_dot()).join(parts)
+
+
+def format_value(kind: str, value: Any) -> Text:
+    """A JSON value compactly: ``-`` for null, lists space-separated, cards with their marks.
+
+    >>> format_value("hearts", [["QS", "2H"], None, []]).plain
+    '[Q♠ 2♥] - []'
+    >>> format_value("hiifuu", [{"value": 3, "holder": None}]).plain
+    '{value 3, holder -}'
+    """
+    if value is None:
+        return Text("-", style="dim")
+    if isinstance(value, bool):
+        return Text("yes" if value else "no")
+    if isinstance(value, str):
+        return card_text(kind, value) if suit_of(kind, value) else Text(shown(value))
+    if isinstance(value, Mapping):
+        inner = Text(", ").join(
+            Text(f"{str(k).replace('_', ' ')} ").append_text(format_value(kind, v))
+            for k, v in value.items()
+        )
+        return Text("{").append_text(inner).append("}")
+    if isinstance(value, list | tuple):
+        if not value:
+            return Text("[]")
+        return Text(" ").join(_bracketed(kind, v) for v in value)
+    return Text(str(value))
+
+
+def _bracketed(kind: str, value: Any) -> Text:
+    """A list element: nested lists in brackets, anything else as :func:`format_value`."""
+    if isinstance(value, list | tuple):
+        inner = Text(" ").join(format_value(kind, v) for v in value)
+        return Text("[").append_text(inner).append("]")
+    return format_value(kind, value)
+
+
+def score_sheet(view: Mapping[str, Any], sheet: Sequence[tuple[int, Sequence[Any]]]) -> Table:
+    """The totals after each round, one column per seat (named)."""
+    players = int(view.get("players", 0))
+    table = Table(title="score sheet", title_justify="left", box=None, header_style="dim")
+    table.add_column("round", justify="right")
+    for seat in range(players):
+        table.add_column(Text(seat_name(view, seat)), justify="right")
+    for round_, totals in sheet:
+        table.add_row(
+            str(round_), *(_dash(totals[s] if s < len(totals) else None) for s in range(players))
+        )
+    return table
+
+
+def state_panel(
+    view: Mapping[str, Any], *, notes: Sequence[str] = (), more: Extras | None = None
+) -> Panel:
+    """The whole state at one step as a rich panel: headline, seats (with the trick), the
+    table's other cards, the event, the game's data, the score sheet when one is due.
+
+    ``notes`` are extra lines under the panel body (e.g. a warning that the log stops early).
+    """
+    step = view.get("step")
+    last = view.get("last_step")
+    counter = f"step {step}/{last}" if step is not None else f"seq {view.get('seq')}"
+    title = Text.assemble(  # a Text, not markup: a game id may hold ``[bold]``
+        (shown(str(view.get("kind", ""))), "bold"),
+        f" {shown(str(view.get('game_id', '')))}{_dot()}{counter}",
+    )
+    if more is not None and more.outcome is not None:
+        event = outcome_text(more.outcome, view)
+    else:
+        event = Text("event: ", style="dim").append(escaped(str(view.get("last_event") or "-")))
+    parts: list[RenderableType] = [headline(view), Text(""), seats_table(view, more), Text("")]
     loose = table_line(view)
     if loose is not None:
         parts.append(loose)
