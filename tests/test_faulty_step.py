@@ -217,3 +217,15 @@ def test_one_card_notation_in_show_explain_and_audit() -> None:
         codes = RUNNER.invoke(app, ["--ascii", *args]).stdout
         assert "played 2D while holding 4C" in flat(codes) and "2♦" not in codes
     assert card_face("hearts", "TS").label == "10♠"
+
+
+def test_a_seat_view_keeps_the_verdict_for_the_omniscient_view() -> None:
+    """The verdict names seat 0's hidden 4C: seat 1's view shows the recorded play alone."""
+    follow = str(DISPUTES / "hearts" / "HEARTS-FOLLOW.jsonl")
+    panel = RUNNER.invoke(app, ["--ascii", "show", follow, "--step", "10", "--as", "1"]).stdout
+    assert "recorded: #10 play seat 0 (p0) 2D" in panel and "holding" not in panel
+    seat = json.loads(RUNNER.invoke(app, ["show", follow, "-s", "10", "-a", "1", "--json"]).stdout)
+    assert "verdict" not in seat and seat["last_event"] == "#10 play seat 0 2D"
+    everyone = json.loads(RUNNER.invoke(app, ["show", follow, "-s", "10", "--json"]).stdout)
+    assert everyone["verdict"]["rule"] == "HEARTS-FOLLOW"
+    assert everyone["verdict"]["continues"] == "recorded"
