@@ -1,6 +1,6 @@
 """The audit and the statistics on Apache Spark, for stores that outgrow one machine.
 
-An optional engine (``pip install 'replay[spark]'``): nothing here is imported by ``replay``
+An optional engine (``pip install 'cardgame-replay[spark]'``): nothing here is imported by ``replay``
 itself, and pyspark is imported only when a Spark session is asked for. The store is read in
 place (:mod:`replay.spark.snapshot`: the current Delta snapshot resolved with ``deltalake``, its
 Parquet files read by ``spark.read.parquet``); the audit runs per game on the workers, calling
