@@ -204,18 +204,28 @@ def _csv(report: Reported, out: TextIO, where: Origins) -> None:
 
 
 # --------------------------------------------------------------------------- text
+def counted(number: int, word: str) -> str:
+    """A count and its noun, singular for one (``1 game``, ``2 games``, ``0 findings``).
+
+    >>> counted(1, "game"), counted(2, "finding"), counted(81643, "event")
+    ('1 game', '2 findings', '81,643 events')
+    """
+    return f"{number:,} {word if number == 1 else word + 's'}"
+
+
 def summary_line(counts: Counts, problems: int) -> str:
     """One line: games, events, findings, stops, unreadable input."""
     line = (
-        f"{counts.games} games, {counts.events} events audited: "
-        f"{counts.findings} findings in {counts.faulty} games"
+        f"{counted(counts.games, 'game')}, "
+        f"{counted(counts.events, 'event')} audited: "
+        f"{counted(counts.findings, 'finding')} in {counted(counts.faulty, 'game')}"
     )
     if counts.stopped:
-        line += f"; {counts.stopped} games could not be audited to the end"
+        line += f"; {counted(counts.stopped, 'game')} could not be audited to the end"
     if counts.incomplete:
-        line += f"; {counts.incomplete} games incomplete (the log stops before the end)"
+        line += f"; {counted(counts.incomplete, 'game')} incomplete (the log stops before the end)"
     if problems:
-        line += f"; {problems} inputs could not be read"
+        line += f"; {counted(problems, 'input')} could not be read"
     return line
 
 

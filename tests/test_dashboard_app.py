@@ -408,7 +408,7 @@ def test_an_import_is_read_on_the_next_run_and_nothing_before_it(
     for at in (first, again):
         assert f"Delta table version {version} ·" in texts(at)
         assert (metric(at, "Games"), metric(at, "Players")) == ("1", "3")
-    assert "1 games audited, 1,638 events; 0 findings" in texts(open_page(path, "audit"))
+    assert "1 game audited, 1,638 events; 0 findings" in texts(open_page(path, "audit"))
     follow = [dataclasses.replace(e, game_id="dispute") for e in read_events(FOLLOW)]
     store.ingest([known_game("hearts"), follow])
     after = open_page(path)

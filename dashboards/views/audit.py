@@ -18,6 +18,7 @@ from dashboards.data import (
     verdict,
 )
 from dashboards.verdicts import in_notation, outcome_html
+from replay.report import counted
 
 REPLAY_PAGE = "views/replay.py"
 
@@ -58,8 +59,9 @@ def main() -> None:
     for problem in report.problems:
         st.warning(problem)
     findings = findings_table(path, chosen, snap)
-    st.caption(f"{report.games:,} games audited, {report.events:,} events; "
-               f"{findings.num_rows:,} findings in the games the filters choose")  # fmt: skip
+    audited = f"{counted(report.games, 'game')} audited, {counted(report.events, 'event')}"
+    chosen_findings = counted(findings.num_rows, "finding")
+    st.caption(f"{audited}; {chosen_findings} in the games the filters choose")
     if findings.num_rows == 0:
         st.success("No findings: every move is legal and every ruling is the one the rules give.")
         return

@@ -38,6 +38,7 @@ from replay.store.journal import Journal
 from replay.store.storage import storage_cause, storage_guard
 from replay.store.validate import Rejection, check_games, conform, first_difference
 from replay.store.writer import write_files
+from replay.suggest import did_you_mean
 from replay.text import shown
 from replay.violation import LogRule, RuleId
 
@@ -668,11 +669,17 @@ class EventStore:
         if prefix in found:
             return prefix
         if not found:
-            raise GameNotFound(f"game {shown(prefix)}: no game id starts with {prefix!r}")
+            hint = did_you_mean(prefix, [*self._game_ids(), *self.live_games()])
+            raise GameNotFound(f"game {shown(prefix)}: no game id starts with {prefix!r}{hint}")
         if len(found) > 1:
             listed = ", ".join(shown(g) for g in found[:10])
             raise AmbiguousGameId(f"game id prefix {prefix!r} matches several games: {listed}")
         return str(found[0])
+
+    def _game_ids(self) -> list[str]:
+        """Every stored game id (a scan of one column: for a suggestion after a typo)."""
+        sql = "SELECT DISTINCT game_id FROM read_parquet($files, hive_partitioning = true)"
+        return [str(g) for g in _strings(self._query(sql, self.files()).column("game_id"))]
 
     def list_games_table(self, kind: str | None = None, player: str | None = None) -> pa.Table:
         """One row per stored game: game_id, kind, players, events, rounds, started, result
