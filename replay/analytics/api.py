@@ -65,6 +65,7 @@ class StatResult:
     games: int  # how many games it rests on
     chart: str | None  # a hint for the dashboard: "bar", "histogram", "heatmap", "rate"...
     source: str = ""  # its SQL file
+    words: dict[str, str] = field(default_factory=dict)  # column -> what people call it
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,7 @@ class Analytics:
         table = with_rates(self._run(s, f), self.min_sample)
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
-            s.relative,
+            s.relative, s.words,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- metric x dimension
