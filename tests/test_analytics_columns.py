@@ -144,6 +144,7 @@ def test_seat_statistics_every_column(f: Filters) -> None:
     ranked: dict[str, list[tuple[Key, list[tuple[Game, Seat]]]]] = defaultdict(list)
     for k, v in played.items():  # the three players of each kind with most wins, then fewer games
         ranked[k[0]].append((k, v))
+
     def order(row: tuple[Key, list[tuple[Game, Seat]]]) -> tuple[int, int, str]:
         return -sum(s.won for _, s in row[1]), len(row[1]), row[0][1]
 
