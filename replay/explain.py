@@ -165,7 +165,8 @@ class Verdict:
     before: str
     differs: tuple[Difference, ...] = field(default=())
     names: tuple[str, ...] = field(default=())
-    outcome: Outcome | None = None  # the event as recorded, and what play continues from
+    # the event as recorded and what play continues from (its violation compares by identity)
+    outcome: Outcome | None = field(default=None, compare=False)
 
     @property
     def cards(self) -> list[str]:
