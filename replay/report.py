@@ -17,6 +17,7 @@ from typing import Any, Protocol, TextIO
 from replay.audit import AuditReport, Finding, GameAudit, problem_object
 from replay.cursor import cards_in_text
 from replay.text import escaped, shown
+from replay.words import counted
 
 #: The columns of ``--format csv``: one row per finding.
 CSV_COLUMNS = ("file", "game_id", "kind", "seq", "rule", "message", "event", "expected")
@@ -204,15 +205,6 @@ def _csv(report: Reported, out: TextIO, where: Origins) -> None:
 
 
 # --------------------------------------------------------------------------- text
-def counted(number: int, word: str) -> str:
-    """A count and its noun, singular for one (``1 game``, ``2 games``, ``0 findings``).
-
-    >>> counted(1, "game"), counted(2, "finding"), counted(81643, "event")
-    ('1 game', '2 findings', '81,643 events')
-    """
-    return f"{number:,} {word if number == 1 else word + 's'}"
-
-
 def summary_line(counts: Counts, problems: int) -> str:
     """One line: games, events, findings, stops, unreadable input."""
     line = (

@@ -41,7 +41,7 @@ from typing import IO, Any
 import pyarrow as pa
 
 from replay.events import Event, events_from_table
-from replay.suggest import did_you_mean
+from replay.words import did_you_mean
 
 #: The name of standard input, as a path argument and in messages.
 STDIN = "-"

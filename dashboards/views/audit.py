@@ -18,7 +18,7 @@ from dashboards.data import (
     verdict,
 )
 from dashboards.verdicts import in_notation, outcome_html
-from replay.report import counted
+from replay.words import counted
 
 REPLAY_PAGE = "views/replay.py"
 

@@ -13,8 +13,8 @@ from rich.progress import Progress
 from replay.events import Event, events_from_table
 from replay.games import UnknownGame, available_kinds, get_rules
 from replay.games.base import Game, RuleViolation
-from replay.suggest import did_you_mean
 from replay.text import escaped
+from replay.words import did_you_mean
 
 if TYPE_CHECKING:
     from replay.sources import GameRef, Sources

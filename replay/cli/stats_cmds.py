@@ -20,7 +20,7 @@ from replay.cli import app
 from replay.cli.common import KindOpt, echo_problems, fail, os_error
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, analytics_with_spark, spark_failures
-from replay.suggest import did_you_mean
+from replay.words import did_you_mean
 
 if TYPE_CHECKING:
     import pyarrow as pa

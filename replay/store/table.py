@@ -38,9 +38,9 @@ from replay.store.journal import Journal
 from replay.store.storage import storage_cause, storage_guard
 from replay.store.validate import Rejection, check_games, conform, first_difference
 from replay.store.writer import write_files
-from replay.suggest import did_you_mean
 from replay.text import shown
 from replay.violation import LogRule, RuleId
+from replay.words import counted, did_you_mean
 
 LIVE_DIR = "_live"
 LOCK_FILE = "_store.lock"
@@ -116,7 +116,8 @@ class IngestReport:
     def summary(self) -> str:
         continued = f" ({len(self.continued)} continued)" if self.continued else ""
         return (
-            f"{len(self.ingested)} games{continued} ({self.events} events) ingested, "
+            f"{counted(len(self.ingested), 'game')}{continued} ({counted(self.events, 'event')}) "
+            "ingested, "
             f"{len(self.skipped)} already stored, {len(self.rejected)} rejected"
         )
 

@@ -1,5 +1,6 @@
-"""Suggestions for a mistyped name or prefix: the nearest known names, as ``difflib`` ranks
-them (a name is compared by its start as long as what was typed, then whole).
+"""Words for people: a count with its noun in the right number (:func:`counted`), and the
+nearest known names to a mistyped name or prefix (:func:`did_you_mean`, ``difflib``'s ranking of
+a name's start as long as what was typed, then of the whole name).
 
 >>> did_you_mean("heats-2026-03-06", ["hez2-2026-03-06-t4", "hearts-2026-03-06-t1"])
 "; did you mean 'hearts-2026-03-06-t1', 'hez2-2026-03-06-t4'?"
@@ -26,3 +27,12 @@ def did_you_mean(word: str, known: Iterable[str], limit: int = 3, cutoff: float 
     )
     near = [name for (start, _), name in scored[:limit] if start >= cutoff]
     return f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+
+
+def counted(number: int, word: str) -> str:
+    """A count and its noun, singular for one (``1 game``, ``2 games``, ``0 findings``).
+
+    >>> counted(1, "game"), counted(2, "finding"), counted(81643, "event")
+    ('1 game', '2 findings', '81,643 events')
+    """
+    return f"{number:,} {word if number == 1 else word + 's'}"
