@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+import pyarrow as pa
+
 from replay.cursor import Outcome, cards_in_text
 from replay.render import plain_card_label
 from replay.rulebook import rule_text
@@ -54,3 +56,15 @@ def outcome_html(
 def in_notation(kind: str, text: str) -> str:
     """A message's card codes as the faces show them (``2D`` -> ``2♦``)."""
     return cards_in_text(text, lambda code: plain_card_label(kind, code))
+
+
+def in_notation_column(table: pa.Table, column: str) -> pa.Table:
+    """``table`` with the card codes of a text column as the faces show them, each row in its
+    game kind's notation (the table has a ``kind`` column); shown, not downloaded: a CSV keeps
+    the log's codes."""
+    kinds = table.column("kind").to_pylist()
+    texts = table.column(column).to_pylist()
+    shown = [
+        in_notation(str(k), t) if t is not None else None for k, t in zip(kinds, texts, strict=True)
+    ]
+    return table.set_column(table.column_names.index(column), column, pa.array(shown, pa.string()))

@@ -21,6 +21,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards.data import SOURCE_ENV
+from dashboards.verdicts import in_notation
 from replay.cursor import Cursor
 from replay.events import Event
 from replay.games import get_rules
@@ -464,7 +465,8 @@ def test_the_audit_page_is_replay_audit_slice_by_slice(
     cli = json.loads(run_cli("audit", str(path), "--format", "json").output)
     columns = ("game_id", "kind", "seq", "rule", "rule_text", "message")
     shown = [{c: r[c] for c in columns} for r in rows_of(at, "rule_text")]
-    assert shown == [{c: f[c] for c in columns} for f in cli["findings"]]
+    as_shown = [{**f, "message": in_notation(f["kind"], f["message"])} for f in cli["findings"]]
+    assert shown == [{c: f[c] for c in columns} for f in as_shown]  # cards as the faces show them
     assert len(shown) > 40 and "live-follow" in {r["game_id"] for r in shown}
     assert f"{cli['games']:,} games audited, {cli['events']:,} events" in texts(at)
     assert len(by_page) > 8 and max(by_page) < 1000 + largest, by_page

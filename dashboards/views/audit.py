@@ -17,7 +17,7 @@ from dashboards.data import (
     show_problems,
     verdict,
 )
-from dashboards.verdicts import in_notation, outcome_html
+from dashboards.verdicts import in_notation, in_notation_column, outcome_html
 from replay.words import counted
 
 REPLAY_PAGE = "views/replay.py"
@@ -73,8 +73,8 @@ def main() -> None:
     st.subheader("Findings")
     st.caption("Select a row to see the verdict and open the replay at its step.")
     event = st.dataframe(
-        findings, hide_index=True, key="findings", on_select="rerun",
-        selection_mode="single-row",
+        in_notation_column(findings, "message"), hide_index=True, key="findings",
+        on_select="rerun", selection_mode="single-row",
     )  # fmt: skip
     st.download_button(  # the CSV is made when the button is pressed
         "Download the findings (CSV)", lambda: csv_bytes(findings), "findings.csv", "text/csv",

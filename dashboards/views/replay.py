@@ -23,6 +23,7 @@ from dashboards.data import (
 from dashboards.verdicts import in_notation, outcome_html
 from replay.cursor import Jump
 from replay.svg import cards_html
+from replay.words import counted
 
 #: The jump buttons, in screen order: (jump, label, help).
 BUTTONS: tuple[tuple[Jump, str, str, str], ...] = (
@@ -229,7 +230,7 @@ def main() -> None:
             )
         if replay.findings and seat is None:
             listed = ", ".join(f"step {f.seq} {f.rule}" for f in replay.findings[:12])
-            st.caption(f"{len(replay.findings)} findings in this game: {listed}")
+            st.caption(f"{counted(len(replay.findings), 'finding')} in this game: {listed}")
     set_url(game=game, step=step)
 
 
