@@ -264,13 +264,13 @@ def _page(title: str, body: str, script: str = "") -> str:
 # --------------------------------------------------------------------- the replay page
 def replay_frame(cursor: Cursor, step: int, names: Sequence[str] = ()) -> dict[str, Any]:
     """What the replay page shows at one step: the omniscient view's table and hands, the event
-    (``[label, words]``: ``event``, or ``recorded`` when the rules do not accept it) and the
-    rules' verdict beside it (``[label, words]`` lines of :meth:`~replay.cursor.Outcome.lines`)."""
+    in words (labelled ``recorded`` when the rules do not accept it) and the rules' verdict
+    beside it (``[label, words]`` lines of :meth:`~replay.cursor.Outcome.lines`)."""
     kind = cursor.events[0].kind
     view = cursor.seek(step).view(None)
     lines = cursor.outcome().lines(names, lambda c: _label(kind, c), rule_text)
     return {
-        "event": [escaped(part) for part in lines[0]],
+        "event": escaped(lines[0][1]),  # its label: "recorded" when there is a verdict
         "verdict": [[label, escaped(text)] for label, text in lines[1:]],
         "round": view.get("round"),
         "trick": view.get("trick"),
@@ -339,8 +339,8 @@ function draw() {
   const f = D.frames[step];
   $("counter").textContent = "step " + step + "/" + (D.frames.length - 1);
   $("slider").value = step;
-  $("event-label").textContent = f.event[0] + ":";
-  $("event").textContent = f.event[1];
+  $("event-label").textContent = f.verdict.length ? "recorded:" : "event:";
+  $("event").textContent = f.event;
   $("verdict").replaceChildren(...f.verdict.map(([label, text]) => {
     const li = document.createElement("li");
     const b = document.createElement("b");

@@ -159,7 +159,9 @@ def test_the_html_replay_labels_the_recorded_event_and_the_rules_verdict(path: P
         pytest.skip("no replay: the export fails with test_show's message")
     names = seat_names(case(path)[0])
     frame = replay_frame(cursor, step_of(path), names)
-    text = " ".join(f"{label}: {words}" for label, words in [frame["event"], *frame["verdict"]])
+    label = "recorded" if frame["verdict"] else "event"  # as the page's script labels it
+    lines = [(label, frame["event"]), *frame["verdict"]]
+    text = " ".join(f"{label}: {words}" for label, words in lines)
     expect_labelled(text, path, ascii=False, labels=CLI_LABELS)
 
 
