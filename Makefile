@@ -31,10 +31,10 @@ native: $(NATIVE_STAMP)
 # `make venv-pure` puts the editable pure install back.
 WHEEL := build/wheel
 install-native: $(STAMP)
-	$(BIN)/pip install --quiet "setuptools>=68" wheel
+	$(BIN)/pip install --quiet "setuptools>=77" wheel
 	rm -rf $(WHEEL) build/lib build/lib.* build/temp.* build/bdist.*
 	REPLAY_COMPILE=1 $(BIN)/pip wheel . --quiet --no-deps --no-build-isolation -w $(WHEEL)
-	$(BIN)/pip install --quiet --no-deps --force-reinstall $(WHEEL)/replay-*.whl
+	$(BIN)/pip install --quiet --no-deps --force-reinstall $(WHEEL)/cardgame_replay-*.whl
 	cd /tmp && $(abspath $(BIN))/replay --version
 
 venv-pure: $(STAMP)

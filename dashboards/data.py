@@ -29,10 +29,11 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from replay.audit import AuditReport, Finding, audit_game
-from replay.cursor import Cursor, Jump
+from replay.cursor import Cursor, Jump, Outcome
 from replay.events import Event
 from replay.explain import Verdict, explain_step
 from replay.games import UnknownGame, get_rules
+from replay.violation import RuleViolation
 
 if TYPE_CHECKING:
     from replay.store import EventStore, StoreInfo
@@ -273,6 +274,11 @@ class Replay:
     def event(self, step: int) -> Event:
         return self.cursor.events[step]
 
+    def outcome(self, step: int) -> Outcome:
+        """The event of ``step`` as recorded, the rules' verdict, what play continues from."""
+        with self.lock:
+            return self.cursor.outcome(step)
+
 
 def load_events(path: str, game_id: str) -> list[Event]:
     """One game's events (a problem reading it leaves the store's problem list longer)."""
@@ -290,6 +296,8 @@ def game_replay(path: str, game_id: str) -> Replay | str:
         cursor = Cursor(get_rules(events[0].kind), events)
     except UnknownGame as exc:
         return f"game {game_id}: unknown game kind {exc}"
+    except RuleViolation as exc:  # the first event starts no game: no state to show
+        return f"game {game_id}: cannot be replayed: recorded {events[0].describe()}: {exc}"
     except (KeyError, ValueError, IndexError) as exc:
         return f"game {game_id}: cannot be replayed: {exc}"
     except Exception as exc:

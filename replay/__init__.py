@@ -9,6 +9,11 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+#: The distribution's name on the package index (``pip install cardgame-replay``): ``replay``
+#: there is another project. The import package and the command are ``replay``.
+DISTRIBUTION = "cardgame-replay"
+
+
 def is_compiled() -> bool:
     """Whether the rules engine runs compiled by mypyc (``make native``, see setup.py).
 

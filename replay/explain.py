@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.audit import GameAudit, check_sequence
+from replay.cursor import CONTINUES_WORDS, Outcome, cards_in_text, event_words
 from replay.events import Category, Event
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
@@ -164,6 +165,8 @@ class Verdict:
     before: str
     differs: tuple[Difference, ...] = field(default=())
     names: tuple[str, ...] = field(default=())
+    # the event as recorded and what play continues from (its violation compares by identity)
+    outcome: Outcome | None = field(default=None, compare=False)
 
     @property
     def cards(self) -> list[str]:
@@ -177,24 +180,40 @@ class Verdict:
         return f"{self.reason}{rule}"
 
     def render(self) -> str:
-        """The verdict as text for a terminal: each line escaped (:mod:`replay.text`), as an
-        id, a name or a card code of the log may hold control characters."""
+        """The verdict as text for a terminal, cards as the faces show them (``--ascii``:
+        their codes): the state before, the event as recorded, the verdict, what the rules give,
+        the rule and the state play continues from. Each line escaped (:mod:`replay.text`), as
+        an id, a name or a card code of the log may hold control characters."""
+        from replay.render import plain_card_label
+
+        def card(code: str) -> str:
+            return plain_card_label(self.kind, code)
+
+        def in_notation(text: str) -> str:
+            return cards_in_text(text, card)
+
+        label = "event" if self.ok else "recorded"
         lines = [
             f"game {shown(self.game_id)} ({self.kind}), event {self.seq}",
             "",
             "state before the event:",
-            self.before,
+            in_notation(self.before),
             "",
-            f"event: {self.event.describe()}  [{self.category}]",
-            f"verdict: {self.sentence}",
+            f"{label}: {event_words(self.event, self.names, card)}  [{self.category}]",
+            f"verdict: {in_notation(self.sentence)}",
         ]
         if self.differs:
             lines.append("what differs (recorded vs the rules):")
-            lines += [f"  {d.words}" for d in self.differs]
-        if self.expected:
-            lines.append(f"the rules give: {self.expected}")
+            lines += [f"  {in_notation(d.words)}" for d in self.differs]
+        given = None if self.outcome is None else self.outcome.rules_event
+        if given is not None:
+            lines.append(f"the rules give: {event_words(given, self.names, card)}")
+        elif self.expected:
+            lines.append(f"the rules give: {in_notation(self.expected)}")
         if self.rule:
             lines.append(f"rule {self.rule}: {rule_text(self.rule)}")
+        if not self.ok and self.outcome is not None:
+            lines.append(f"play continues from: {CONTINUES_WORDS[self.outcome.continues]}")
         return "\n".join(escaped(line) for text in lines for line in text.split("\n"))
 
     def to_dict(self) -> dict[str, Any]:
@@ -212,6 +231,7 @@ class Verdict:
             "differences": [d.to_dict() for d in self.differs],
             "cards": self.cards,
             "state_before": self.before,
+            "continues": None if self.outcome is None else str(self.outcome.continues),
         }
 
 
@@ -223,7 +243,7 @@ def _sequence_verdict(events: Sequence[Event], seq: int, rule: str, message: str
     return Verdict(
         event.game_id, event.kind, seq, event, "log", False, rule,
         f"log out of sequence: {message}", "", "(the log is broken before this event)",
-        (), names,
+        (), names, Outcome(event, None, RuleViolation(LogRule.SEQUENCE, message)),
     )  # fmt: skip
 
 
@@ -265,10 +285,11 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
         expected: str,
         before: str,
         differs: Sequence[Difference] = (),
+        outcome: Outcome | None = None,
     ) -> Verdict:
         return Verdict(
             event.game_id, event.kind, seq, event, category.value, ok, rule,
-            f"{good if ok else bad}: {reason}", expected, before, tuple(differs), names,
+            f"{good if ok else bad}: {reason}", expected, before, tuple(differs), names, outcome,
         )  # fmt: skip
 
     before = "(no state before the first event)"
@@ -288,15 +309,16 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
                 before, due = rules.render(step.state), rules.due(step.state)
     except RuleViolation as exc:  # the first event cannot start a game
         if seq == 0:
-            return verdict(False, exc.rule, exc.message, "", before)
+            return verdict(False, exc.rule, exc.message, "", before, (), Outcome(event, None, exc))
         raise ValueError(f"the game cannot start ({exc}), so step {seq} cannot be judged") from None
     v = step.violation
+    outcome = Outcome(step.event, step.applied, v)
     if v is not None:
         expected = describe_payload(v.expected) if v.expected is not None else ""
         gist = gist_of(v.rule)
         differs = differences(event, v.expected, names, gist) if v.expected is not None else []
-        return verdict(False, v.rule, v.message, expected, before, differs)
+        return verdict(False, v.rule, v.message, expected, before, differs, outcome)
     if seq == 0:
-        return verdict(True, "", rules.summary(step.state), "", before)
+        return verdict(True, "", rules.summary(step.state), "", before, (), outcome)
     ruling_rule = due.rule if due is not None and due.phase is Phase.RULING else None
-    return verdict(True, ruling_rule or "", event.describe(), "", before)
+    return verdict(True, ruling_rule or "", event.describe(), "", before, (), outcome)

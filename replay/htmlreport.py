@@ -15,12 +15,11 @@ from html import escape
 from typing import Any
 
 from replay.audit import audit_game
-from replay.cursor import Cursor
+from replay.cursor import CONTINUES_WORDS, Cursor, cards_in_text, event_words
 from replay.events import Event
 from replay.explain import Verdict
-from replay.faces import card_face
 from replay.games import UnknownGame, get_rules
-from replay.render import marks_tell_suits_apart
+from replay.render import plain_card_label
 from replay.rulebook import rule_text
 from replay.svg import card_svg, cards_html
 from replay.text import escaped
@@ -58,8 +57,7 @@ def position_before(events: Sequence[Event], seq: int) -> dict[str, Any] | None:
 def _label(kind: str, code: str) -> str:
     """A card in text: rank and mark, or its code where the marks alone do not tell the suits
     apart (Hiifuu's and Fou!'s colours, which text has not)."""
-    face = card_face(kind, code)
-    return face.label if marks_tell_suits_apart(kind) else face.ascii
+    return plain_card_label(kind, code)
 
 
 def _labels(kind: str, codes: Sequence[str] | None) -> str:
@@ -141,22 +139,46 @@ def _dispute_markdown(
         "",
         "## The event",
         "",
-        f"`{_md(v.event.describe())}` ({v.category})",
+        f"{'event' if v.ok else 'recorded'}: `{_md(_words(v, v.event))}` ({v.category})",
         "",
         "## Verdict",
         "",
-        f"**{_md(v.sentence)}**",
+        f"**{_md(_notation(v, v.sentence))}**",
     ]
     if v.differs:
         out += ["", "What differs (recorded vs the rules):", ""]
-        out += [f"- {_md(d.words)}" for d in v.differs]
+        out += [f"- {_md(_notation(v, d.words))}" for d in v.differs]
     if v.cards:
         out += ["", f"Cards concerned: {_labels(kind, v.cards)} ({' '.join(v.cards)})"]
-    if v.expected:
-        out += ["", f"The rules give: `{_md(v.expected)}`"]
+    given = _given(v)
+    if given:
+        out += ["", f"The rules give: `{_md(given)}`"]
     if v.rule:
         out += ["", "## The rule", "", f"**{v.rule}**: {_md(rule_text(v.rule))}"]
+    if _continues(v):
+        out += ["", f"Play continues from: {_continues(v)}"]
     return "\n".join(out) + "\n"
+
+
+def _words(v: Verdict, event: Event) -> str:
+    """An event in words, seats named, cards in the faces' notation."""
+    return event_words(event, v.names, lambda code: _label(v.kind, code))
+
+
+def _notation(v: Verdict, text: str) -> str:
+    """A verdict's text with its card codes in the faces' notation."""
+    return cards_in_text(text, lambda code: _label(v.kind, code))
+
+
+def _given(v: Verdict) -> str:
+    """What the rules give in place of the recorded event, in words ('' when nothing)."""
+    given = None if v.outcome is None else v.outcome.rules_event
+    return _words(v, given) if given is not None else v.expected
+
+
+def _continues(v: Verdict) -> str:
+    """The state play continues from, for an event the rules do not accept ('' otherwise)."""
+    return "" if v.ok or v.outcome is None else CONTINUES_WORDS[v.outcome.continues]
 
 
 def _cards(kind: str, codes: Sequence[str | None], width: int = 38) -> str:
@@ -202,25 +224,30 @@ def _dispute_html(
     good = "good" if v.ok else "bad"
     body += [
         "<h2>The event</h2>",
-        f"<p><code>{e(escaped(v.event.describe()))}</code> ({e(v.category)})</p>",
+        f"<p>{'event' if v.ok else 'recorded'}: <code>{e(escaped(_words(v, v.event)))}</code> "
+        f"({e(v.category)})</p>",
     ]
     if v.event.card:
         body.append(_cards(kind, [v.event.card], 48))
-    body += ["<h2>Verdict</h2>", f'<p class="verdict {good}">{e(escaped(v.sentence))}</p>']
+    sentence = _notation(v, v.sentence)
+    body += ["<h2>Verdict</h2>", f'<p class="verdict {good}">{e(escaped(sentence))}</p>']
     if v.differs:
         body.append("<p>What differs (recorded vs the rules):</p><ul>")
-        body += [f"<li>{e(escaped(d.words))}</li>" for d in v.differs]
+        body += [f"<li>{e(escaped(_notation(v, d.words)))}</li>" for d in v.differs]
         body.append("</ul>")
     if v.cards:
         body.append(f"<p>Cards concerned: {e(' '.join(v.cards))}</p>")
         body.append(_cards(kind, v.cards, 48))
-    if v.expected:
-        body.append(f"<p>The rules give: <code>{e(escaped(v.expected))}</code></p>")
+    given = _given(v)
+    if given:
+        body.append(f"<p>The rules give: <code>{e(escaped(given))}</code></p>")
     if v.rule:
         body += [
             "<h2>The rule</h2>",
             f'<p class="rule"><b>{e(v.rule)}</b>: {e(rule_text(v.rule))}</p>',
         ]
+    if _continues(v):
+        body.append(f"<p>Play continues from: {e(_continues(v))}</p>")
     title = f"Dispute: {v.game_id} step {v.seq}"
     return _page(title, "\n".join(body))
 
@@ -258,27 +285,37 @@ def _page(title: str, body: str, script: str = "") -> str:
 
 
 # --------------------------------------------------------------------- the replay page
+def replay_frame(cursor: Cursor, step: int, names: Sequence[str] = ()) -> dict[str, Any]:
+    """What the replay page shows at one step: the omniscient view's table and hands, the event
+    in words (labelled ``recorded`` when the rules do not accept it) and the rules' verdict
+    beside it (``[label, words]`` lines of :meth:`~replay.cursor.Outcome.lines`)."""
+    kind = cursor.events[0].kind
+    view = cursor.seek(step).view(None)
+    lines = cursor.outcome().lines(names, lambda c: _label(kind, c), rule_text)
+    return {
+        "event": escaped(lines[0][1]),  # its label: "recorded" when there is a verdict
+        "verdict": [[label, escaped(text)] for label, text in lines[1:]],
+        "round": view.get("round"),
+        "trick": view.get("trick"),
+        "over": bool(view.get("over")),
+        "turn": view.get("turn") or [],
+        "totals": view.get("totals") or [],
+        "hands": view.get("hands") or [],
+        "table": [[t.get("seat"), str(t.get("card"))] for t in view.get("table") or []],
+    }
+
+
 def replay_frames(events: Sequence[Event]) -> dict[str, Any]:
     """What the replay page steps through: each step's view (omniscient), the trick, round
     and finding stops, and each card's SVG once."""
     rules = get_rules(events[0].kind)
     cursor = Cursor(rules, events)
-    frames: list[dict[str, Any]] = []
-    for step in range(len(cursor)):
-        cursor.seek(step)
-        view = cursor.view(None)
-        frames.append(
-            {
-                "event": escaped(str(view.get("last_event") or "")),
-                "round": view.get("round"),
-                "trick": view.get("trick"),
-                "over": bool(view.get("over")),
-                "turn": view.get("turn") or [],
-                "totals": view.get("totals") or [],
-                "hands": view.get("hands") or [],
-                "table": [[t.get("seat"), str(t.get("card"))] for t in view.get("table") or []],
-            }
-        )
+
+    def in_notation(text: str) -> str:
+        return cards_in_text(text, lambda code: _label(events[0].kind, code))
+
+    names = [str(n) for n in cursor.view(None).get("names") or []]
+    frames = [replay_frame(cursor, step, names) for step in range(len(cursor))]
     findings = audit_game(list(events)).findings
     codes = sorted(
         {c for f in frames for h in f["hands"] for c in h or []}
@@ -292,7 +329,10 @@ def replay_frames(events: Sequence[Event]) -> dict[str, Any]:
         "tricks": cursor.trick_stops,
         "rounds": cursor.round_stops,
         "findings": [
-            {"step": min(f.seq, cursor.last_step), "text": escaped(f"{f.message} ({f.rule})")}
+            {
+                "step": min(f.seq, cursor.last_step),
+                "text": escaped(f"{in_notation(f.message)} ({f.rule})"),
+            }
             for f in findings
         ],
         "cards": {c: card_svg(events[0].kind, c, width=36) for c in codes},
@@ -322,7 +362,16 @@ function draw() {
   const f = D.frames[step];
   $("counter").textContent = "step " + step + "/" + (D.frames.length - 1);
   $("slider").value = step;
+  $("event-label").textContent = f.verdict.length ? "recorded:" : "event:";
   $("event").textContent = f.event;
+  $("verdict").replaceChildren(...f.verdict.map(([label, text]) => {
+    const li = document.createElement("li");
+    const b = document.createElement("b");
+    b.textContent = label + ": ";
+    li.append(b, text);
+    return li;
+  }));
+  $("verdict").hidden = f.verdict.length === 0;
   const where = [];
   if (f.round !== null) where.push("round " + f.round);
   if (f.trick !== null) where.push("trick " + f.trick);
@@ -344,9 +393,10 @@ function draw() {
   }
   const table = $("loose"); table.replaceChildren();
   loose.forEach((c) => table.append(card(c)));
+  table.parentElement.hidden = loose.length === 0;
   const here = D.findings.filter((x) => x.step === step).map((x) => x.text);
   $("finding").textContent = here.join("; ");
-  $("finding").hidden = here.length === 0;
+  $("finding").hidden = here.length === 0 || f.verdict.length > 0;  // the verdict says it
   history.replaceState(null, "", "#step=" + step);
 }
 function go(s) { step = Math.max(0, Math.min(D.frames.length - 1, s)); draw(); }
@@ -363,6 +413,11 @@ const actions = {
 document.querySelectorAll("button[data-do]").forEach((b) => {
   b.addEventListener("click", () => actions[b.dataset.do]());
 });
+// what a game does not have is not offered: trick jumps without tricks, findings without any
+const absent = (what) => document.querySelectorAll('[data-do$="' + what + '"]')
+  .forEach((b) => { b.hidden = true; });
+if (D.tricks.length === 0) absent("Trick");
+if (D.findings.length === 0) { absent("Finding"); $("findings-head").hidden = true; }
 $("slider").max = D.frames.length - 1;
 $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
 const keys = {ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last",
@@ -398,10 +453,11 @@ _CONTROLS = """
 <p id="where"></p>
 <table class="seats"><thead><tr><th>seat</th><th>name</th><th>total</th><th>on the table</th>
 <th>hand</th></tr></thead><tbody id="seats"></tbody></table>
-<p><span class="muted">table:</span> <span id="loose"></span></p>
-<p><span class="muted">event:</span> <code id="event"></code></p>
+<p hidden><span class="muted">table:</span> <span id="loose"></span></p>
+<p><span class="muted" id="event-label">event:</span> <code id="event"></code></p>
+<ul id="verdict" class="verdict bad" hidden></ul>
 <p id="finding" class="verdict bad" hidden></p>
-<h2>Findings of the audit</h2><ul id="findings"></ul>
+<h2 id="findings-head">Findings of the audit</h2><ul id="findings"></ul>
 """
 
 

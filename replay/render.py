@@ -34,10 +34,11 @@ from rich.table import Table
 from rich.text import Text
 
 from replay import catalog
-from replay.cursor import Cursor
+from replay.cursor import Cursor, Outcome
 from replay.events import Category
 from replay.faces import JOKER, card_face, faces_of, suit_of
 from replay.faces import PLAIN as PLAIN
+from replay.rulebook import rule_text
 from replay.text import escaped, shown
 
 #: ``on``: cards show as the logs write them (``QS``) rather than with their marks (``Q♠``),
@@ -98,6 +99,18 @@ def card_label(kind: str, code: str) -> str:
     return shown(face.ascii if plain else face.label)  # an unknown code: as the log has it
 
 
+def plain_card_label(kind: str, code: str) -> str:
+    """A card in text without colour (a report, a verdict, a web page's words): as
+    :func:`card_label`, but a deck told apart by colour alone shows its codes.
+
+    >>> plain_card_label("hearts", "TS"), plain_card_label("fou", "G12")
+    ('10♠', 'G12')
+    """
+    face = card_face(kind, code)
+    plain = _ASCII["on"] or not marks_tell_suits_apart(kind)
+    return shown(face.ascii if plain else face.label)
+
+
 def card_text(kind: str, code: str) -> Text:
     """One card, coloured."""
     return Text(card_label(kind, code), style=card_style(kind, code))
@@ -116,13 +129,17 @@ class Extras:
     """What a panel shows beyond the state view, read from the game's events.
 
     ``last_trick``: the (seat, card) plays of the last complete trick, while the table is empty
-    again after it; ``sheet``: the totals after each round so far (round, totals), at a
-    round's end or at game over.
+    again after it, ``last_winner`` its winner (the ruling play continued from) and
+    ``recorded_winner`` the seat the log recorded when that differs; ``sheet``: the totals
+    after each round so far (round, totals), at a round's end or at game over; ``outcome``:
+    the step's event as recorded and the rules' verdict on it.
     """
 
     last_trick: list[tuple[int, str]] = field(default_factory=list)
     last_winner: int | None = None
     sheet: list[tuple[int, list[Any]]] = field(default_factory=list)
+    outcome: Outcome | None = None
+    recorded_winner: int | None = None
 
 
 def extras(cursor: Cursor) -> Extras:
@@ -132,10 +149,11 @@ def extras(cursor: Cursor) -> Extras:
     view = cursor.rules.view(cursor.state, None)
     last: list[tuple[int, str]] = []
     winner: int | None = None
+    recorded: int | None = None
     if not view.get("table"):
         done = [s for s in cursor.trick_stops if s <= step]
         if done:
-            last, winner = _trick_at(cursor, done[-1], step)
+            last, winner, recorded = _trick_at(cursor, done[-1], step)
     sheet: list[tuple[int, list[Any]]] = []
     if step in cursor.round_stops or view.get("over"):
         for stop in (s for s in cursor.round_stops if s <= step):
@@ -143,15 +161,18 @@ def extras(cursor: Cursor) -> Extras:
             totals = cursor.rules.view(cursor.state_at(stop), None).get("totals") or []
             if round_ is not None:
                 sheet.append((round_, list(totals)))
-    return Extras(last, winner, sheet)
+    return Extras(last, winner, sheet, cursor.outcome(), recorded)
 
 
-def _trick_at(cursor: Cursor, end: int, step: int) -> tuple[list[tuple[int, str]], int | None]:
-    """The plays of the trick complete at step ``end``, and the seat of the ruling after it
-    (its winner) if recorded by ``step``; nothing when a new round has begun since."""
+def _trick_at(
+    cursor: Cursor, end: int, step: int
+) -> tuple[list[tuple[int, str]], int | None, int | None]:
+    """The plays of the trick complete at step ``end``, the seat of the ruling after it (its
+    winner, as play continued from it) if recorded by ``step``, and the seat the log recorded
+    when it differs; nothing when a new round has begun since."""
     key = (cursor.events[end].round, cursor.events[end].trick)
     if any(cursor.events[s].round != key[0] for s in range(end + 1, step + 1)):
-        return [], None
+        return [], None, None
     types = cursor.rules.event_types
     plays = [
         (int(e.player), str(e.card))
@@ -161,12 +182,14 @@ def _trick_at(cursor: Cursor, end: int, step: int) -> tuple[list[tuple[int, str]
         and e.card is not None
         and e.player is not None
     ]
-    winner = None
-    for e in cursor.events[end + 1 : step + 1]:
+    for s in range(end + 1, step + 1):
+        outcome = cursor.outcome(s)
+        e = outcome.applied or outcome.recorded
         if types.get(e.type) is Category.RULING and e.player is not None:
-            winner = int(e.player)
-            break
-    return plays, winner
+            said = outcome.recorded.player
+            recorded = None if said == e.player or outcome.applied is None else said
+            return plays, int(e.player), recorded
+    return plays, None, None
 
 
 # --------------------------------------------------------------------- the state panel
@@ -231,14 +254,14 @@ def seats_table(view: Mapping[str, Any], more: Extras | None = None) -> Table:
             _dash(size),
         ]
         if show_trick:
-            row.append(_trick_cell(kind, seat, played, last, more.last_winner))
+            row.append(_trick_cell(kind, seat, played, last, more))
         row.append(hand_cell)
         table.add_row(*row)
     return table
 
 
 def _trick_cell(
-    kind: str, seat: int, played: Mapping[Any, str], last: Mapping[int, str], winner: int | None
+    kind: str, seat: int, played: Mapping[Any, str], last: Mapping[int, str], more: Extras
 ) -> Text:
     if played:
         return card_text(kind, played[seat]) if seat in played else Text("")
@@ -246,8 +269,29 @@ def _trick_cell(
         return Text("")
     cell = card_text(kind, last[seat])
     cell.stylize("dim")
-    won = "  <- won" if _ASCII["on"] else "  ← won"
-    return cell.append(won if seat == winner else "", style="bold")
+    arrow = "  <- " if _ASCII["on"] else "  ← "
+    if more.recorded_winner is not None:  # the log and the rules disagree: say whose is whose
+        words = {more.last_winner: "won by the rules", more.recorded_winner: "won as recorded"}
+    else:
+        words = {more.last_winner: "won"}
+    return cell.append(arrow + words[seat] if seat in words else "", style="bold")
+
+
+def outcome_text(outcome: Outcome, view: Mapping[str, Any]) -> Text:
+    """The step's event as recorded and, when the rules do not accept it, their verdict and the
+    event play continues from: one ``label: text`` line each (:meth:`Outcome.lines`)."""
+    kind = str(view.get("kind", ""))
+    names = [shown(str(n)) for n in view.get("names") or []]
+    hidden = view.get("last_event") != outcome.recorded.describe()  # a seat's view hid cards
+    lines = outcome.lines(names, lambda code: card_label(kind, code), rule_text, hide_cards=hidden)
+    if view.get("seat_view") is not None and not outcome.stands:  # it may name hidden cards
+        lines = [lines[0], ("the rules' verdict", "in the omniscient view only")]
+    out = Text()
+    style = "bold" if outcome.stands else "bold yellow"
+    for i, (label, text) in enumerate(lines):
+        out.append("\n" if i else "").append(f"{label}: ", style="dim")
+        out.append(escaped(text), style=style if i else "")
+    return out
 
 
 def table_line(view: Mapping[str, Any]) -> Text | None:
@@ -352,7 +396,10 @@ def state_panel(
         (shown(str(view.get("kind", ""))), "bold"),
         f" {shown(str(view.get('game_id', '')))}{_dot()}{counter}",
     )
-    event = Text("event: ", style="dim").append(escaped(str(view.get("last_event") or "-")))
+    if more is not None and more.outcome is not None:
+        event = outcome_text(more.outcome, view)
+    else:
+        event = Text("event: ", style="dim").append(escaped(str(view.get("last_event") or "-")))
     parts: list[RenderableType] = [headline(view), Text(""), seats_table(view, more), Text("")]
     loose = table_line(view)
     if loose is not None:

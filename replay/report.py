@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from replay.audit import AuditReport, Finding, GameAudit, problem_object
+from replay.cursor import cards_in_text
 from replay.text import escaped, shown
+from replay.words import counted
 
 #: The columns of ``--format csv``: one row per finding.
 CSV_COLUMNS = ("file", "game_id", "kind", "seq", "rule", "message", "event", "expected")
@@ -211,15 +213,16 @@ def _csv_text(value: Any) -> Any:
 def summary_line(counts: Counts, problems: int) -> str:
     """One line: games, events, findings, stops, unreadable input."""
     line = (
-        f"{counts.games} games, {counts.events} events audited: "
-        f"{counts.findings} findings in {counts.faulty} games"
+        f"{counted(counts.games, 'game')}, "
+        f"{counted(counts.events, 'event')} audited: "
+        f"{counted(counts.findings, 'finding')} in {counted(counts.faulty, 'game')}"
     )
     if counts.stopped:
-        line += f"; {counts.stopped} games could not be audited to the end"
+        line += f"; {counted(counts.stopped, 'game')} could not be audited to the end"
     if counts.incomplete:
-        line += f"; {counts.incomplete} games incomplete (the log stops before the end)"
+        line += f"; {counted(counts.incomplete, 'game')} incomplete (the log stops before the end)"
     if problems:
-        line += f"; {problems} inputs could not be read"
+        line += f"; {counted(problems, 'input')} could not be read"
     return line
 
 
@@ -240,15 +243,21 @@ def clip(text: str, limit: int = MAX_SHOWN) -> str:
 
 
 def _finding_block(f: Finding, origin: str = "") -> str:
+    """A finding as a text block, its cards as the faces show them (``--ascii``: codes)."""
+    from replay.render import plain_card_label
+
+    def words(text: str) -> str:
+        return _text(cards_in_text(text, lambda w: plain_card_label(f.kind, w)))
+
     head = f"{clip(shown(f.game_id))}  seq {f.seq}  {f.rule}"
-    lines = [f"{_text(origin)}: {head}" if origin else head, f"  finding:  {_text(f.message)}"]
+    lines = [f"{_text(origin)}: {head}" if origin else head, f"  finding:    {words(f.message)}"]
     if f.event:
-        lines.append(f"  event:    {_text(f.event)}")
+        lines.append(f"  recorded:   {words(f.event)}")
     if f.expected:
-        lines.append(f"  expected: {_text(f.expected)}")
+        lines.append(f"  rules give: {words(f.expected)}")
     if f.state:
-        lines.append(f"  state:    {_text(f.state)}")
-    lines.append(f"  rule:     {f.rule_text}")
+        lines.append(f"  state:      {words(f.state)}")
+    lines.append(f"  rule:       {f.rule_text}")
     return "\n".join(lines)
 
 

@@ -42,6 +42,7 @@ from typing import IO, Any
 import pyarrow as pa
 
 from replay.events import Event, events_from_table
+from replay.words import did_you_mean
 
 #: The name of standard input, as a path argument and in messages.
 STDIN = "-"
@@ -117,7 +118,8 @@ class Sources:
             return refs[matching[0]][0]
         where = self.describe()
         if not matching:
-            raise SourceError(f"{where}: no game id starts with {prefix!r}")
+            hint = did_you_mean(prefix, refs)
+            raise SourceError(f"{where}: no game id starts with {prefix!r}{hint}")
         raise SourceError(
             f"{where}: game id prefix {prefix!r} matches several games: {cut_list(matching)}"
         )

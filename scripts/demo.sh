@@ -9,7 +9,9 @@ set -u
 BIN=${BIN:-.venv/bin}
 STORE=sample_logs/store
 HOST=${HOST:-127.0.0.1}
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# Commands in bold on a terminal only: piped or logged, the escape codes would show as text.
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then BOLD=$'\033[1m' PLAIN=$'\033[0m'; else BOLD='' PLAIN=''; fi
+step() { printf '\n%s$ %s%s\n' "$BOLD" "$*" "$PLAIN"; "$@"; }
 
 step "$BIN/replay" info "$STORE"
 step "$BIN/replay" audit "$STORE" --jobs 2 >/dev/null && echo "audit: every game of $STORE is clean"
@@ -31,7 +33,7 @@ for candidate in range(port, port + 100):
 EOF
 )
 URL="http://$HOST:$PORT"
-printf '\n\033[1m$ %s\033[0m\n' "$BIN/replay dashboard $STORE --port $PORT --host $HOST"
+printf '\n%s$ %s%s\n' "$BOLD" "$BIN/replay dashboard $STORE --port $PORT --host $HOST" "$PLAIN"
 # DEMO_CHECK: Streamlit's /_stcore/script-health-check, which runs the app script once.
 [ "${DEMO_CHECK:-0}" = 1 ] && export STREAMLIT_SERVER_SCRIPT_HEALTH_CHECK_ENABLED=true
 "$BIN/replay" dashboard "$STORE" --port "$PORT" --host "$HOST" >/dev/null 2>&1 &

@@ -141,6 +141,19 @@ def test_seat_statistics_every_column(f: Filters) -> None:
         for k, v in played.items()
     })  # fmt: skip
 
+    ranked: dict[str, list[tuple[Key, list[tuple[Game, Seat]]]]] = defaultdict(list)
+    for k, v in played.items():  # the three players of each kind with most wins, then fewer games
+        ranked[k[0]].append((k, v))
+
+    def order(row: tuple[Key, list[tuple[Game, Seat]]]) -> tuple[int, int, str]:
+        return -sum(s.won for _, s in row[1]), len(row[1]), row[0][1]
+
+    check("leaders", f, ("kind", "player"), {
+        k: {"hits": sum(s.won for _, s in v), "opportunities": len(v)}
+        for rows in ranked.values()
+        for k, v in sorted(rows, key=order)[:3]
+    })  # fmt: skip
+
     pairs: dict[Key, Row] = defaultdict(
         lambda: {"opportunities": 0, "hits": 0, "behind": 0, "level": 0}
     )

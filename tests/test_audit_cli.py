@@ -55,7 +55,7 @@ def test_simulated_store_audits_clean_with_one_and_two_jobs(store: Path) -> None
 
 def test_audit_one_game_by_prefix_and_kind_filter(store: Path) -> None:
     result = RUNNER.invoke(app, ["audit", str(store), "--game", "hez2-7-000001"])
-    assert result.exit_code == 0 and "1 games" in result.output
+    assert result.exit_code == 0 and "1 game," in result.output
     result = RUNNER.invoke(app, ["audit", str(store), "--kind", "fou", "--format", "markdown"])
     assert result.exit_code == 0 and "3 games" in result.output
 
@@ -136,7 +136,7 @@ def test_game_ids_in_a_jsonl_file_resolve_as_in_a_store(tmp_path: Path) -> None:
     exact = RUNNER.invoke(app, ["explain", str(log), "--game", "g1", "--step", "5"])
     assert exact.exit_code == 0 and "game g1 (hearts), event 5" in exact.output
     audit = RUNNER.invoke(app, ["audit", str(log), "--game", "g1"])
-    assert audit.exit_code == 0 and "1 games" in audit.output
+    assert audit.exit_code == 0 and "1 game," in audit.output
     ambiguous = RUNNER.invoke(app, ["audit", str(log), "--game", "g"])
     assert ambiguous.exit_code == 2 and "several games" in ambiguous.output
     missing = RUNNER.invoke(app, ["audit", str(log), "--game", "zz"])

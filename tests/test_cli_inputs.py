@@ -236,7 +236,7 @@ def test_import_with_a_prefix_stores_colliding_dispute_games(tmp_path: Path) -> 
     store = tmp_path / "s"
     for i, path in enumerate(files):
         result = run("import", path, "--into", store, "--prefix", f"c{i}-")
-        assert "1 games" in result.stdout, result.output
+        assert "1 game " in result.stdout, result.output
     listed = json.loads(run("games", store, "-f", "json").stdout)
     assert len(listed) == 2 and all(r["game_id"].startswith(("c0-", "c1-")) for r in listed)
     renamed = run("import", files[0], "--into", store, "--rename", f"{listed[0]['game_id'][3:]}=x")

@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards.data import SOURCE_ENV
+from dashboards.verdicts import in_notation
 from replay.cursor import Cursor
 from replay.events import Event
 from replay.games import get_rules
@@ -325,8 +327,11 @@ def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) ->
     at.query_params["finding"] = "0"
     at.run()
     words = texts(at)
-    assert "illegal: seat 0 played 2D while holding 4C and clubs were led" in words
-    assert "HEARTS-FOLLOW" in words
+    assert "seat 0 played 2♦ while holding 4♣ and clubs were led" in words  # the faces' cards
+    html = unescape(html_of(at))
+    assert "<b>Recorded</b>: #10 play seat 0 (p0) 2♦" in html
+    assert "<b>Rule</b>: HEARTS-FOLLOW" in html
+    assert "<b>Play continues from</b>: the recorded event" in html
     at.button(key="open_replay").click().run()
     assert not at.exception
     assert at.query_params["game"] == "hearts-HEARTS-FOLLOW" and at.query_params["step"] == "10"
@@ -344,7 +349,16 @@ def test_a_seat_view_keeps_the_verdict_for_everyone_s_view(open_page: Open) -> N
 def test_the_replay_jumps_between_findings(open_page: Open) -> None:
     at = open_page(FOLLOW, "replay", game="hearts-HEARTS-FOLLOW")
     at.button(key="jump_next_finding").click().run()
-    assert at.query_params["step"] == "10" and "illegal" in texts(at)
+    assert at.query_params["step"] == "10" and "while holding" in texts(at)
+
+
+def test_the_replay_shows_the_ruling_as_recorded_and_the_rules_beside_it(open_page: Open) -> None:
+    trick = ROOT / "sample_logs" / "disputes" / "hearts" / "HEARTS-TRICK.jsonl"
+    at = open_page(trick, "replay", game="hearts-HEARTS-TRICK", step="13")
+    html = unescape(html_of(at))
+    assert "<b>Recorded</b>: #13 trick_won seat 0 (p0) [2♣ 4♣ 5♣ A♣] amount 0" in html
+    assert "<b>The rules give</b>: #13 trick_won seat 2 (p2) [2♣ 4♣ 5♣ A♣] amount 0" in html
+    assert "<b>Play continues from</b>: the rules' event" in html
 
 
 def test_board_doctests() -> None:
@@ -395,7 +409,7 @@ def test_an_import_is_read_on_the_next_run_and_nothing_before_it(
     for at in (first, again):
         assert f"Delta table version {version} ·" in texts(at)
         assert (metric(at, "Games"), metric(at, "Players")) == ("1", "3")
-    assert "1 games audited, 1,638 events; 0 findings" in texts(open_page(path, "audit"))
+    assert "1 game audited, 1,638 events; 0 findings" in texts(open_page(path, "audit"))
     follow = [dataclasses.replace(e, game_id="dispute") for e in read_events(FOLLOW)]
     store.ingest([known_game("hearts"), follow])
     after = open_page(path)
@@ -451,7 +465,8 @@ def test_the_audit_page_is_replay_audit_slice_by_slice(
     cli = json.loads(run_cli("audit", str(path), "--format", "json").output)
     columns = ("game_id", "kind", "seq", "rule", "rule_text", "message")
     shown = [{c: r[c] for c in columns} for r in rows_of(at, "rule_text")]
-    assert shown == [{c: f[c] for c in columns} for f in cli["findings"]]
+    as_shown = [{**f, "message": in_notation(f["kind"], f["message"])} for f in cli["findings"]]
+    assert shown == [{c: f[c] for c in columns} for f in as_shown]  # cards as the faces show them
     assert len(shown) > 40 and "live-follow" in {r["game_id"] for r in shown}
     assert f"{cli['games']:,} games audited, {cli['events']:,} events" in texts(at)
     assert len(by_page) > 8 and max(by_page) < 1000 + largest, by_page

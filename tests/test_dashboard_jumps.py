@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from replay.audit import audit_game
-from replay.cursor import JUMPS, Cursor, round_ends, trick_ends
+from replay.cursor import JUMPS, Continues, Cursor, round_ends, trick_ends
 from replay.events import Category, Event
 from replay.games import available_kinds, get_rules
 from replay.simulate import simulate_game
@@ -119,7 +119,11 @@ def test_a_log_that_stops_early_jumps_only_within_its_replay() -> None:
                                    type="play", round=1, trick=5, player=0, card="ZZ"),
               *events[cut + 1 :]]  # fmt: skip
     cursor = Cursor(get_rules("hearts"), broken)
-    assert cursor.stopped is not None and cursor.last_step < cut
+    # the event it cannot absorb is the last step, shown in the state before it
+    assert cursor.stopped is not None and cursor.last_step == cut
+    assert cursor.outcome(cut).continues is Continues.STOPPED
+    render = cursor.rules.render
+    assert render(cursor.state_at(cut)) == render(cursor.state_at(cut - 1))
     assert all(s <= cursor.last_step for s in cursor.trick_stops + cursor.round_stops)
     finding = audit_game(broken).findings[0].seq
     assert cursor.jump("next_finding", [finding]).step == cursor.last_step

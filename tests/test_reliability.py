@@ -74,7 +74,7 @@ def test_a_deeply_nested_line_is_one_error_and_the_rest_is_read(
         assert f"{path}:6:" in result.output
     result = run_cli("audit", str(tmp_path / "s"))
     assert result.exit_code == 0, result.output
-    assert "1 games" in result.output
+    assert "1 game," in result.output
 
 
 def test_a_line_of_brackets_inside_a_string_is_still_an_event(tmp_path: Path) -> None:

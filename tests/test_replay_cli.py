@@ -15,7 +15,7 @@ import replay.cli.replay_cmds as replay_cmds
 import replay.render
 from replay.catalog import state_schema
 from replay.cli import app
-from replay.cursor import Cursor
+from replay.cursor import Cursor, event_words
 from replay.events import Event
 from replay.games import available_kinds, get_rules
 from replay.render import PLAIN, card_label, card_style
@@ -97,7 +97,8 @@ def test_show_panel_from_a_seat(store: Path) -> None:
     assert code == 0
     assert f"step 40/{len(events) - 1}" in out
     assert "seat 1's view" in out
-    assert events[40].describe() in out
+    words = event_words(events[40], view["names"], lambda c: card_label("hearts", c))
+    assert f"event: {words}" in out  # the face's card notation, seats named
     assert " ".join(card_label("hearts", c) for c in view["hands"][1]) in out
     assert out.count("(hidden)") == 3
     for other in (0, 2, 3):

@@ -275,7 +275,7 @@ def test_a_game_stored_without_its_end_is_continued_by_a_later_ingest(
         ["h-000"],
         len(game) - 30,
     )
-    assert "1 games (1 continued)" in report.summary()
+    assert "1 game (1 continued)" in report.summary()
     assert store.load_game("h-000") == game
     assert len(store.files()) == 2  # the first 30 rows were not written again
     (summary,) = store.list_games()

@@ -114,7 +114,7 @@ def test_import_of_a_game_a_bad_file_may_hold_is_refused(
     result = run_cli("import", str(source), "--into", str(copy))
     assert result.exit_code == 1
     assert f"{source}: game h-001: not stored: {bad} may hold this game" in result.output
-    assert "1 games (841 events) ingested" in result.output
+    assert "1 game (841 events) ingested" in result.output
     assert "h-003" in run_cli("games", str(copy)).output
 
 

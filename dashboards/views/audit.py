@@ -17,6 +17,8 @@ from dashboards.data import (
     show_problems,
     verdict,
 )
+from dashboards.verdicts import in_notation, in_notation_column, outcome_html
+from replay.words import counted
 
 REPLAY_PAGE = "views/replay.py"
 
@@ -57,8 +59,9 @@ def main() -> None:
     for problem in report.problems:
         st.warning(problem)
     findings = findings_table(path, chosen, snap)
-    st.caption(f"{report.games:,} games audited, {report.events:,} events; "
-               f"{findings.num_rows:,} findings in the games the filters choose")  # fmt: skip
+    audited = f"{counted(report.games, 'game')} audited, {counted(report.events, 'event')}"
+    chosen_findings = counted(findings.num_rows, "finding")
+    st.caption(f"{audited}; {chosen_findings} in the games the filters choose")
     if findings.num_rows == 0:
         st.success("No findings: every move is legal and every ruling is the one the rules give.")
         return
@@ -70,8 +73,8 @@ def main() -> None:
     st.subheader("Findings")
     st.caption("Select a row to see the verdict and open the replay at its step.")
     event = st.dataframe(
-        findings, hide_index=True, key="findings", on_select="rerun",
-        selection_mode="single-row",
+        in_notation_column(findings, "message"), hide_index=True, key="findings",
+        on_select="rerun", selection_mode="single-row",
     )  # fmt: skip
     st.download_button(  # the CSV is made when the button is pressed
         "Download the findings (CSV)", lambda: csv_bytes(findings), "findings.csv", "text/csv",
@@ -85,20 +88,17 @@ def main() -> None:
     st.subheader(f"{finding['rule']} · game {game} · step {seq}")
     result = verdict(path, game, seq)
     explained, state = st.columns(2)
+    kind = str(finding["kind"])
     with explained:
-        st.markdown(f"**Finding**: {finding['message']}")
-        st.caption(f"{finding['rule']}: {finding['rule_text']}")
+        st.markdown(f"**Finding**: {in_notation(kind, str(finding['message']))}")
         if isinstance(result, str):
             st.warning(result)
-        else:
-            st.markdown(f"**Event**: `{result.event.describe()}` ({result.category})")
-            st.markdown(f"**Verdict**: {result.sentence}")
-            if result.expected:
-                st.markdown(f"**The rules give**: `{result.expected}`")
+        elif result.outcome is not None:  # recorded, the rules' event or word, rule, what next
+            st.html(outcome_html(result.outcome, kind, result.names))
     with state:
         if not isinstance(result, str):
             st.markdown("**State before the event**")
-            st.code(result.before, language=None)
+            st.code(in_notation(kind, result.before), language=None)
     if st.button("Open the replay at this step", type="primary", key="open_replay"):
         st.switch_page(REPLAY_PAGE, query_params={"game": game, "step": str(seq)})
 

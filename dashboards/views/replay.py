@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,8 +24,10 @@ from dashboards.data import (
     standing_track,
     verdict,
 )
+from dashboards.verdicts import in_notation, outcome_html
 from replay.cursor import Jump
 from replay.svg import cards_html
+from replay.words import counted
 
 #: The jump buttons, in screen order: (jump, label, help).
 BUTTONS: tuple[tuple[Jump, str, str, str], ...] = (
@@ -137,18 +138,6 @@ def jump_buttons(replay: Replay, step: int) -> None:
         )  # fmt: skip
 
 
-def in_words(view: Mapping[str, Any]) -> str:
-    """The step's event with seats named: ``#12 play seat 2 (ann) QS``."""
-    names = list(view.get("names") or [])
-    text = str(view.get("last_event") or "-")
-
-    def named(match: re.Match[str]) -> str:
-        seat = int(match.group(1))
-        return f"{match.group(0)} ({names[seat]})" if seat < len(names) else match.group(0)
-
-    return re.sub(r"seat (\d+)", named, text)
-
-
 def headline(view: Mapping[str, Any]) -> str:
     parts = [f"**{view.get('kind')}** `{view.get('game_id')}`",
              f"step {view.get('step')} / {view.get('last_step')}"]  # fmt: skip
@@ -211,20 +200,20 @@ def result_panel(path: str, game_id: str, view: Mapping[str, Any]) -> None:
 
 
 def explanation(path: str, game_id: str, step: int, replay: Replay) -> None:
+    """The findings at this step and what differs between the recorded ruling and the rules'
+    (the event, the rules' event and the rule are on the left, :func:`outcome_html`)."""
     here = [f for f in replay.findings if f.seq == step]
     if not here:
         return
-    result = verdict(path, game_id, step)
+    kind = here[0].kind
     for finding in here:
-        st.error(f"**{finding.rule}** at step {finding.seq}: {finding.message}")
+        st.error(f"**{finding.rule}** at step {finding.seq}: {in_notation(kind, finding.message)}")
+    result = verdict(path, game_id, step)
     if isinstance(result, str):
         st.caption(result)
-    else:
-        st.markdown(f"**Verdict** ({result.category}): {result.sentence}")
-        if result.expected:
-            st.markdown(f"The rules give: `{result.expected}`")
-        if result.rule:
-            st.caption(f"{result.rule}: {here[0].rule_text}")
+    elif result.differs:
+        words = "\n".join(f"- {in_notation(kind, d.words)}" for d in result.differs)
+        st.markdown(f"**What differs** (recorded vs the rules):\n{words}")
 
 
 def main() -> None:
@@ -247,12 +236,15 @@ def main() -> None:
     event = replay.event(step)
     left, right = st.columns([3, 2])
     with left:
-        words = in_words(view)
+        outcome = replay.outcome(step)
+        hidden = view.get("last_event") != outcome.recorded.describe()  # a seat's view hid cards
+        names = [str(n) for n in view.get("names") or []]
+        words = outcome_html(outcome, view["kind"], names, verdict=seat is None, hide_cards=hidden)
         cards = [event.card] if event.card else list(event.cards or ())
         shown = (
             cards_html(view["kind"], cards, width=34, img=True) if cards and seat is None else ""
         )
-        st.html(f'<div style="font-size:16px"><b>Event</b>: {_escape(words)}</div>{shown}')
+        st.html(f"{words}{shown}")
         st.html(board_html(view))
         st.html(hands_html(view))
     with right:
@@ -273,14 +265,8 @@ def main() -> None:
             st.dataframe({"": [k for k, _ in facts], " ": [v for _, v in facts]}, hide_index=True)
         if replay.findings and seat is None:
             listed = ", ".join(f"step {f.seq} {f.rule}" for f in replay.findings[:12])
-            st.caption(f"{len(replay.findings)} findings in this game: {listed}")
+            st.caption(f"{counted(len(replay.findings), 'finding')} in this game: {listed}")
     set_url(game=game, step=step)
-
-
-def _escape(text: str) -> str:
-    from html import escape
-
-    return escape(text)
 
 
 main()

@@ -66,6 +66,7 @@ class StatResult:
     chart: str | None  # a hint for the dashboard: "bar", "histogram", "heatmap", "rate"...
     source: str = ""  # its SQL file
     section: str = "More"  # where a screen lists it (its file's ``section`` header)
+    words: dict[str, str] = field(default_factory=dict)  # column -> what people call it
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ class Analytics:
         table = with_rates(self._run(s, f), self.min_sample)
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
-            s.relative, s.section,
+            s.relative, s.section, s.words,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- metric x dimension

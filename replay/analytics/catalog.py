@@ -42,7 +42,11 @@ FILTER_VIEWS: tuple[str, ...] = ("chosen", "chosen_seats")
 #: Every parameter a file may use: the fields of ``Filters``.
 PARAMETERS: tuple[str, ...] = ("kind", "player", "players", "since", "until")
 
-_HEADER_KEYS = ("title", "chart", "derived", "unit", "section")
+#: The statistics ``replay stats`` shows by default, after the overview of each kind: who
+#: wins most, and how bots fare against humans (``--all``: every statistic).
+SUMMARY: tuple[str, ...] = ("leaders", "bots_and_humans")
+
+_HEADER_KEYS = ("title", "chart", "derived", "unit", "section", "words")
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
 
 
@@ -69,6 +73,13 @@ class SqlFile:
     def section(self) -> str:
         """Where a screen lists it: ``Players``, ``Seats and the deal``, ``Cards``..."""
         return self.headers.get("section", "More")
+
+    @property
+    def words(self) -> dict[str, str]:
+        """What a column is called for people (``-- words: hits=won, opportunities=played``);
+        a column not named there: its name with spaces."""
+        pairs = (p.partition("=") for p in self.headers.get("words", "").split(","))
+        return {k.strip(): v.strip() for k, sep, v in pairs if sep}
 
     @property
     def derived(self) -> bool:

@@ -33,9 +33,9 @@ def _print_version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
-        from replay import engine_build
+        from replay import DISTRIBUTION, engine_build
 
-        typer.echo(f"replay {version('replay')} (rules engine: {engine_build()})")
+        typer.echo(f"replay {version(DISTRIBUTION)} (rules engine: {engine_build()})")
         raise typer.Exit()
 
 

@@ -15,6 +15,7 @@ from replay.events import Event, events_from_table
 from replay.games import UnknownGame, available_kinds, get_rules
 from replay.games.base import Game, RuleViolation
 from replay.text import escaped
+from replay.words import did_you_mean
 
 if TYPE_CHECKING:
     from replay.sources import GameRef, Sources
@@ -185,7 +186,8 @@ def pick_game(path: Path, games: Sequence[list[Event]], prefix: str) -> list[Eve
     if exact or len(matching) == 1:
         return (exact or matching)[0]
     if not matching:
-        fail(f"{path}: no game id starts with {prefix!r}")
+        hint = did_you_mean(prefix, [g[0].game_id for g in games])
+        fail(f"{path}: no game id starts with {prefix!r}{hint}")
     shown = ", ".join(g[0].game_id for g in matching[:10])
     fail(f"{path}: game id prefix {prefix!r} matches several games: {shown}")
 

@@ -96,7 +96,8 @@ def cursor_for(events: list[Event]) -> Cursor:
     except UnknownGame:
         fail(f"game {shown(events[0].game_id)}: unknown game kind {kind!r}")
     except RuleViolation as exc:
-        fail(f"game {shown(events[0].game_id)}: cannot replay: {exc}")
+        start = shown(events[0].describe())
+        fail(f"game {shown(events[0].game_id)}: cannot replay: recorded {start}: {exc}")
 
 
 def check_seat(cursor: Cursor, seat: int | None) -> None:
@@ -119,18 +120,6 @@ def _why(cursor: Cursor) -> str:
     if stop is None:
         return ""
     return f" (the log cannot be replayed from seq {stop.seq}: {stop.violation})"
-
-
-def notes(cursor: Cursor) -> list[str]:
-    """Warnings to show with a state: a rule broken by this step's event, an early stop."""
-    out = []
-    violation = cursor.violations.get(cursor.step)
-    if violation is not None:
-        out.append(f"! the event of this step breaks the rules: {violation}")
-    if cursor.stopped is not None and cursor.step == cursor.last_step:
-        stop = cursor.stopped
-        out.append(f"! the log stops being replayable at seq {stop.seq}: {stop.violation}")
-    return out
 
 
 # --------------------------------------------------------------------- show
@@ -166,7 +155,7 @@ def show(
     elif fmt is Format.csv:
         typer.echo(records_text(seat_rows(view), fmt, SEAT_COLUMNS))
     else:
-        console().print(state_panel(view, notes=notes(cursor), more=extras(cursor)))
+        console().print(state_panel(view, more=extras(cursor)))
 
 
 SEAT_COLUMNS = ("step", "seat", "name", "total", "hand_size", "hand")
@@ -263,9 +252,7 @@ class Stepper:
         """What the screen shows now."""
         view = self.cursor.view(self.seat)
         finding = " ".join(f"finding at step {s}" for s in self.findings if s == self.cursor.step)
-        parts: list[RenderableType] = [
-            state_panel(view, notes=notes(self.cursor), more=extras(self.cursor))
-        ]
+        parts: list[RenderableType] = [state_panel(view, more=extras(self.cursor))]
         if finding:
             parts.append(Text(finding, style="bold red"))
         parts.append(Text(HELP_LINE, style="dim"))

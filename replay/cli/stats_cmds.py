@@ -21,6 +21,7 @@ from replay.cli.common import KindOpt, echo_problems, fail, os_error
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, analytics_with_spark, spark_failures
 from replay.text import escaped, shown
+from replay.words import did_you_mean
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -101,22 +102,47 @@ def stats_cmd(
         str | None, typer.Option("--until", help="Games started on or before this date.")
     ] = None,
     name: Annotated[
-        str | None, typer.Option("--stat", help="Only this statistic (by name).")
+        str | None, typer.Option("--stat", help="Only this statistic (by name: see --list).")
     ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every statistic (the table's default is a summary).")
+    ] = False,
+    listing: Annotated[
+        bool,
+        typer.Option(
+            "--list",
+            is_eager=True,
+            callback=lambda on: on and list_statistics(),
+            help="List the statistics (name, kind, title) and stop; no SOURCE needed.",
+        ),
+    ] = False,
     fmt: FormatOpt = Format.table,
     engine: EngineOpt = Engine.local,
     master: MasterOpt = None,
 ) -> None:
-    """Trick and scoring statistics of the chosen games (docs/statistics.md lists them)."""
+    """Trick and scoring statistics of the chosen games (docs/statistics.md lists them).
+
+    As a table: a summary of each kind (games, players, dates), who wins most and bots against
+    humans; --all prints every statistic, --stat NAME one (json, jsonl, csv: every statistic
+    unless --stat). SOURCE may be left out with --list.
+    """
     from replay.analytics import Filters, UnknownStatistic
+    from replay.analytics.catalog import SUMMARY, statistic_files
 
     f = Filters(kind, player, players, _date(since, "--since"), _date(until, "--until"))
     analytics = open_analytics(sources, engine, master)
+    summary = fmt is Format.table and not every and not name
     try:
         with spark_failures(engine):
-            results = [analytics.statistic(name, f)] if name else analytics.statistics(f)
+            if name:
+                results = [analytics.statistic(name, f)]
+            elif summary:
+                results = [analytics.statistic(n, f) for n in SUMMARY]
+            else:
+                results = analytics.statistics(f)
     except UnknownStatistic:
-        fail(f"unknown statistic {name!r}; see docs/statistics.md")
+        known = [s.name for s in statistic_files()]
+        fail(f"unknown statistic {name!r}{did_you_mean(name or '', known)} (replay stats --list)")
     from replay.analytics.api import describe
 
     if fmt is Format.json:
@@ -125,6 +151,10 @@ def stats_cmd(
     if fmt is Format.jsonl:
         echo("\n".join(json.dumps(plain(describe(r)), ensure_ascii=False) for r in results))
         return
+    if summary:
+        typer.echo("The games of each kind")
+        typer.echo(to_text(analytics.overview(f)))
+        typer.echo("")
     for r in results:
         if fmt is Format.csv:
             typer.echo(f"# {r.name}: {r.title} ({r.games} games)")
@@ -132,12 +162,28 @@ def stats_cmd(
         else:
             _echo_result(r)
         typer.echo("")
+    if summary:
+        more = len(statistic_files()) - len(SUMMARY)
+        typer.echo(f"{more} more statistics: replay stats --list names them; --stat NAME shows "
+                   "one, --all every one.")  # fmt: skip
+
+
+def list_statistics() -> None:
+    """``replay stats --list``: every statistic's name, the kind it is of, and its title;
+    then exit."""
+    from replay.analytics.catalog import statistic_files
+
+    rows = [(s.name, s.kind or "every kind", s.title) for s in statistic_files()]
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    for stat_name, scope, title in rows:
+        typer.echo(f"{stat_name.ljust(widths[0])}  {scope.ljust(widths[1])}  {title}")
+    raise typer.Exit()
 
 
 def _echo_result(r: StatResult) -> None:
     scope = f"{r.kind} " if r.kind else ""
     typer.echo(f"{r.title} [{r.name}: {r.games} {scope}games]")
-    typer.echo(to_text(r.table) if r.table.num_rows else "  (no rows)")
+    typer.echo(to_text(r.table, words=r.words) if r.table.num_rows else "  (no rows)")
 
 
 @app.command("sql")
@@ -207,9 +253,20 @@ def reindex_cmd(
 
 
 # --------------------------------------------------------------------- output
-def _cell(value: Any) -> str:
+#: Column words of a statistic printed for people: (header, word for false, word for true)
+#: for a yes/no column; any other column's header is its name in words (``avg place``).
+YES_NO_WORDS: dict[str, tuple[str, str, str]] = {
+    "bot": ("seats", "humans", "bots"),
+    "flagged": ("sample", "", "small"),
+}
+
+
+def _cell(value: Any, column: str = "") -> str:
     if value is None:
         return "-"
+    if isinstance(value, bool):
+        _, no, yes = YES_NO_WORDS.get(column, ("", "no", "yes"))
+        return yes if value else no
     if isinstance(value, float):
         return "nan" if math.isnan(value) else f"{value:.3f}"
     if isinstance(value, datetime.datetime | datetime.date):
@@ -217,10 +274,18 @@ def _cell(value: Any) -> str:
     return shown(value) if isinstance(value, str) else escaped(str(value))
 
 
-def to_text(table: pa.Table) -> str:
-    """An aligned text table (numbers right-aligned)."""
-    names = [escaped(n) for n in table.column_names]
-    rows = [[_cell(v) for v in row.values()] for row in table.to_pylist()]
+def to_text(table: pa.Table, *, words: dict[str, str] | None = None) -> str:
+    """An aligned text table (numbers right-aligned); with ``words`` (a statistic's, maybe
+    empty), the headers in words (those given, :data:`YES_NO_WORDS`, else ``avg_place`` ->
+    ``avg place``)."""
+    columns = table.column_names
+
+    def header(column: str) -> str:
+        yes_no = YES_NO_WORDS.get(column, (column.replace("_", " "),))[0]
+        return yes_no if words is None else words.get(column, yes_no)
+
+    names = [escaped(n) for n in (columns if words is None else map(header, columns))]
+    rows = [[_cell(v, c) for c, v in row.items()] for row in table.to_pylist()]
     widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
     numeric = [
         str(t).startswith(("int", "uint", "double", "float", "decimal")) for t in table.schema.types

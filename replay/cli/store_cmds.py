@@ -482,16 +482,31 @@ def games_cmd(
         for row in rows:
             row["recomputed"] = results.get(row["game_id"])  # the result as the rules give it
         echo(records_text(rows, fmt, GAMES_COLUMNS))
-    else:
-        several = len(sources.inputs) > 1
-        for row in rows:  # ids and names from the logs: escaped (replay.text)
-            started = row["started"].isoformat() if row["started"] is not None else "-"
-            players = ", ".join(shown(p) for p in row["players"]) or "-"
-            winners = ", ".join(shown(w) for w in row["winners"]) or "-"
-            typer.echo(
-                f"{shown(row['game_id'])}  {shown(row['kind']):7} {started:25} "
-                f"{row['events']:6} events {row['rounds']:3} rounds  players {players}  "
-                f"winners {winners}" + (f"  ({escaped(str(row['file']))})" if several else "")
-            )
+    elif rows:
+        echo(games_table(rows, several=len(sources.inputs) > 1))
     if not _report_texts(sources.collect_problems()):
         raise typer.Exit(1)
+
+
+def games_table(rows: list[dict[str, Any]], *, several: bool) -> str:
+    """``replay games`` for people: one line per game under a header, every column aligned
+    (the players last, as their list is the longest); ids and names escaped (replay.text)."""
+    header = ["game", "kind", "started", "events", "rounds", "winners", "players"]
+    lines = [header + (["file"] if several else [])]
+    for row in rows:
+        started = row["started"].strftime("%Y-%m-%d %H:%M") if row["started"] is not None else "-"
+        line = [shown(row["game_id"]), shown(row["kind"]), started, str(row["events"]),
+                str(row["rounds"]), ", ".join(shown(w) for w in row["winners"]) or "-",
+                ", ".join(shown(p) for p in row["players"]) or "-"]  # fmt: skip
+        lines.append(line + ([escaped(str(row["file"]))] if several else []))
+    if several:  # the file after the players would start anywhere: put it before them
+        lines = [[*line[:-2], line[-1], line[-2]] for line in lines]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    numeric = {3, 4}
+    return "\n".join(
+        "  ".join(
+            cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
+            for i, cell in enumerate(line)
+        ).rstrip()
+        for line in lines
+    )

@@ -36,7 +36,9 @@ EngineOpt = Annotated[
     Engine,
     typer.Option(
         "--engine",
-        help="local (default: this machine, no Java) or spark (pip install 'replay[spark]').",
+        # ``\\[``: typer reads help as Rich markup, where ``[spark]`` alone is a tag
+        help="local (default: this machine, no Java) or spark "
+        "(pip install 'cardgame-replay\\[spark]').",
     ),
 ]
 MasterOpt = Annotated[

@@ -57,7 +57,7 @@ def pyspark_missing() -> str | None:
     try:
         import pyspark  # noqa: F401
     except ImportError:
-        return "pyspark is not installed (pip install 'replay[spark]')"
+        return "pyspark is not installed (pip install 'cardgame-replay[spark]')"
     return None
 
 

@@ -4,7 +4,7 @@
 >>> from replay.store.synthetic import hearts_like_table
 >>> store = EventStore.open(tempfile.mkdtemp(), create=True)
 >>> store.ingest(hearts_like_table(games=2, seed=1)).summary()[:14]
-'2 games (1374 '
+'2 games (1,374'
 >>> [g.kind for g in store.list_games()]
 ['hearts', 'hearts']
 """

@@ -40,6 +40,7 @@ from replay.store.validate import Rejection, check_games, conform, first_differe
 from replay.store.writer import write_files
 from replay.text import shown
 from replay.violation import LogRule, RuleId
+from replay.words import counted, did_you_mean
 
 LIVE_DIR = "_live"
 LOCK_FILE = "_store.lock"
@@ -115,7 +116,8 @@ class IngestReport:
     def summary(self) -> str:
         continued = f" ({len(self.continued)} continued)" if self.continued else ""
         return (
-            f"{len(self.ingested)} games{continued} ({self.events} events) ingested, "
+            f"{counted(len(self.ingested), 'game')}{continued} ({counted(self.events, 'event')}) "
+            "ingested, "
             f"{len(self.skipped)} already stored, {len(self.rejected)} rejected"
         )
 
@@ -679,11 +681,17 @@ class EventStore:
         if prefix in found:
             return prefix
         if not found:
-            raise GameNotFound(f"game {shown(prefix)}: no game id starts with {prefix!r}")
+            hint = did_you_mean(prefix, [*self._game_ids(), *self.live_games()])
+            raise GameNotFound(f"game {shown(prefix)}: no game id starts with {prefix!r}{hint}")
         if len(found) > 1:
             listed = ", ".join(shown(g) for g in found[:10])
             raise AmbiguousGameId(f"game id prefix {prefix!r} matches several games: {listed}")
         return str(found[0])
+
+    def _game_ids(self) -> list[str]:
+        """Every stored game id (a scan of one column: for a suggestion after a typo)."""
+        sql = "SELECT DISTINCT game_id FROM read_parquet($files, hive_partitioning = true)"
+        return [str(g) for g in _strings(self._query(sql, self.files()).column("game_id"))]
 
     def list_games_table(self, kind: str | None = None, player: str | None = None) -> pa.Table:
         """One row per stored game: game_id, kind, players, events, rounds, started, result

@@ -1,6 +1,7 @@
 -- title: Games, rounds and wins per player
 -- chart: rate
 -- section: Players
+-- words: hits=won, opportunities=played
 -- Per game kind and player: games played, rounds played, games won (hits) out of games played
 -- (opportunities), the average place (1 = best) and the average final score.
 SELECT s.kind, s.player, count(*) AS games, sum(g.rounds) AS rounds,
