@@ -9,7 +9,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import fields, replace
+from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from replay.events import Event
@@ -90,4 +93,19 @@ def simulated_games(kind: str, count: int) -> list[list[Event]]:
 
 def state_fields(state: Any) -> dict[str, Any]:
     """A game state's fields by name (a compiled state has no ``__dict__``)."""
-    return {f.name: getattr(state, f.name) for f in fields(state)}
+    names = field_names(type(state))
+    return dict(zip(names, field_values(type(state))(state), strict=True))
+
+
+@cache
+def field_names(state_type: type) -> tuple[str, ...]:
+    """The fields of a state class, looked up once per class."""
+    return tuple(f.name for f in fields(state_type))
+
+
+@cache
+def field_values(state_type: type) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving a state's field values as a tuple, in :func:`field_names`' order."""
+    names = field_names(state_type)
+    get = attrgetter(*names)
+    return get if len(names) > 1 else lambda state: (get(state),)
