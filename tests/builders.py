@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import fields, replace
-from functools import cache
 from operator import attrgetter
 from typing import Any
 
@@ -93,19 +92,20 @@ def simulated_games(kind: str, count: int) -> list[list[Event]]:
 
 def state_fields(state: Any) -> dict[str, Any]:
     """A game state's fields by name (a compiled state has no ``__dict__``)."""
-    names = field_names(type(state))
-    return dict(zip(names, field_values(type(state))(state), strict=True))
+    names, values = state_layout(type(state))
+    return dict(zip(names, values(state), strict=True))
 
 
-@cache
-def field_names(state_type: type) -> tuple[str, ...]:
-    """The fields of a state class, looked up once per class."""
-    return tuple(f.name for f in fields(state_type))
+#: Per state class: its field names and a function giving their values in that order.
+Layout = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
+_LAYOUTS: dict[type, Layout] = {}
 
 
-@cache
-def field_values(state_type: type) -> Callable[[Any], tuple[Any, ...]]:
-    """A function giving a state's field values as a tuple, in :func:`field_names`' order."""
-    names = field_names(state_type)
-    get = attrgetter(*names)
-    return get if len(names) > 1 else lambda state: (get(state),)
+def state_layout(state_type: type) -> Layout:
+    """A state class's fields, looked up once per class (``dataclasses.fields`` per state was
+    the bulk of a fast-path test's time)."""
+    if state_type not in _LAYOUTS:
+        names = tuple(f.name for f in fields(state_type))
+        get = attrgetter(*names)
+        _LAYOUTS[state_type] = (names, get if len(names) > 1 else lambda state: (get(state),))
+    return _LAYOUTS[state_type]
