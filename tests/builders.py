@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any
 
 from replay.events import Event
@@ -90,4 +92,20 @@ def simulated_games(kind: str, count: int) -> list[list[Event]]:
 
 def state_fields(state: Any) -> dict[str, Any]:
     """A game state's fields by name (a compiled state has no ``__dict__``)."""
-    return {f.name: getattr(state, f.name) for f in fields(state)}
+    names, values = state_layout(type(state))
+    return dict(zip(names, values(state), strict=True))
+
+
+#: Per state class: its field names and a function giving their values in that order.
+Layout = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
+_LAYOUTS: dict[type, Layout] = {}
+
+
+def state_layout(state_type: type) -> Layout:
+    """A state class's fields, looked up once per class (``dataclasses.fields`` per state was
+    the bulk of a fast-path test's time)."""
+    if state_type not in _LAYOUTS:
+        names = tuple(f.name for f in fields(state_type))
+        get = attrgetter(*names)
+        _LAYOUTS[state_type] = (names, get if len(names) > 1 else lambda state: (get(state),))
+    return _LAYOUTS[state_type]

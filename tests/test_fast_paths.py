@@ -40,21 +40,31 @@ def _games(kind: str, count: int) -> list[list[Event]]:
     return [events[:LONGEST] for events in simulated_games(kind, count)]
 
 
-def _other_cards(events: list[Event], index: int) -> list[Event]:
+def _other_cards(events: list[Event], index: int, later: list[list[str]]) -> list[Event]:
     """``events[index]``, an event naming a card, with each other card its seat names later in
-    the same round instead: cards the seat holds now, so plays that do not follow suit (the
-    one-field mutants name ``2C``, a card of no game's deck but Hearts')."""
+    the same round instead (``later``: :func:`_cards_named_later`): cards the seat holds now, so
+    plays that do not follow suit (the one-field mutants name ``2C``, a card of no game's deck
+    but Hearts')."""
     event = events[index]
     if event.card is None:
         return []
-    later: list[str] = []
-    for other in events[index + 1 :]:
-        if other.round != event.round:
-            break
-        card = other.card
-        if other.player == event.player and card is not None and card != event.card:
-            later.append(card)
-    return [replace(event, card=card) for card in dict.fromkeys(later)]
+    others = [card for card in later[index] if card != event.card]
+    return [replace(event, card=card) for card in dict.fromkeys(others)]
+
+
+def _cards_named_later(events: list[Event]) -> list[list[str]]:
+    """For each event naming a card: the cards its seat names in the events after it, up to the
+    first event of another round, in order (one pass from the end, not a scan per event)."""
+    later: list[list[str]] = [[] for _ in events]
+    ahead: dict[int | None, list[str]] = {}  # per seat, the cards named after, latest first
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if index + 1 < len(events) and events[index + 1].round != event.round:
+            ahead = {}
+        if event.card is not None:
+            later[index] = ahead.get(event.player, [])[::-1]
+            ahead.setdefault(event.player, []).append(event.card)
+    return later
 
 
 def _cards_named(events: list[Event]) -> tuple[str, ...]:
@@ -103,8 +113,9 @@ def test_fast_and_plain_rules_give_the_same_verdict_on_every_event_and_mutant(ki
     faults = 0
     for events in _games(kind, 4):
         state = plain.start(events[0])
+        later = _cards_named_later(events)
         for index, event in enumerate(events[1:], 1):
-            mutants = [*one_field_away(event), *_other_cards(events, index)]
+            mutants = [*one_field_away(event), *_other_cards(events, index, later)]
             for candidate in [event, *mutants, event.at(event.seq + 1)]:
                 faults += _judged_alike(fast, plain, state, candidate) is not None
             state = plain.apply(state, event)

@@ -53,6 +53,7 @@ class LogChecker:
     played: set[str] = field(default_factory=set)  # cards gone to finished tricks this round
     table: list[tuple[int, str]] = field(default_factory=list)
     last_trick: list[tuple[int, str]] = field(default_factory=list)
+    last_ranking: list[int] = field(default_factory=list)  # seats of last_trick, best first
     sitting_out: set[int] = field(default_factory=set)
     fools: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
@@ -111,7 +112,8 @@ class LogChecker:
     def on_trick_won(self, e: Event) -> None:
         assert len(self.table) == self.n - len(self.sitting_out)
         assert e.cards == tuple(c for _, c in self.table)
-        assert e.player == ranked(self.table)[0]
+        self.last_ranking = ranked(self.table)
+        assert e.player == self.last_ranking[0]
         self.next_player = e.player
         self.played |= set(e.cards)
         self.last_trick, self.table = self.table, []
@@ -121,7 +123,7 @@ class LogChecker:
     def on_fool(self, e: Event) -> None:
         assert e.player is not None
         assert (e.player, e.card) in self.last_trick
-        assert e.player == ranked(self.last_trick)[-1 - len(self.fools)]
+        assert e.player == self.last_ranking[-1 - len(self.fools)]
         self.fools.append(e.player)
         if len(self.fools) == (2 if self.n >= 7 else 1):
             self.sitting_out = set(self.fools)

@@ -50,10 +50,9 @@ def check_conservation(state: HiifuuState, won: int) -> None:
     assert seen == deck.full
 
 
-@settings(max_examples=300)
-@given(events=games)
-@pytest.mark.slow
-def test_every_step_conserves_cards_and_replay_reproduces_the_state(events: list[Event]) -> None:
+def check_steps_conserve_cards_and_replay_reproduces_the_state(events: list[Event]) -> HiifuuState:
+    """Every event verified by the reducer, cards conserved at each step of play, and both replays
+    reach the stepped state (returned)."""
     state = RULES.start(events[0])
     won = 0
     for event in events[1:]:
@@ -67,6 +66,7 @@ def test_every_step_conserves_cards_and_replay_reproduces_the_state(events: list
     assert state.over and events[-1].type == "game_end"
     assert RULES.replay(events, check=True) == state
     assert RULES.replay(events, check=False) == state
+    return state
 
 
 def token_fates(events: list[Event]) -> dict[int, dict[str, list[int]]]:
@@ -83,10 +83,7 @@ def token_fates(events: list[Event]) -> dict[int, dict[str, list[int]]]:
     return fates
 
 
-@settings(max_examples=300)
-@given(events=games)
-@pytest.mark.slow
-def test_each_token_ends_held_covered_or_in_the_centre_exactly_once(events: list[Event]) -> None:
+def check_each_token_ends_held_covered_or_in_the_centre_exactly_once(events: list[Event]) -> None:
     for fate in token_fates(events).values():
         taken, covered = fate["token_taken"], fate["token_covered"]
         assert taken == list(range(len(taken))), "tokens are taken in layout order"
@@ -97,11 +94,11 @@ def test_each_token_ends_held_covered_or_in_the_centre_exactly_once(events: list
         assert sorted([*held, *covered, *centre]) == [0, 1, 2, 3]
 
 
-@settings(max_examples=300)
-@given(events=games)
-@pytest.mark.slow
-def test_totals_are_the_sum_of_kept_tokens_and_the_end_is_right(events: list[Event]) -> None:
-    n = RULES.start(events[0]).n
+def check_totals_are_the_sum_of_kept_tokens_and_the_end_is_right(
+    events: list[Event], final: HiifuuState
+) -> None:
+    """Scores read from the log alone; ``final`` is the state the game replays to."""
+    n = final.n
     kept = [0] * n
     tricks: dict[int, list[int]] = defaultdict(lambda: [0] * n)
     layout: tuple[int, ...] = ()
@@ -126,13 +123,24 @@ def test_totals_are_the_sum_of_kept_tokens_and_the_end_is_right(events: list[Eve
             kept[seat] += gain
             running[seat] += e.amount or 0
             assert e.total == running[seat]
-    final = RULES.replay(events, check=False)
     assert list(final.totals) == kept
     per_round = TABLE_SIZES[n][1] - TABLE_SIZES[n][2]
     assert all(sum(t) == per_round for t in tricks.values())
     assert (max(kept) >= 10) or final.round == 5
     winners = events[-1].values or ()
     assert list(winners) == [s for s in range(n) if kept[s] == max(kept)]
+
+
+@settings(max_examples=300)
+@given(events=games)
+@pytest.mark.slow
+def test_each_game_conserves_cards_replays_to_its_state_and_scores_its_tokens(
+    events: list[Event],
+) -> None:
+    """Three properties of each of 300 simulated games (one simulation serves the three)."""
+    final = check_steps_conserve_cards_and_replay_reproduces_the_state(events)
+    check_each_token_ends_held_covered_or_in_the_centre_exactly_once(events)
+    check_totals_are_the_sum_of_kept_tokens_and_the_end_is_right(events, final)
 
 
 def test_the_game_stops_at_the_first_round_reaching_ten() -> None:
