@@ -7,16 +7,18 @@ import os
 import sys
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from replay.audit import GameAudit, audit_game
 from replay.cli import app
 from replay.cli.common import (
+    Engine,
+    EngineOpt,
     GameOpt,
     InputsArg,
     KindOpt,
+    MasterOpt,
     fail,
     game_of,
     load_one_game,
@@ -24,12 +26,12 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
-from replay.explain import explain_step
-from replay.report import write_report
-from replay.sources import FileInput, Sources, StoreInput
-from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
-from replay.spool import SpooledReport
 from replay.text import shown
+
+if TYPE_CHECKING:
+    from replay.audit import GameAudit
+    from replay.sources import Sources
+    from replay.spool import SpooledReport
 
 DEFAULT_JOBS = os.cpu_count() or 1
 
@@ -79,6 +81,11 @@ def audit(
 
     A log that stops before its game ended (a live game, a cut file) is reported as incomplete,
     with what the game waits for, unless ``--complete``."""
+    from replay.audit import audit_game
+    from replay.report import write_report
+    from replay.spark.cli import audit_with_spark
+    from replay.spool import SpooledReport
+
     sources = read_inputs(inputs)
     with SpooledReport() as report:
         if engine is Engine.spark:
@@ -100,6 +107,9 @@ def _audit_sources(
     report: SpooledReport, sources: Sources, kind: str | None, jobs: int, complete: bool
 ) -> None:
     """Every game of every input (a store's in worker processes), each game once."""
+    from replay.audit import audit_game
+    from replay.sources import FileInput, StoreInput
+
     several = len(sources.inputs) > 1  # a game id met twice is audited once (its first input)
     owners = {ref.game_id: ref.origin for ref in sources.games()} if several else {}
 
@@ -162,6 +172,8 @@ def explain(
 
     Exit 0 when the event stands, 1 when it breaks a rule, 2 when it cannot be judged.
     """
+    from replay.explain import explain_step
+
     _, ref, events = load_one_game(inputs, game)
     try:
         verdict = explain_step(events, step)

@@ -13,10 +13,8 @@ from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-import pyarrow as pa
-import pyarrow.compute as pc
 import typer
 
 from replay.cli import app
@@ -31,23 +29,14 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, echo, records_text
-from replay.events import Event, events_to_table
-from replay.games.base import RuleViolation
-from replay.results import recomputed_result
-from replay.sources import (
-    STDIN,
-    FileInput,
-    SourceError,
-    Sources,
-    StoreInput,
-    expand,
-    is_store,
-    read_stream,
-    unreadable_start,
-)
-from replay.store import EventStore, Rejection, StorageFailure, StoreError
-from replay.store.jsonl import row_to_line
 from replay.text import escaped, shown
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from replay.events import Event
+    from replay.sources import FileInput, Sources
+    from replay.store import EventStore, Rejection
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,6 +46,10 @@ def _clean_errors(func: F) -> F:
 
     @wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
+        from replay.games.base import RuleViolation
+        from replay.sources import SourceError
+        from replay.store import StorageFailure, StoreError
+
         try:
             return func(*args, **kwargs)
         except StorageFailure as exc:  # disk full, quota, permission...: its own exit code
@@ -99,6 +92,9 @@ def import_cmd(
 ) -> None:
     """Import games from JSON Lines; bad lines and bad games are reported, the rest is stored
     in one commit per input. Nothing stored: said so, and no new empty store is left."""
+    from replay.sources import STDIN, expand, is_store, read_stream
+    from replay.store import EventStore
+
     renames = parse_renames(rename or [])
     found, problems = expand(inputs)
     stores = [f for f in found if f != STDIN and is_store(Path(f))]
@@ -150,6 +146,8 @@ def _import_file(
 ) -> tuple[EventStore, int, int] | None:
     """Import one JSON Lines file, streamed (:func:`replay.store.stream.import_jsonl`): the
     store, the games stored and the events read; None when the file is no log at all."""
+    from replay.sources import unreadable_start
+    from replay.store import EventStore
     from replay.store.stream import import_jsonl
 
     try:
@@ -180,6 +178,8 @@ def parse_renames(items: list[str]) -> dict[str, str]:
 
 def renamed(table: pa.Table, prefix: str | None, renames: dict[str, str]) -> pa.Table:
     """The events with their game ids renamed (``--rename``), then prefixed (``--prefix``)."""
+    import pyarrow as pa
+
     if not prefix and not renames:
         return table
     ids = [str(g) if g is not None else None for g in table.column("game_id").to_pylist()]
@@ -225,6 +225,8 @@ def export_cmd(
 ) -> None:
     """Export games as canonical JSON Lines (each input's games by id and seq), or one game
     as a shareable HTML replay."""
+    from replay.store.jsonl import row_to_line
+
     sources = read_inputs(inputs, code=1)
     if fmt is ExportFormat.html:  # one game: --game, or the inputs' only game
         ref, events = game_of(sources, game, code=2)
@@ -261,6 +263,12 @@ def _write_text(out: Path, text: str) -> None:
 
 def _export_tables(sources: Sources, game: str | None, kind: str | None) -> Iterator[pa.Table]:
     """Each input's games (owned by it: a duplicate id is left out), by id and seq."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from replay.events import events_to_table
+    from replay.sources import FileInput, StoreInput
+
     if game is not None:
         _ref, events = game_of(sources, game, code=1)
         yield events_to_table(sorted(events, key=lambda e: e.seq))
@@ -303,6 +311,8 @@ INFO_COLUMNS = (
 @_clean_errors
 def info_cmd(inputs: InputsArg, fmt: FormatOpt = Format.table) -> None:
     """Games and events per kind, date range, files, size on disk, bytes per event."""
+    from replay.sources import FileInput, StoreInput
+
     sources = read_inputs(inputs, code=1)
     rows: list[dict[str, Any]] = []
     for source in sources.inputs:
@@ -389,6 +399,8 @@ def _day(value: Any) -> str:
 @_clean_errors
 def compact_cmd(store_path: StoreArg) -> None:
     """Merge small files into large ones and delete the files no longer referenced."""
+    from replay.store import EventStore, StoreError
+
     store = EventStore.open(store_path)
     before = len(store.files())
     try:
@@ -418,6 +430,8 @@ def games_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Short for --format jsonl.")] = False,
 ) -> None:
     """List games: id, kind, date, length, players, winners, the input each came from."""
+    from replay.results import recomputed_result
+
     sources = read_inputs(inputs, code=1)
     rows = sources.summaries(kind, player)
     if limit is not None:
