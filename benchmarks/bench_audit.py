@@ -9,8 +9,10 @@ illegal near its end, where the audit of that game stops). Each measurement
 then runs in a fresh process that does what ``replay audit STORE --kind K --jobs J`` does:
 scan the kind's events into one Arrow table, strings dictionary-encoded as stored (timed
 apart, as "read"), then ``replay.audit.audit_many`` (Arrow table -> events -> every check, on
-J processes). Each measurement runs R times (3 by default), round after round, and the best
-and the median are printed: with 2 jobs, single runs on this shared machine move by up to 25%.
+J processes; with 1 job, its events per second of the process's CPU time too, the figure least
+moved by other work on a shared machine). Each measurement runs R times (3 by default), round
+after round, and the best and the median are printed: with 2 jobs, single runs on this shared
+machine move by up to 25%.
 Target on this 2-core machine with 2 jobs: 40,000 Hearts hands/s, and the same events/s for the
 other games; the faulty corpus at least half the clean one's events/s. With 1 job, the events/s
 of the first and the last quarter of the slices are printed too: they should be alike (the
@@ -130,9 +132,9 @@ def measure(path: str, kind: str, jobs: int) -> dict[str, Any]:
     numbered = numbered.filter(pc.is_valid(numbered.column("round")))
     rounds = numbered.group_by(["game_id", "round"]).aggregate([]).num_rows
     slices: list[tuple[float, int]] = []  # (when, games) after each slice
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     report = audit_many(table, jobs, lambda n: slices.append((time.perf_counter(), n)))
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     faulty = path.endswith("faulty")
     if faulty:
         assert all(g.findings for g in report.games), "a game of the faulty corpus is clean"
@@ -140,7 +142,7 @@ def measure(path: str, kind: str, jobs: int) -> dict[str, Any]:
         assert not report.findings, report.findings[:1]
     games = len(report.games)
     return {"games": games, "events": table.num_rows, "rounds": rounds, "read": read,
-            "audit": seconds, "findings": len(report.findings),
+            "audit": seconds, "cpu": cpu, "findings": len(report.findings),
             "quarters": _quarter_rates(start, slices, table.num_rows / games)}  # fmt: skip
 
 
@@ -172,7 +174,8 @@ def main() -> None:
     print(f"replay engine: {engine_build()}")
     print(f"{args.rounds} runs of each, one after the other; events/s and rounds/s: best, median")
     print(f"{'kind':<8}{'corpus':>7}{'games':>7}{'events':>10}{'findings':>9}{'read s':>8}"
-          f"{'jobs':>5}{'events/s':>20}{'rounds/s':>18}{'first/last quarter':>22}")  # fmt: skip
+          f"{'jobs':>5}{'events/s':>20}{'rounds/s':>18}{'events/cpu-s':>14}"
+          f"{'first/last quarter':>22}")  # fmt: skip
     # As `replay` does before numpy is imported: OpenBLAS's idle threads would take a core.
     env = {**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}
     runs: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
@@ -193,12 +196,13 @@ def main() -> None:
         measured = [r["quarters"] for r in results if r["quarters"]]
         quarters: list[float] = max(measured, key=lambda q: q[0] / q[1], default=[])  # the worst
         first = results[0]
+        cpu = f"{max(r['events'] / r['cpu'] for r in results):>14,.0f}" if jobs == 1 else ""
         flat = f"{quarters[0]:>11,.0f}{quarters[1]:>11,.0f}" if jobs == 1 and quarters else ""
         print(
             f"{kind:<8}{corpus:>7}{first['games']:>7.0f}{first['events']:>10.0f}"
             f"{first['findings']:>9.0f}{first['read']:>8.2f}"
             f"{jobs:>5}{max(rates):>10,.0f}{statistics.median(rates):>10,.0f}"
-            f"{max(rounds):>9,.0f}{statistics.median(rounds):>9,.0f}{flat}"
+            f"{max(rounds):>9,.0f}{statistics.median(rounds):>9,.0f}{cpu}{flat}"
         )
 
 
