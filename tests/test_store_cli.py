@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from replay.cli import app
 from replay.events import SCHEMA
 from replay.store import EventStore
-from replay.store.jsonl import event_to_line, row_to_line, table_lines
+from replay.store.jsonl import event_to_line, row_to_line, table_lines, table_text
 from tests.store_helpers import hearts_games
 
 runner = CliRunner()
@@ -94,4 +94,5 @@ def test_lines_built_by_arrow_are_the_canonical_lines_of_awkward_values() -> Non
     expected = [row_to_line(row) for row in table.to_pylist()]
     assert table_lines(table) == expected
     assert table_lines(encoded) == expected
-    assert table_lines(table.slice(0, 0)) == []
+    assert table_text(table.slice(1)) == "".join(line + "\n" for line in expected[1:])
+    assert table_lines(table.slice(0, 0)) == [] and table_text(table.slice(0, 0)) == ""

@@ -225,7 +225,7 @@ def export_cmd(
 ) -> None:
     """Export games as canonical JSON Lines (each input's games by id and seq), or one game
     as a shareable HTML replay."""
-    from replay.store.jsonl import table_lines
+    from replay.store.jsonl import table_text
 
     sources = read_inputs(inputs, code=1)
     if fmt is ExportFormat.html:  # one game: --game, or the inputs' only game
@@ -242,10 +242,8 @@ def export_cmd(
             total = 1 if game is not None else len(sources.games(kind))
             task = progress.add_task("exporting", total=total)
             for table in _export_tables(sources, game, kind):
-                lines = table_lines(table)
-                if lines:
-                    sink.write("\n".join(lines) + "\n")
-                count += len(lines)
+                sink.write(table_text(table))
+                count += table.num_rows
                 progress.advance(task, len(set(table.column("game_id").to_pylist())))
     finally:
         if sink is not sys.stdout:
