@@ -380,8 +380,9 @@ def _check_finished(game: GameAudit, rules: Any, state: Any, seq: int, complete:
         violation = RuleViolation(
             LogRule.ORDER, f"the log ends before the game did ({due.what} due)"
         )
-    game.findings.append(_finding(game, None, seq, violation, rules.summary(state),
-                                  rules.view(state)))  # fmt: skip
+    view = rules.view(state)
+    game.findings.append(_finding(game, None, seq, violation, rules.summary(state, None, view),
+                                  view))  # fmt: skip
 
 
 def waiting_text(due: Any) -> str:

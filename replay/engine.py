@@ -120,8 +120,8 @@ def checked_step(game: Game[Any], state: Any, event: Event, game_id: str, kind: 
         violation = exc
     if violation is None:
         return Step(event, event, game.apply_in_place(state, event), None, "")
-    summary = game.summary(state, event.player)
     view = game.view(state)
+    summary = game.summary(state, event.player, view)
     if not violation.recoverable:
         return Step(event, None, state, violation, summary, view)
     applied = violation.expected if violation.expected is not None else event

@@ -31,12 +31,13 @@ class Presentation(ABC, Generic[S]):
     def render(self, state: S, seat: int | None = None) -> str:
         """The state as text for a person, omniscient or from one seat."""
 
-    def summary(self, state: S, seat: int | None = None) -> str:
+    def summary(self, state: S, seat: int | None = None, view: dict[str, Any] | None = None) -> str:
         """A short state summary for findings: the situation, ``seat``'s hand, the table.
 
-        Built from the common keys of :meth:`view`; a game may override it.
+        Built from the common keys of :meth:`view` (``view``: the omniscient view, when the
+        caller has it already); a game may override it.
         """
-        view = self.view(state)
+        view = view if view is not None else self.view(state)
         parts = [self.render(state).splitlines()[0]]
         hands = view.get("hands") or []
         if seat is not None and 0 <= seat < len(hands) and hands[seat] is not None:
