@@ -30,7 +30,8 @@ from replay import engine_build
 from replay.catalog import spec
 from replay.events import Event
 from replay.games import available_kinds, get_rules
-from replay.review.engine import DEFAULT_SAMPLES, GameReview, Settings, review_games, review_steps
+from replay.review import DEFAULT_SAMPLES
+from replay.review.engine import GameReview, Settings, review_games, review_steps
 from replay.review.rollout import score_unit
 from replay.review.stats import mean_interval, welch_p
 from replay.simulate import simulate_game

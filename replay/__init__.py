@@ -20,9 +20,11 @@ def is_compiled() -> bool:
     >>> isinstance(is_compiled(), bool)
     True
     """
-    from replay.games import base
+    from importlib.util import find_spec
 
-    return not base.__file__.endswith(".py")
+    # Found, not imported: importing the engine would load every game (and pyarrow).
+    spec = find_spec("replay.engine")
+    return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
 
 
 def engine_build() -> str:

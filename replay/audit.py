@@ -39,7 +39,7 @@ from replay.decode import (
     run_starts,
     values_at,
 )
-from replay.engine import walk
+from replay.engine import checked_step, walk
 from replay.events import (
     COLUMNS as EVENT_FIELDS,
 )
@@ -53,7 +53,8 @@ from replay.events import (
 )
 from replay.games import UnknownGame, get_rules
 from replay.games.checks import describe_payload
-from replay.games.rules import Phase, Rules, RuleViolation
+from replay.games.game import Game
+from replay.games.rules import Phase, RuleViolation
 from replay.games.state import GameState
 from replay.rulebook import rule_text
 from replay.violation import LogRule
@@ -379,8 +380,9 @@ def _check_finished(game: GameAudit, rules: Any, state: Any, seq: int, complete:
         violation = RuleViolation(
             LogRule.ORDER, f"the log ends before the game did ({due.what} due)"
         )
-    game.findings.append(_finding(game, None, seq, violation, rules.summary(state),
-                                  rules.view(state)))  # fmt: skip
+    view = rules.view(state)
+    game.findings.append(_finding(game, None, seq, violation, rules.summary(state, None, view),
+                                  view))  # fmt: skip
 
 
 def waiting_text(due: Any) -> str:
@@ -529,64 +531,99 @@ def audit_rows(
 def audit_clean_rows(
     columns: list[Column], start: int, stop: int, changes: bytes = b"", *, complete: bool = False
 ) -> GameAudit | None:
-    """The audit of a game that breaks no rule, from its rows (one run of its game id), or
-    None as soon as anything is out of the ordinary: the caller then audits the game with
-    :func:`audit_game`, so every finding comes from one place.
+    """The audit of a game from its rows (one run of its game id), or None as soon as anything
+    is out of the ordinary beyond a rule broken in order: the caller then audits the game with
+    :func:`audit_game`.
 
     The rows the game's :meth:`~replay.games.rules.Rules.advance` accepts go through one scratch
     event, overwritten row by row (:func:`~replay.events.visit_rows`): nothing is allocated
-    per row. A row it leaves to the general path becomes a real event, checked by ``verify``;
-    any violation (or a malformed field) gives None.
+    per row. A row it leaves to the general path becomes a real event, judged by
+    :func:`~replay.engine.checked_step` as :func:`~replay.engine.walk` judges it, so a finding
+    is named in one place and costs its own work, not a second pass over the game. None when
+    the rows are not numbered in order (the sequence checks of :func:`audit_game` come first),
+    an event is of another kind, or a field is malformed.
     """
     first = event_at(columns, start)
     if first.seq != 0:
         return None
     try:
         rules = get_rules(first.kind)
-        clean = _CleanRun(rules, rules.start(first))
+        run = _RowRun(rules, rules.start(first), columns, start, stop)
         scratch = blank_row()
         row = start + 1
         while row < stop:
-            row = visit_rows(columns, row, stop, clean, scratch, changes)
+            row = visit_rows(columns, row, stop, run, scratch, changes)
             if row < stop:
-                if not clean.take(event_at(columns, row), event_at(columns, row - 1)):
+                if not run.take(row):
                     return None
+                if run.game.stopped_at is not None:
+                    return _last_step(run.game, row - start)
                 row += 1
     except (RuleViolation, UnknownGame, TypeError, ValueError, KeyError, IndexError,
             AttributeError):  # fmt: skip
         return None
-    game = GameAudit(game_id=first.game_id, kind=first.kind, events=stop - start)
-    _check_finished(game, rules, clean.state, stop - start, complete)
-    return _last_step(game, stop - start - 1)
+    _check_finished(run.game, rules, run.state, stop - start, complete)
+    return _last_step(run.game, stop - start - 1)
 
 
-class _CleanRun(RowVisitor):
-    """A game's state on the audit's clean path (:func:`audit_clean_rows`).
+class _RowRun(RowVisitor):
+    """A game's state on the audit's path over rows (:func:`audit_clean_rows`), and its audit.
 
     ``advance`` and ``verify`` check the sequence number (``Rules.verify``); the kind is
     checked here, as :func:`~replay.engine.walk` does.
     """
 
-    def __init__(self, rules: Rules[Any], state: GameState) -> None:
+    def __init__(
+        self, rules: Game[Any], state: GameState, columns: list[Column], start: int, stop: int
+    ) -> None:
         self.rules = rules
         # Typed as the base class: compiled, passing it on to ``advance`` then checks nothing
         # (as ``Any``, each row paid an isinstance check against GameState, 27 instructions).
         self.state = state
         self.kind: str = state.kind
+        self.game_id: str = state.game_id
+        self.columns = columns
+        self.start: i64 = start
+        self.stop: i64 = stop
+        self.in_sequence = False  # checked at the first violation
+        self.game = GameAudit(game_id=state.game_id, kind=state.kind, events=stop - start)
 
     def visit(self, event: Event, row: i64) -> bool:
         """Advance over an event of the game's kind, if ``advance`` takes it."""
         return event.kind == self.kind and self.rules.advance(self.state, event)
 
-    def take(self, event: Event, previous: Event) -> bool:
-        """Verify and apply an event ``advance`` left to the general path (raises
-        RuleViolation when it breaks a rule): False when it is of another kind."""
+    def take(self, row: i64) -> bool:
+        """Judge the event of ``row``, which ``advance`` left to the general path, and apply
+        it (or stop the game's audit, with a finding, where the state cannot absorb it): False
+        when it is of another kind, or breaks a rule while the game's rows are not numbered in
+        order."""
+        event = event_at(self.columns, row)
         if event.kind != self.kind:
             return False
-        self.state.last = previous  # the scratch event holds ``event`` now
-        self.rules.verify(self.state, event)
-        self.state = self.rules.apply_in_place(self.state, event)
+        self.state.last = event_at(self.columns, row - 1)  # the scratch event holds ``event``
+        step = checked_step(self.rules, self.state, event, self.game_id, self.kind)
+        violation = step.violation
+        if violation is not None:
+            if not self.in_sequence:
+                self.in_sequence = _rows_in_sequence(self.columns[1], self.start, self.stop)
+                if not self.in_sequence:
+                    return False
+            seq = event.seq
+            self.game.findings.append(
+                _finding(self.game, event, seq, violation, step.before, step.before_view)
+            )
+            if step.applied is None:
+                _stop(self.game, seq, f"the state cannot absorb {event.describe()}")
+        self.state = step.state
         return True
+
+
+def _rows_in_sequence(seq: Column, start: i64, stop: i64) -> bool:
+    """Whether the rows from ``start`` to ``stop`` of the seq column are numbered 0, 1, 2..."""
+    for row in range(start, stop):  # noqa: SIM110 (a loop compiles to tighter code)
+        if seq.at(row) != row - start:
+            return False
+    return True
 
 
 def _game_runs(table: Any) -> tuple[list[int], int]:

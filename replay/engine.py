@@ -81,36 +81,51 @@ def walk(game: Game[Any], events: Sequence[Event], *, faults_only: bool = False)
             declined = True  # advance refused items[index] (or it is of another game)
         event = items[index]
         index += 1
-        applied: Event | None = event
-        violation = None
-        summary = ""
-        view: dict[str, Any] | None = None
-        try:
-            if event.game_id != game_id or event.kind != kind:
-                raise RuleViolation(
-                    LogRule.SETUP,
-                    f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} ({kind})",
-                )
-            if not declined and game.advance(state, event):
-                if not faults_only:
-                    yield Step(event, event, state, None, "")
-                continue
-            game.verify(state, event)  # direct calls: compiled, a bound method is slower
-        except RuleViolation as exc:
-            violation = exc
-            summary = game.summary(state, event.player)
-            view = game.view(state)
-            if not exc.recoverable:
-                yield Step(event, None, state, exc, summary, view)
-                return
-            if exc.expected is not None:
-                applied = exc.expected
-        assert applied is not None
-        new = game.apply_in_place(state, applied)
-        if faults_only and violation is None and new is state:
-            continue  # nothing the audit needs: no Step built, no yield
-        state = new
-        yield Step(event, applied, state, violation, summary, view)
+        if (
+            not declined
+            and event.game_id == game_id
+            and event.kind == kind
+            and game.advance(state, event)
+        ):
+            if not faults_only:
+                yield Step(event, event, state, None, "")
+            continue
+        step = checked_step(game, state, event, game_id, kind)
+        if faults_only and step.violation is None and step.state is state:
+            continue  # nothing the audit needs: no yield
+        state = step.state
+        yield step
+        if step.applied is None:
+            return
+
+
+def checked_step(game: Game[Any], state: Any, event: Event, game_id: str, kind: str) -> Step:
+    """One event of game ``game_id`` (of ``kind``) that :meth:`~replay.games.rules.Rules.advance`
+    did not take, on the general path: verified, the violation named with the state before it,
+    and applied (a wrong ruling replaced by the one the rules give) unless the state cannot
+    absorb it (``applied`` None). What :func:`walk` and the audit's path over rows share.
+
+    The step is built after the handler: yielding inside an ``except`` block would leave the
+    exception in ``sys.exc_info()`` of a compiled generator, and every later raise would chain
+    onto it."""
+    violation: RuleViolation | None = None
+    try:
+        if event.game_id != game_id or event.kind != kind:
+            raise RuleViolation(
+                LogRule.SETUP,
+                f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} ({kind})",
+            )
+        game.verify(state, event)  # direct calls: compiled, a bound method is slower
+    except RuleViolation as exc:
+        violation = exc
+    if violation is None:
+        return Step(event, event, game.apply_in_place(state, event), None, "")
+    view = game.view(state)
+    summary = game.summary(state, event.player, view)
+    if not violation.recoverable:
+        return Step(event, None, state, violation, summary, view)
+    applied = violation.expected if violation.expected is not None else event
+    return Step(event, applied, game.apply_in_place(state, applied), violation, summary, view)
 
 
 def advance_run(

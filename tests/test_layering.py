@@ -6,6 +6,8 @@ shows a game, nor the engine's walk."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,17 @@ def test_the_scan_sees_imports() -> None:
     )
     names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert is_under("replay.games.base", "replay.games") and "replay.games.base" in names
+
+
+def test_the_command_line_loads_no_data_library_before_a_command_runs() -> None:
+    """``replay --version`` and ``replay --help`` stay quick: importing the CLI loads neither the
+    data libraries nor the audit (each command imports what it uses)."""
+    heavy = ("pyarrow", "numpy", "duckdb", "deltalake", "replay.audit", "replay.spark.cli")
+    code = (
+        "import sys, replay.cli\n"
+        "from replay import engine_build\n"
+        "engine_build()\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "[]"

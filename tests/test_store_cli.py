@@ -4,13 +4,17 @@ tracebacks and with a non-zero exit code."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 from typer.testing import CliRunner
 
 from replay.cli import app
+from replay.events import SCHEMA
 from replay.store import EventStore
-from replay.store.jsonl import event_to_line
+from replay.store.jsonl import event_to_line, row_to_line, table_lines, table_text
 from tests.store_helpers import hearts_games
 
 runner = CliRunner()
@@ -70,3 +74,25 @@ def test_missing_store_and_unknown_game_fail_cleanly(tmp_path: Path) -> None:
     result = runner.invoke(app, ["export", str(tmp_path / "s"), "--out", out, "--game", "x"])
     assert result.exit_code == 1 and "no game id starts with 'x'" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_lines_built_by_arrow_are_the_canonical_lines_of_awkward_values() -> None:
+    """Quotes, backslashes, control characters, non-ASCII, empty lists, negative numbers,
+    years before 1000, plain and dictionary-encoded strings: the export's column-wise lines
+    are :func:`row_to_line`'s, byte for byte."""
+    rows = [
+        {"game_id": 'g"\\1\n\x01é☃', "seq": 0, "kind": "hearts", "type": "x",
+         "cards": ['a"b', "\\", "\x1f"], "values": [1, -2],
+         "ts": datetime(5, 1, 1, tzinfo=UTC), "data": '{"a": "\\u0001"}'},
+        {"game_id": "g", "seq": -1, "kind": "k", "type": "t", "cards": [], "values": [],
+         "ts": datetime(2024, 5, 1, 1, 2, 3, 456000, tzinfo=UTC), "player": -3,
+         "data": "\u2028"},
+        {"game_id": "g", "seq": 2, "kind": "k", "type": "t"},
+    ]  # fmt: skip
+    table = pa.Table.from_pylist(rows, schema=SCHEMA)
+    encoded = table.set_column(0, "game_id", pc.dictionary_encode(table.column("game_id")))
+    expected = [row_to_line(row) for row in table.to_pylist()]
+    assert table_lines(table) == expected
+    assert table_lines(encoded) == expected
+    assert table_text(table.slice(1)) == "".join(line + "\n" for line in expected[1:])
+    assert table_lines(table.slice(0, 0)) == [] and table_text(table.slice(0, 0)) == ""

@@ -8,16 +8,18 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from replay.audit import GameAudit, audit_game, group_games
 from replay.cli import app
 from replay.cli.common import (
+    Engine,
+    EngineOpt,
     GameOpt,
     InputsArg,
     KindOpt,
+    MasterOpt,
     echo_problems,
     fail,
     game_of,
@@ -26,13 +28,12 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
-from replay.events import Event, events_from_table
-from replay.explain import explain_step
-from replay.report import write_report
-from replay.sources import STDIN, expand, is_store, open_store_input, read_stream, unreadable_start
-from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
-from replay.spool import SpooledReport
 from replay.text import shown
+
+if TYPE_CHECKING:
+    from replay.audit import GameAudit
+    from replay.events import Event
+    from replay.spool import SpooledReport
 
 DEFAULT_JOBS = os.cpu_count() or 1
 
@@ -82,6 +83,11 @@ def audit(
 
     A log that stops before its game ended (a live game, a cut file) is reported as incomplete,
     with what the game waits for, unless ``--complete``."""
+    from replay.audit import audit_game
+    from replay.report import write_report
+    from replay.spark.cli import audit_with_spark
+    from replay.spool import SpooledReport
+
     with SpooledReport() as report:
         if engine is Engine.local and game is None:  # every game, files streamed
             where, described = _audit_inputs(report, inputs, kind, jobs, complete)
@@ -139,6 +145,8 @@ def _audit_inputs(
     (:func:`replay.store.stream.game_tables`: memory bounded by a part of the file, not the
     file), standard input's read whole. Returns the input of each game and the inputs in a
     few words; when no input can be read at all, exits 2 naming why."""
+    from replay.sources import STDIN, expand, is_store, open_store_input, read_stream
+
     found, problems = expand(inputs)
     report.problems.extend(problems)
     owners = _Owners(len(found), report)
@@ -170,6 +178,9 @@ def _audit_file(
     report: SpooledReport, path: Path, owners: _Owners, kind: str | None, complete: bool
 ) -> bool:
     """Audit a JSON Lines file, streamed; False (and a problem) when it is no log at all."""
+    from replay.audit import group_games
+    from replay.events import events_from_table
+    from replay.sources import unreadable_start
     from replay.store.stream import game_tables
     from replay.store.validate import Rejection
 
@@ -201,6 +212,8 @@ def _audit_groups(
     complete: bool,
 ) -> None:
     """Audit the games (of ``kind``) this input owns."""
+    from replay.audit import audit_game
+
     for events in games:
         if (kind is None or events[0].kind == kind) and owners.fresh(events[0].game_id, origin):
             report.add([audit_game(events, complete=complete)])
@@ -251,6 +264,8 @@ def explain(
 
     Exit 0 when the event stands, 1 when it breaks a rule, 2 when it cannot be judged.
     """
+    from replay.explain import explain_step
+
     _, ref, events = load_one_game(inputs, game)
     try:
         verdict = explain_step(events, step)

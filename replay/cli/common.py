@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -11,11 +12,12 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 
-from replay.events import Event, events_from_table
-from replay.games import UnknownGame, available_kinds, get_rules
-from replay.games.base import Game, RuleViolation
 from replay.text import escaped
 from replay.words import did_you_mean
+
+if TYPE_CHECKING:
+    from replay.events import Event
+    from replay.games.base import Game
 
 if TYPE_CHECKING:
     from replay.sources import GameRef, Sources
@@ -37,6 +39,26 @@ GameOpt = Annotated[
 ]
 
 
+class Engine(StrEnum):
+    local = "local"
+    spark = "spark"
+
+
+EngineOpt = Annotated[
+    Engine,
+    typer.Option(
+        "--engine",
+        # ``\\[``: typer reads help as Rich markup, where ``[spark]`` alone is a tag
+        help="local (default: this machine, no Java) or spark "
+        "(pip install 'cardgame-replay\\[spark]').",
+    ),
+]
+MasterOpt = Annotated[
+    str | None,
+    typer.Option("--master", help="With --engine spark: the Spark master URL (default local[*])."),
+]
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on stderr (control characters escaped: :mod:`replay.text`) and
     exit with ``code`` (2: input could not be used)."""
@@ -46,6 +68,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def game_rules(kind: str) -> Game[Any]:
     """The rules of a game kind, or exit 2 naming the known kinds (kinds are case-sensitive)."""
+    from replay.games import UnknownGame, available_kinds, get_rules
+
     try:
         return get_rules(kind)
     except UnknownGame:
@@ -135,6 +159,7 @@ def echo_problems(problems: Iterable[object], label: str = "warning") -> None:
 def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:
     """Open a store and load one game (id or unique prefix), or exit 2 with one line naming
     the file and game, after the store's problems (e.g. the corrupt file that holds the game)."""
+    from replay.games.base import RuleViolation
     from replay.store import StoreError
 
     store = open_store(path)
@@ -152,6 +177,7 @@ def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:
 
 def read_events_file(path: Path) -> tuple[list[Event], list[str]]:
     """The events of a JSON Lines file, and one problem line per line that could not be read."""
+    from replay.events import events_from_table
     from replay.store.jsonl import read_jsonl
 
     try:
@@ -215,6 +241,7 @@ def load_one_game(paths: Sequence[str], prefix: str | None) -> tuple[Sources, Ga
 def game_of(sources: Sources, prefix: str | None, *, code: int = 2) -> tuple[GameRef, list[Event]]:
     """One game of open inputs (see :func:`load_one_game`; exit ``code`` when not found).
     Without ``prefix``, the inputs' only game."""
+    from replay.games.base import RuleViolation
     from replay.sources import SourceError, cut_list
     from replay.store import StoreError
 

@@ -25,22 +25,20 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from replay.audit import audit_game
 from replay.cli import app
 from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
 from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, console, records_text
-from replay.cursor import Cursor, Jump, StepOutOfRange
-from replay.events import Event
-from replay.games import UnknownGame, get_rules
-from replay.games.base import RuleViolation
-from replay.render import extras, state_panel
 from replay.text import shown
+
+if TYPE_CHECKING:
+    from replay.cursor import Cursor, Jump
+    from replay.events import Event
 
 SeatOpt = Annotated[
     int | None,
@@ -90,6 +88,10 @@ def open_cursor(paths: list[str], game: str | None) -> Cursor:
 
 def cursor_for(events: list[Event]) -> Cursor:
     """A replay cursor over a game's events (clean CLI errors for an unusable log)."""
+    from replay.cursor import Cursor
+    from replay.games import UnknownGame, get_rules
+    from replay.games.base import RuleViolation
+
     kind = events[0].kind
     try:
         return Cursor(get_rules(kind), events)
@@ -109,6 +111,8 @@ def check_seat(cursor: Cursor, seat: int | None) -> None:
 
 def seek_or_fail(cursor: Cursor, step: int) -> None:
     """Move the cursor to ``step`` or fail with the valid range."""
+    from replay.cursor import StepOutOfRange
+
     try:
         cursor.seek(step)
     except StepOutOfRange:
@@ -143,6 +147,8 @@ def show(
 
     json: the state view of docs/state.md; jsonl: the same on one line; csv: one row per seat.
     """
+    from replay.render import extras, state_panel
+
     cursor = open_cursor(inputs, game)
     check_seat(cursor, seat)
     seek_or_fail(cursor, step)
@@ -240,6 +246,8 @@ class Stepper:
             self.seat = None
 
     def go(self, answer: str | None) -> None:
+        from replay.cursor import StepOutOfRange
+
         text = (answer or "").strip()
         try:
             self.cursor.seek(int(text))
@@ -250,6 +258,8 @@ class Stepper:
 
     def frame(self) -> RenderableType:
         """What the screen shows now."""
+        from replay.render import extras, state_panel
+
         view = self.cursor.view(self.seat)
         finding = " ".join(f"finding at step {s}" for s in self.findings if s == self.cursor.step)
         parts: list[RenderableType] = [state_panel(view, more=extras(self.cursor))]
@@ -406,6 +416,8 @@ def run_stepper(stepper: Stepper, console: Console, stream: TextIO) -> None:
 @app.command()
 def step(inputs: InputsArg, game: GameOpt = None, seat: SeatOpt = None) -> None:
     """Step through a game interactively (keys: n/→ p/← g t r s q; ? lists them)."""
+    from replay.audit import audit_game
+
     if "-" in inputs:
         fail("step reads its keys from standard input: give the game as a file or store")
     _, _, events = load_one_game(inputs, game)

@@ -3,26 +3,18 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from replay.cli import app
 from replay.cli.common import GameOpt, InputsArg, echo_problems, fail, game_of, read_inputs
 from replay.cli.output import Format, dump, echo, records_text
-from replay.events import Event
-from replay.review.engine import DEFAULT_ALTERNATIVES, DEFAULT_SAMPLES, Settings, review_games
-from replay.review.report import (
-    DECISION_COLUMNS,
-    decision_row,
-    review_document,
-    review_html,
-    review_jsonl,
-    review_markdown,
-    review_text,
-)
-from replay.review.rollout import DEFAULT_POLICY
+from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
 from replay.text import shown
+
+if TYPE_CHECKING:
+    from replay.events import Event
 
 
 class ReviewFormat(StrEnum):
@@ -70,6 +62,17 @@ def review(
     """Value every decision of the chosen seats against its alternatives, on sampled deals of
     what the seat could not see. A game is reviewed up to its first audit finding. Nothing is
     written anywhere."""
+    from replay.review.engine import Settings, review_games
+    from replay.review.report import (
+        DECISION_COLUMNS,
+        decision_row,
+        review_document,
+        review_html,
+        review_jsonl,
+        review_markdown,
+        review_text,
+    )
+
     games = _games(inputs, game)
     settings = Settings(samples, seed, policy, alternatives)
     problems: list[tuple[str, str]] = []

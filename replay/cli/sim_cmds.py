@@ -6,9 +6,10 @@ import json
 import random
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from replay.cli import app
 from replay.cli.common import (
@@ -21,10 +22,11 @@ from replay.cli.common import (
     removed_when_failed,
 )
 from replay.cli.sink import atomic_output
-from replay.events import Event
-from replay.games.base import Game
-from replay.simulate import simulate_corpus
-from replay.store import EventStore, StorageFailure, StoreError
+
+if TYPE_CHECKING:
+    from replay.events import Event
+    from replay.games.base import Game
+    from replay.store import EventStore
 
 BATCH = 200
 
@@ -91,7 +93,20 @@ def games_help() -> str:
     return "\n\n".join(lines)
 
 
-@app.command(epilog=games_help())
+class _GamesEpilog(TyperCommand):
+    """A command whose help ends with :func:`games_help`, built when the help is shown (it
+    loads every game)."""
+
+    @property
+    def epilog(self) -> str:
+        return games_help()
+
+    @epilog.setter
+    def epilog(self, value: str | None) -> None:
+        pass
+
+
+@app.command(cls=_GamesEpilog)
 def simulate(
     kind: Annotated[str, typer.Argument(help="Game kind: hearts, hez2, hiifuu or fou.")],
     out: Annotated[
@@ -115,6 +130,8 @@ def simulate(
 ) -> None:
     """Simulate complete games with bots into a store or a JSON Lines file (same seed, same
     games)."""
+    from replay.simulate import simulate_corpus
+
     rules = game_rules(kind)
     seats = players if players is not None else rules.min_players
     if not rules.min_players <= seats <= rules.max_players:
@@ -172,6 +189,8 @@ def _write_jsonl(corpus: Iterable[list[Event]], out: Path, kind: str, games: int
 
 def _ingest(store: EventStore, batch: list[list[Event]], written: int) -> int:
     """Ingest one batch (``written`` games stored before it); the games stored."""
+    from replay.store import StorageFailure, StoreError
+
     try:
         report = store.ingest(batch)
     except StorageFailure as exc:  # disk full, quota, permission...: its own exit code

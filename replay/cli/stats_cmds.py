@@ -17,9 +17,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from replay.cli import app
-from replay.cli.common import KindOpt, echo_problems, fail, os_error
+from replay.cli.common import (
+    Engine,
+    EngineOpt,
+    KindOpt,
+    MasterOpt,
+    echo_problems,
+    fail,
+    os_error,
+)
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
-from replay.spark.cli import Engine, EngineOpt, MasterOpt, analytics_with_spark, spark_failures
 from replay.text import escaped, shown
 from replay.words import did_you_mean
 
@@ -56,6 +63,7 @@ def open_analytics(
     reads one store in place."""
     from replay.analytics import Analytics
     from replay.sources import StoreInput, open_sources
+    from replay.spark.cli import analytics_with_spark
 
     sources = open_sources(paths)
     echo_problems(sources.problems)
@@ -128,6 +136,7 @@ def stats_cmd(
     """
     from replay.analytics import Filters, UnknownStatistic
     from replay.analytics.catalog import SUMMARY, statistic_files
+    from replay.spark.cli import spark_failures
 
     f = Filters(kind, player, players, _date(since, "--since"), _date(until, "--until"))
     analytics = open_analytics(sources, engine, master)
@@ -237,16 +246,28 @@ def _check_query(query: str, engine: Engine) -> None:
 @app.command("reindex")
 def reindex_cmd(
     store_path: Annotated[Path, typer.Argument(help="The store directory.")],
+    memory_limit: Annotated[
+        str | None,
+        typer.Option(
+            "--memory-limit",
+            help="DuckDB's memory limit (e.g. 1GB; default: 80 percent of RAM): beyond it, "
+            "its work spills to STORE/_analytics/.tmp.",
+        ),
+    ] = None,
 ) -> None:
     """Rebuild the derived tables of the statistics (the layer views as Parquet files)."""
+    import duckdb
+
     from replay.analytics import derived
     from replay.cli.common import open_store
 
     store = open_store(store_path)
     try:
-        rows = derived.rebuild(store)
+        rows = derived.rebuild(store, memory_limit=memory_limit)
     except OSError as exc:
         fail(os_error(exc, store_path), code=1)
+    except duckdb.Error as exc:  # a limit DuckDB does not read, or the work does not fit it
+        fail(f"{store_path}: {exc}", code=1)
     echo_problems(store.problems)
     summary = ", ".join(f"{name} {count}" for name, count in rows.items())
     typer.echo(f"{store_path}: derived tables rebuilt ({summary} rows)")

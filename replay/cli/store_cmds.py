@@ -15,10 +15,8 @@ from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
 
-import pyarrow as pa
-import pyarrow.compute as pc
 import typer
 
 from replay.cli import app
@@ -35,23 +33,14 @@ from replay.cli.common import (
 )
 from replay.cli.output import Format, FormatOpt, echo, records_text
 from replay.cli.sink import atomic_output
-from replay.events import Event, events_to_table
-from replay.games.base import RuleViolation
-from replay.results import recomputed_result
-from replay.sources import (
-    STDIN,
-    STDIN_NAME,
-    FileInput,
-    SourceError,
-    Sources,
-    StoreInput,
-    expand,
-    is_store,
-    unreadable_start,
-)
-from replay.store import EventStore, Rejection, StorageFailure, StoreError
-from replay.store.jsonl import row_to_line
 from replay.text import escaped, shown
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from replay.events import Event
+    from replay.sources import FileInput, Sources
+    from replay.store import EventStore, Rejection
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,6 +50,10 @@ def _clean_errors(func: F) -> F:
 
     @wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
+        from replay.games.base import RuleViolation
+        from replay.sources import SourceError
+        from replay.store import StorageFailure, StoreError
+
         try:
             return func(*args, **kwargs)
         except StorageFailure as exc:  # disk full, quota, permission...: its own exit code
@@ -112,6 +105,8 @@ def import_cmd(
 ) -> None:
     """Import games from JSON Lines; bad lines and bad games are reported, the rest is stored
     in one commit per input. Nothing stored: said so, and no new empty store is left."""
+    from replay.sources import STDIN, expand, is_store
+
     renames = parse_renames(rename or [])
     found, texts = expand(inputs)
     problems: list[Problem] = list(texts)
@@ -129,7 +124,7 @@ def import_cmd(
 
 
 #: A problem of an import: a store's rejection (file, line, game, seq, rule) or a line of text.
-Problem = Rejection | str
+Problem: TypeAlias = "Rejection | str"
 
 
 def _write_problems(path: Path, problems: list[Problem]) -> None:
@@ -149,6 +144,8 @@ def _import_all(
     renames: dict[str, str],
 ) -> None:
     """Each file (or standard input) in its own commit; the problems and outcome said."""
+    from replay.store import StorageFailure
+
     existed = into.exists()
     store: EventStore | None = None
     stored = events = 0
@@ -187,6 +184,8 @@ def _import_one(
 ) -> tuple[EventStore, int, int] | None:
     """Import one input, streamed (standard input through a temporary copy): the store, the
     games stored and the events read; None when the input is no log at all."""
+    from replay.sources import STDIN, STDIN_NAME
+
     if item != STDIN:
         return _import_file(Path(item), into, problems, prefix, renames)
     with tempfile.TemporaryDirectory(prefix="replay-stdin-") as folder:
@@ -208,6 +207,8 @@ def _import_file(
     """Import one JSON Lines file (named ``name`` in messages, else its path), streamed
     (:func:`replay.store.stream.import_jsonl`): the store, the games stored and the events
     read; None when the file is no log at all."""
+    from replay.sources import unreadable_start
+    from replay.store import EventStore
     from replay.store.stream import import_jsonl
 
     origin = name or str(path)
@@ -239,6 +240,8 @@ def parse_renames(items: list[str]) -> dict[str, str]:
 
 def renamed(table: pa.Table, prefix: str | None, renames: dict[str, str]) -> pa.Table:
     """The events with their game ids renamed (``--rename``), then prefixed (``--prefix``)."""
+    import pyarrow as pa
+
     if not prefix and not renames:
         return table
     ids = [str(g) if g is not None else None for g in table.column("game_id").to_pylist()]
@@ -284,6 +287,8 @@ def export_cmd(
 ) -> None:
     """Export games as canonical JSON Lines (each input's games by id and seq), or one game
     as a shareable HTML replay."""
+    from replay.store.jsonl import table_text
+
     sources = read_inputs(inputs, code=1)
     if fmt is ExportFormat.html:  # one game: --game, or the inputs' only game
         ref, events = game_of(sources, game, code=2)
@@ -297,9 +302,8 @@ def export_cmd(
         total = 1 if game is not None else len(sources.games(kind))
         task = progress.add_task("exporting", total=total)
         for table in _export_tables(sources, game, kind):
-            for row in table.to_pylist():
-                sink.write(row_to_line(row) + "\n")
-                count += 1
+            sink.write(table_text(table))
+            count += table.num_rows
             progress.advance(task, len(set(table.column("game_id").to_pylist())))
     typer.echo(f"{count} events written to {out}", err=str(out) == "-")
     if not _report_texts(sources.collect_problems()):
@@ -313,6 +317,12 @@ def _write_text(out: Path, text: str) -> None:
 
 def _export_tables(sources: Sources, game: str | None, kind: str | None) -> Iterator[pa.Table]:
     """Each input's games (owned by it: a duplicate id is left out), by id and seq."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from replay.events import events_to_table
+    from replay.sources import FileInput, StoreInput
+
     if game is not None:
         _ref, events = game_of(sources, game, code=1)
         yield events_to_table(sorted(events, key=lambda e: e.seq))
@@ -355,6 +365,8 @@ INFO_COLUMNS = (
 @_clean_errors
 def info_cmd(inputs: InputsArg, fmt: FormatOpt = Format.table) -> None:
     """Games and events per kind, date range, files, size on disk, bytes per event."""
+    from replay.sources import FileInput, StoreInput
+
     sources = read_inputs(inputs, code=1)
     rows: list[dict[str, Any]] = []
     for source in sources.inputs:
@@ -441,6 +453,8 @@ def _day(value: Any) -> str:
 @_clean_errors
 def compact_cmd(store_path: StoreArg) -> None:
     """Merge small files into large ones and delete the files no longer referenced."""
+    from replay.store import EventStore, StoreError
+
     store = EventStore.open(store_path)
     before = len(store.files())
     try:
@@ -470,6 +484,8 @@ def games_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Short for --format jsonl.")] = False,
 ) -> None:
     """List games: id, kind, date, length, players, winners, the input each came from."""
+    from replay.results import recomputed_result
+
     sources = read_inputs(inputs, code=1)
     rows = sources.summaries(kind, player)
     if limit is not None:

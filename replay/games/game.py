@@ -75,9 +75,9 @@ class Game(Rules[S], Simulation[S], Presentation[S]):
     def render(self, state: S, seat: int | None = None) -> str:
         """:meth:`Presentation.render <replay.games.presentation.Presentation.render>`."""
 
-    def summary(self, state: S, seat: int | None = None) -> str:
+    def summary(self, state: S, seat: int | None = None, view: dict[str, Any] | None = None) -> str:
         """:meth:`Presentation.summary <replay.games.presentation.Presentation.summary>`."""
-        return Presentation.summary(self, state, seat)
+        return Presentation.summary(self, state, seat, view)
 
     def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
         """:meth:`Presentation.standing <replay.games.presentation.Presentation.standing>`."""

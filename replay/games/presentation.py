@@ -43,12 +43,13 @@ class Presentation(ABC, Generic[S]):
         """
         return {"score": list(view.get("totals") or [])}
 
-    def summary(self, state: S, seat: int | None = None) -> str:
+    def summary(self, state: S, seat: int | None = None, view: dict[str, Any] | None = None) -> str:
         """A short state summary for findings: the situation, ``seat``'s hand, the table.
 
-        Built from the common keys of :meth:`view`; a game may override it.
+        Built from the common keys of :meth:`view` (``view``: the omniscient view, when the
+        caller has it already); a game may override it.
         """
-        view = self.view(state)
+        view = view if view is not None else self.view(state)
         parts = [self.render(state).splitlines()[0]]
         hands = view.get("hands") or []
         if seat is not None and 0 <= seat < len(hands) and hands[seat] is not None:

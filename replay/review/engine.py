@@ -22,14 +22,10 @@ from replay.events import Category, Event
 from replay.games import get_rules
 from replay.games.base import Game
 from replay.games.hidden import HiddenSampler, sampler_for
-from replay.review.rollout import DEFAULT_POLICY, Evaluator, Rollouts, score_unit
+from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
+from replay.review.rollout import Evaluator, Rollouts, score_unit
 from replay.review.stats import Estimate, mean_interval
 
-#: Deals of the hidden cards per decision when none is given.
-DEFAULT_SAMPLES = 64
-#: The most alternatives valued at one decision (a Hearts pass has 286, a Hiifuu discard
-#: hundreds): beyond it the move played, the policy's and a seeded draw of the others.
-DEFAULT_ALTERNATIVES = 12
 #: The labels, from the least loss to the most (thresholds: the game's ScoreUnit).
 LABELS = ("inaccuracy", "mistake", "blunder")
 

@@ -26,10 +26,9 @@ from typing import Any, Protocol
 
 from replay.catalog import ScoreUnit, spec
 from replay.games.base import Bot, Game, Phase
+from replay.review import DEFAULT_POLICY
 from replay.simulate import SimulationError
 
-#: The policy a review plays on with when none is named.
-DEFAULT_POLICY = "heuristic"
 #: A bound no scoring unit of the four games comes near (a runaway policy is a bug).
 MAX_UNIT_EVENTS = 100_000
 

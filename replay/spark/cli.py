@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import typer
+from replay.cli.common import Engine, fail
 
-from replay.cli.common import fail
-from replay.spark.errors import SparkUnavailable
-from replay.store import StoreError
+if TYPE_CHECKING:
+    pass
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -25,26 +23,6 @@ if TYPE_CHECKING:
     from replay.store import EventStore
 
 T = TypeVar("T")
-
-
-class Engine(StrEnum):
-    local = "local"
-    spark = "spark"
-
-
-EngineOpt = Annotated[
-    Engine,
-    typer.Option(
-        "--engine",
-        # ``\\[``: typer reads help as Rich markup, where ``[spark]`` alone is a tag
-        help="local (default: this machine, no Java) or spark "
-        "(pip install 'cardgame-replay\\[spark]').",
-    ),
-]
-MasterOpt = Annotated[
-    str | None,
-    typer.Option("--master", help="With --engine spark: the Spark master URL (default local[*])."),
-]
 
 
 def with_spark(master: str | None, work: Callable[[SparkSession], T]) -> T:
@@ -60,6 +38,9 @@ def with_spark(master: str | None, work: Callable[[SparkSession], T]) -> T:
 def spark_failures(engine: Engine = Engine.spark) -> Iterator[None]:
     """With the Spark engine, a failure inside (no Java, a failed job, a query Spark refuses)
     ends the command with one line, exit 2; with the local engine, nothing changes."""
+    from replay.spark.errors import SparkUnavailable
+    from replay.store import StoreError
+
     if engine is not Engine.spark:
         yield
         return
@@ -100,6 +81,7 @@ def audit_with_spark(
     """``replay audit STORE --engine spark [--game ID | --kind K]``: the report (the store's
     problems are left in the store, for the command to collect with the others)."""
     from replay.spark.audit import audit_on_spark
+    from replay.store import StoreError
 
     store = spark_store(sources)
     game_id = None

@@ -344,14 +344,101 @@ def _parse_good(good: list[tuple[int, bytes]], source: str, rejected: list[Rejec
     return pa.concat_tables(tables) if tables else SCHEMA.empty_table()
 
 
+def table_lines(table: pa.Table | pa.RecordBatch) -> list[str]:
+    """The canonical lines of a table in :data:`~replay.events.SCHEMA` (strings plain or
+    dictionary-encoded), as :func:`row_to_line` writes them, built column by column by Arrow:
+    each field's ``"name":value`` text, joined per row skipping the nulls."""
+    if table.num_rows == 0:
+        return []
+    return list(_line_array(table, "").to_pylist())
+
+
+def table_text(table: pa.Table | pa.RecordBatch) -> str:
+    """:func:`table_lines` as one text, each line ended by a newline, read from the Arrow
+    buffer in one piece (no Python string per line)."""
+    if table.num_rows == 0:
+        return ""
+    lines = _line_array(table, "\n")
+    _, offsets, data = lines.buffers()
+    width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
+    ends = np.frombuffer(offsets, dtype=width)[lines.offset : lines.offset + len(lines) + 1]
+    return str(memoryview(data)[int(ends[0]) : int(ends[-1])], "utf-8")
+
+
+def _line_array(table: pa.Table | pa.RecordBatch, end: str) -> Any:
+    """The lines as one Arrow string array, each followed by ``end``."""
+    columns = [(name, table.column(name)) for name in COLUMNS]
+    parts = [_json_field(n, c) for n, c in columns if c.null_count < table.num_rows]
+    lines = pc.binary_join_element_wise(*parts, ",", null_handling="skip")
+    lines = pc.binary_join_element_wise("{", lines, "}" + end, "")
+    return lines.combine_chunks() if isinstance(lines, pa.ChunkedArray) else lines
+
+
+def _json_field(name: str, column: Any) -> Any:
+    """Per row, ``"name":value`` as JSON text (null where the value is)."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if pa.types.is_dictionary(column.type):
+        column = column.dictionary_decode()
+    kind = column.type
+    if pa.types.is_timestamp(kind):
+        text = _json_times(column)
+    elif pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        text = _json_lists(column)
+    elif pa.types.is_integer(kind):
+        text = pc.cast(column, pa.string())
+    else:
+        text = _json_strings(column)
+    return pc.binary_join_element_wise(f'"{name}":', text, "")
+
+
+def _json_strings(column: Any) -> Any:
+    """JSON strings as ``json.dumps(ensure_ascii=False)`` writes them: quotes and backslashes
+    escaped here; a value with a control character written by ``json.dumps`` itself."""
+    text = pc.replace_substring(column, "\\", "\\\\")
+    text = pc.replace_substring(text, '"', '\\"')
+    text = pc.binary_join_element_wise('"', text, '"', "")
+    control = pc.fill_null(pc.match_substring_regex(column, "[\\x00-\\x1f]"), False)
+    if pc.any(control).as_py():
+        odd = pc.filter(column, control).to_pylist()
+        dumped = pa.array([json.dumps(v, ensure_ascii=False) for v in odd], pa.string())
+        text = pc.replace_with_mask(text, control, dumped)
+    return text
+
+
+def _json_times(column: Any) -> Any:
+    """``ts`` as :func:`format_ts` writes it (years before 1000 by :func:`format_ts` itself:
+    its ``strftime`` does not pad them)."""
+    millis = pc.cast(column, pa.timestamp("ms", tz="UTC"), safe=False)  # stored in µs
+    text = pc.binary_join_element_wise(
+        '"', pc.strftime(millis, format="%Y-%m-%dT%H:%M:%S", locale="C"), 'Z"', ""
+    )
+    year: Any = pc.year(column)
+    early = pc.fill_null(pc.less(year, pa.scalar(1000, pa.int64())), False)
+    if pc.any(early).as_py():
+        odd = pc.filter(column, early).to_pylist()
+        dumped = pa.array([json.dumps(format_ts(v)) for v in odd], pa.string())
+        text = pc.replace_with_mask(text, early, dumped)
+    return text
+
+
+def _json_lists(column: Any) -> Any:
+    """JSON arrays of a list column's strings or integers."""
+    items = column.values
+    if pa.types.is_dictionary(items.type):
+        items = items.dictionary_decode()
+    texts = pc.cast(items, pa.string()) if pa.types.is_integer(items.type) else _json_strings(items)
+    lists = type(column).from_arrays(column.offsets, texts, mask=pc.is_null(column))
+    joined: Any = pc.binary_join(lists, ",")
+    return pc.binary_join_element_wise("[", joined, "]", "")
+
+
 def write_lines(batches: Iterable[pa.RecordBatch], out: TextIO) -> int:
     """Write record batches in canonical JSON Lines; returns the number of lines."""
     count = 0
     for batch in batches:
-        for row in batch.to_pylist():
-            out.write(row_to_line(row))
-            out.write("\n")
-            count += 1
+        out.write(table_text(batch))
+        count += batch.num_rows
     return count
 
 
