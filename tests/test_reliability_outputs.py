@@ -331,7 +331,7 @@ def test_a_file_audit_reads_whole_games_a_part_of_the_file_at_a_time(
 ) -> None:
     """The file spread by game over parts (its games interleaved): the audit holds a part's
     games at a time, not the file's, and says what it says of the file read whole."""
-    from replay.cli import audit_cmds
+    import replay.events as events_module
     from replay.store import stream
 
     games = [[event_to_line(e) for e in hearts_game(f"g{i}", seed=i)] for i in range(4)]
@@ -350,7 +350,7 @@ def test_a_file_audit_reads_whole_games_a_part_of_the_file_at_a_time(
         rows.append(table.num_rows)
         return real(table)
 
-    monkeypatch.setattr(audit_cmds, "events_from_table", counted)
+    monkeypatch.setattr(events_module, "events_from_table", counted)  # read where it runs
     parted = run_cli("audit", str(path), "--format", "json")
     assert parted.exit_code == whole.exit_code == 2, parted.output
     assert json.loads(parted.output) == json.loads(whole.output)
