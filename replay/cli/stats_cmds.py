@@ -19,6 +19,8 @@ import typer
 from replay.cli import app
 from replay.cli.common import KindOpt, echo_problems, fail, os_error
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
+from replay.review.engine import DEFAULT_ALTERNATIVES, DEFAULT_SAMPLES, Settings
+from replay.review.rollout import DEFAULT_POLICY
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, analytics_with_spark, spark_failures
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
     from replay.analytics import Analytics, StatResult
     from replay.sources import Sources
+    from replay.store import EventStore
 
 
 SourcePaths = Annotated[
@@ -151,6 +154,9 @@ def stats_cmd(
 def _echo_result(r: StatResult) -> None:
     scope = f"{r.kind} " if r.kind else ""
     typer.echo(f"{r.title} [{r.name}: {r.games} {scope}games]")
+    if r.note and not r.table.num_rows:
+        typer.echo(f"  {r.note}")
+        return
     typer.echo(to_text(r.table) if r.table.num_rows else "  (no rows)")
 
 
@@ -205,8 +211,28 @@ def _check_query(query: str, engine: Engine) -> None:
 @app.command("reindex")
 def reindex_cmd(
     store_path: Annotated[Path, typer.Argument(help="The store directory.")],
+    reviews: Annotated[
+        bool,
+        typer.Option(
+            "--reviews",
+            help="Also review the games not yet reviewed with these settings and store the "
+            "reviews (views reviews, decisions, review_summary; docs/review.md).",
+        ),
+    ] = False,
+    samples: Annotated[
+        int, typer.Option("--samples", "-n", min=1, help="Deals of the hidden cards per decision.")
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same review.")] = 0,
+    policy: Annotated[
+        str, typer.Option("--policy", help="The bot that plays the rollouts on.")
+    ] = DEFAULT_POLICY,
+    alternatives: Annotated[
+        int, typer.Option("--alternatives", min=2, help="The most moves valued at a decision.")
+    ] = DEFAULT_ALTERNATIVES,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
-    """Rebuild the derived tables of the statistics (the layer views as Parquet files)."""
+    """Rebuild the derived tables of the statistics (the layer views as Parquet files); with
+    --reviews, review the games not yet reviewed with the same settings and store the reviews."""
     from replay.analytics import derived
     from replay.cli.common import open_store
 
@@ -218,6 +244,22 @@ def reindex_cmd(
     echo_problems(store.problems)
     summary = ", ".join(f"{name} {count}" for name, count in rows.items())
     typer.echo(f"{store_path}: derived tables rebuilt ({summary} rows)")
+    if reviews:
+        _reindex_reviews(store, store_path, Settings(samples, seed, policy, alternatives), jobs)
+
+
+def _reindex_reviews(store: EventStore, store_path: Path, settings: Settings, jobs: int) -> None:
+    from replay.analytics.reviews import update_reviews
+
+    try:
+        update = update_reviews(store, settings, jobs=jobs)
+    except OSError as exc:
+        fail(os_error(exc, store_path), code=1)
+    echo_problems(update.problems, "warning")
+    typer.echo(
+        f"{store_path}: reviews stored ({len(update.reviewed)} games reviewed, {update.kept} "
+        f"already reviewed with {settings.key}; {update.decisions} decisions)"
+    )
 
 
 # --------------------------------------------------------------------- output
