@@ -117,9 +117,24 @@ def test_reindex_says_what_it_reviewed(store: EventStore) -> None:
     assert "reviews stored (2 games reviewed, 0 already reviewed with v" in once.stdout
     twice = run("reindex", store.path, "--reviews", *CHEAP_ARGS)
     assert "(0 games reviewed, 2 already reviewed with" in twice.stdout
+    before = reviews.review_paths(store)["reviews"].read_bytes()
     wrong = run("reindex", store.path, "--reviews", "--policy", "nonesuch")
-    assert wrong.exit_code == 0 and "Traceback" not in wrong.output
-    assert wrong.stderr.count("no policy 'nonesuch' for hearts") == 2
+    assert wrong.exit_code == 2 and "Traceback" not in wrong.output
+    assert wrong.stderr.count("error: ") == wrong.stderr.count("no policy 'nonesuch' for") == 2
+    assert reviews.review_paths(store)["reviews"].read_bytes() == before  # nothing lost
+
+
+def test_damaged_stored_reviews_are_one_line_and_made_again(store: EventStore) -> None:
+    reviews.update_reviews(store, CHEAP)
+    damaged = reviews.review_paths(store)["reviews"]
+    damaged.write_bytes(b"not parquet")
+    stats = run("stats", store.path, "--stat", "review_players")
+    assert stats.exit_code == 0 and "Traceback" not in stats.output
+    assert "reviews.parquet: stored reviews left out: unreadable" in stats.stderr
+    assert "replay reindex STORE --reviews" in stats.stdout  # the statistic: no reviews
+    again = reviews.update_reviews(store, CHEAP)
+    assert len(again.reviewed) == 2 and "stored reviews left out" in again.problems[0]
+    assert reviews.update_reviews(store, CHEAP).reviewed == []
 
 
 def test_stats_show_the_review_summary_or_how_to_make_it(store: EventStore) -> None:

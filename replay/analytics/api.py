@@ -136,11 +136,11 @@ class Analytics:
         files = source._readable(source.files())
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
-        stored = reviews.stored_reviews(source)
+        notes: list[str] = []
+        stored = reviews.stored_reviews(source, notes)
         con = engine.connect(paths, {**tables, **stored})
         if derived.RATING_LOG in tables:
             engine.create_view(con, derived.RATING_LOG, "", tables[derived.RATING_LOG])
-        notes = []
         if not tables and paths:
             small = sum(f.rows or 0 for f in files) <= MATERIALIZE_ROWS
             if materialize or (materialize is None and small):

@@ -79,7 +79,8 @@ class ReviewUpdate:
     reviewed: list[str] = field(default_factory=list)  # game ids reviewed now
     kept: int = 0  # games whose stored review was kept
     decisions: int = 0  # decision rows stored in all
-    problems: list[str] = field(default_factory=list)  # games that could not be reviewed
+    #: Games that could not be reviewed (their stored review, if any, kept), unusable files.
+    problems: list[str] = field(default_factory=list)
 
 
 def review_paths(store: EventStore) -> dict[str, Path]:
@@ -88,35 +89,51 @@ def review_paths(store: EventStore) -> dict[str, Path]:
     return {name: folder / f"{name}.parquet" for name in (REVIEWS, REVIEW_GAMES)}
 
 
-def stored_reviews(store: EventStore) -> dict[str, str]:
-    """Table name -> Parquet file of the stored reviews (empty when there are none)."""
+def stored_reviews(store: EventStore, problems: list[str] | None = None) -> dict[str, str]:
+    """Table name -> Parquet file of the stored reviews; empty when there are none, or when a
+    file cannot be read or holds other columns (then one line in ``problems``)."""
     paths = review_paths(store)
     if not all(p.is_file() for p in paths.values()):
         return {}
+    schemas = {REVIEWS: DECISIONS_SCHEMA, REVIEW_GAMES: GAMES_SCHEMA}
+    for name, path in paths.items():
+        try:
+            usable = pq.read_schema(path).equals(schemas[name])
+            why = "other columns than this version writes"
+        except (OSError, pa.ArrowException) as exc:
+            usable, why = False, f"unreadable ({type(exc).__name__})"
+        if not usable:
+            if problems is not None:
+                problems.append(f"{path}: stored reviews left out: {why}; "
+                                "`replay reindex STORE --reviews` makes them again")  # fmt: skip
+            return {}
     return {name: str(p) for name, p in paths.items()}
 
 
 def update_reviews(store: EventStore, settings: Settings, *, jobs: int = 1) -> ReviewUpdate:
     """Review the store's games not yet reviewed with ``settings`` (see the module) and store
-    every review; a game that cannot be reviewed is named in ``problems`` and left out."""
+    every review; a game that cannot be reviewed is named in ``problems`` and keeps the review
+    stored before, if any."""
     from replay.review.engine import review_games
 
     listing = store.list_games_table().select(["game_id", "events"]).to_pylist()
     events = {r["game_id"]: int(r["events"]) for r in listing}
-    old_games, old_decisions = _read_stored(store)
+    update = ReviewUpdate()
+    old_games, old_decisions = _read_stored(store, update.problems)
     kept = {
         g["game_id"]
         for g in old_games
         if g["settings"] == settings.key and events.get(g["game_id"]) == g["events"]
     }
     todo = [g for g in events if g not in kept]
-    update = ReviewUpdate(kept=len(kept))
+    update.kept = len(kept)
     problems: list[tuple[str, str]] = []
     reviews = review_games(
         [store.load_game(g) for g in todo], settings, jobs=jobs, problems=problems
     )
     update.reviewed = [r.game_id for r in reviews]
-    update.problems = [f"{store.path}: game {shown(g)}: {why}" for g, why in problems]
+    update.problems += [f"{store.path}: game {shown(g)}: {why}" for g, why in problems]
+    kept |= {g for g, _ in problems}  # its stored review, if any, stays until one can be made
     games = [g for g in old_games if g["game_id"] in kept]
     games += [_game_row(r, events[r.game_id]) for r in reviews]
     decisions = [d for d in old_decisions if d["game_id"] in kept]
@@ -129,16 +146,19 @@ def update_reviews(store: EventStore, settings: Settings, *, jobs: int = 1) -> R
     return update
 
 
-def _read_stored(store: EventStore) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The stored rows (per game, per decision); none when missing or unreadable (every game
-    is then reviewed again)."""
-    tables = stored_reviews(store)
+def _read_stored(
+    store: EventStore, problems: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The stored rows (per game, per decision); none when missing or unusable (every game is
+    then reviewed again, and ``problems`` says why)."""
+    tables = stored_reviews(store, problems)
     if not tables:
         return [], []
     try:
-        games = pq.read_table(tables[REVIEW_GAMES]).cast(GAMES_SCHEMA)
-        decisions = pq.read_table(tables[REVIEWS]).cast(DECISIONS_SCHEMA)
-    except (OSError, ValueError, pa.ArrowException):
+        games = pq.read_table(tables[REVIEW_GAMES])
+        decisions = pq.read_table(tables[REVIEWS])
+    except (OSError, pa.ArrowException) as exc:
+        problems.append(f"{store.path}: stored reviews unreadable ({exc}): reviewed again")
         return [], []
     return games.to_pylist(), decisions.to_pylist()
 

@@ -255,7 +255,10 @@ def _reindex_reviews(store: EventStore, store_path: Path, settings: Settings, jo
         update = update_reviews(store, settings, jobs=jobs)
     except OSError as exc:
         fail(os_error(exc, store_path), code=1)
-    echo_problems(update.problems, "warning")
+    failed = not update.reviewed and len(update.problems) > 0
+    echo_problems(update.problems, "error" if failed else "warning")
+    if failed:
+        raise typer.Exit(2)
     typer.echo(
         f"{store_path}: reviews stored ({len(update.reviewed)} games reviewed, {update.kept} "
         f"already reviewed with {settings.key}; {update.decisions} decisions)"
