@@ -23,6 +23,7 @@ from replay.review.engine import Settings, review_games
 from replay.review.report import decision_row
 from replay.store import EventStore
 from tests.review_support import first_hand
+from tests.spark_support import needs_spark
 
 RUNNER = CliRunner()
 #: Cheap settings: a few deals, three alternatives per decision.
@@ -155,3 +156,23 @@ def test_stats_show_the_review_summary_or_how_to_make_it(store: EventStore) -> N
     assert late["games"] == 1 and late["decisions"] < p1["decisions"]
     after = run("stats", store.path, "--stat", "review_players")
     assert "reindex" not in after.stdout and "p3" in after.stdout
+
+
+@needs_spark
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+def test_the_views_of_the_reviews_are_the_same_on_spark(spark: Any, store: EventStore) -> None:
+    from replay.spark.stats import analytics_on_spark
+    from tests.test_spark_stats import assert_same
+
+    reviews.update_reviews(store, CHEAP)
+    local = Analytics.open(EventStore.open(store.path))
+    remote = analytics_on_spark(spark, EventStore.open(store.path))
+    assert local.stored_reviews and remote.stored_reviews
+    for view in ("reviews", "review_games", "decisions", "review_summary"):
+        mine = local.sql(f"SELECT * FROM {view}")
+        assert mine.num_rows > 0, view
+        assert_same(mine, remote.sql(f"SELECT * FROM {view}"), view)
+    for f in (Filters(), Filters(player="p2", since=datetime.date(2026, 2, 1))):
+        mine = local.statistic("review_players", f).table
+        assert mine.num_rows > 0
+        assert_same(mine, remote.statistic("review_players", f).table, "review_players")
