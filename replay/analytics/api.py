@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 DIMENSIONS: tuple[str, ...] = ("player", "seat", "players", "bot", "from_dealer", "kind")
 #: A store of at most this many events without fresh derived tables is computed in memory.
 MATERIALIZE_ROWS = 5_000_000
+#: The note of a statistic over the reviews when none are stored.
+NO_REVIEWS = "no stored reviews: `replay reindex STORE --reviews` makes them (docs/review.md)"
 #: Dimensions that exist only for kinds with a ``round_dealers.sql``.
 _DEALER_DIMENSIONS = ("from_dealer",)
 
@@ -67,6 +69,7 @@ class StatResult:
     source: str = ""  # its SQL file
     section: str = "More"  # where a screen lists it (its file's ``section`` header)
     words: dict[str, str] = field(default_factory=dict)  # column -> what people call it
+    note: str | None = None  # why it has no rows, where that is known (no stored reviews)
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,9 @@ class Analytics:
     #: Whether the ratings read the stored rating log (``replay reindex``) instead of rating the
     #: games again.
     stored_ratings: bool = False
+    #: Whether the store's reviews are stored (``replay reindex --reviews``): the views
+    #: ``reviews``, ``decisions``... read them; otherwise they are empty.
+    stored_reviews: bool = False
     min_sample: int = MIN_SAMPLE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _chosen: Filters | None = field(default=None, repr=False)
@@ -121,7 +127,7 @@ class Analytics:
         for a store of at most :data:`MATERIALIZE_ROWS` events without fresh derived tables).
         ``use_derived=False, materialize=False``: every query reads the raw events.
         """
-        from replay.analytics import catalog, derived
+        from replay.analytics import catalog, derived, reviews
 
         if isinstance(source, pa.Table):
             con = engine.connect(source)
@@ -132,10 +138,11 @@ class Analytics:
         files = source._readable(source.files())
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
-        con = engine.connect(paths, tables)
+        notes: list[str] = []
+        stored = reviews.stored_reviews(source, notes)
+        con = engine.connect(paths, {**tables, **stored})
         if derived.RATING_LOG in tables:
             engine.create_view(con, derived.RATING_LOG, "", tables[derived.RATING_LOG])
-        notes = []
         if not tables and paths:
             small = sum(f.rows or 0 for f in files) <= MATERIALIZE_ROWS
             if materialize or (materialize is None and small):
@@ -143,10 +150,10 @@ class Analytics:
             elif materialize is None:
                 notes.append(f"{source.path}: no up-to-date derived tables; statistics read the "
                              "raw events (slow): run `replay reindex` to build them")  # fmt: skip
-        engine.seal(con, [*paths, *tables.values()])
+        engine.seal(con, [*paths, *tables.values(), *stored.values()])
         return cls(
             engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes,
-            stored_ratings=derived.RATING_LOG in tables,
+            stored_ratings=derived.RATING_LOG in tables, stored_reviews=bool(stored),
         )  # fmt: skip
 
     # ----------------------------------------------------------------- queries
@@ -201,9 +208,10 @@ class Analytics:
 
     def _result(self, s: catalog.SqlFile, f: Filters, games: dict[str | None, int]) -> StatResult:
         table = with_rates(self._run(s, f), self.min_sample)
+        note = NO_REVIEWS if s.needs_reviews and not self.stored_reviews else None
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
-            s.relative, s.section, s.words,
+            s.relative, s.section, s.words, note,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- metric x dimension
@@ -331,5 +339,6 @@ def describe(result: StatResult) -> dict[str, Any]:
         "games": result.games,
         "chart": result.chart,
         "source": result.source,
+        "note": result.note,
         "rows": result.table.to_pylist(),
     }

@@ -9,6 +9,8 @@ Layout of ``replay/analytics/sql/``:
   game adds files and never edits a common view;
 - ``common/filters/*.sql``: the games and seats that :class:`~replay.analytics.Filters` select;
 - ``common/stats``, ``common/metrics``: statistics and rates over every kind;
+- ``common/reviews/*.sql``: the stored reviews (``replay reindex --reviews``; an empty, typed
+  start while there are none) and the views over them;
 - ``<kind>/views``, ``<kind>/stats``, ``<kind>/metrics``: one game's own views and statistics.
 
 A file starts with a comment block: ``-- name: what it is`` (views), or ``-- title:``, ``--
@@ -37,6 +39,9 @@ PARTS: tuple[str, ...] = ("card_faces", "seat_results", "round_dealers")
 LAYERS: tuple[str, ...] = ("seats", "plays", "tricks", "rounds", "games")
 #: Common views over the layers: per-game counts that keep the statistics off the largest views.
 SUMMARIES: tuple[str, ...] = ("trick_cards",)
+#: The reviews' views, in order: the two stored tables (:mod:`replay.analytics.reviews`), then
+#: the views over them.
+REVIEWS: tuple[str, ...] = ("reviews", "review_games", "decisions", "review_summary")
 #: The filter views, built for each :class:`~replay.analytics.Filters` (parameters below).
 FILTER_VIEWS: tuple[str, ...] = ("chosen", "chosen_seats")
 #: Every parameter a file may use: the fields of ``Filters``.
@@ -46,7 +51,7 @@ PARAMETERS: tuple[str, ...] = ("kind", "player", "players", "since", "until")
 #: wins most, and how bots fare against humans (``--all``: every statistic).
 SUMMARY: tuple[str, ...] = ("leaders", "bots_and_humans")
 
-_HEADER_KEYS = ("title", "chart", "derived", "unit", "section", "words")
+_HEADER_KEYS = ("title", "chart", "derived", "unit", "section", "words", "needs")
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
 
 
@@ -87,6 +92,11 @@ class SqlFile:
         return self.headers.get("derived") == "true"
 
     @property
+    def needs_reviews(self) -> bool:
+        """Whether it reads the stored reviews (header ``needs: reviews``)."""
+        return self.headers.get("needs") == "reviews"
+
+    @property
     def relative(self) -> str:
         return self.path.relative_to(SQL_DIR.parents[2]).as_posix()
 
@@ -121,8 +131,8 @@ def _files(kind: str | None, folder: str) -> list[SqlFile]:
     return [read_sql(p, kind) for p in sorted(base.glob("*.sql"))] if base.is_dir() else []
 
 
-def _common_view(name: str) -> SqlFile:
-    return read_sql(SQL_DIR / COMMON / "views" / f"{name}.sql", None)
+def _common_view(name: str, folder: str = "views") -> SqlFile:
+    return read_sql(SQL_DIR / COMMON / folder / f"{name}.sql", None)
 
 
 def part_sql(part: str) -> str:
@@ -149,6 +159,7 @@ def view_plan() -> tuple[tuple[str, str], ...]:
     plan += [(v, _strip(_common_view(v).sql)) for v in (*LAYERS, *SUMMARIES)]
     for kind in kinds():
         plan += [(f.name, _strip(f.sql)) for f in _files(kind, "views")]
+    plan += [(v, _strip(_common_view(v, "reviews").sql)) for v in REVIEWS]
     return tuple(plan)
 
 
@@ -158,6 +169,7 @@ def view_files() -> tuple[SqlFile, ...]:
     files = [_common_view(v) for v in (*BASE_VIEWS, *LAYERS, *SUMMARIES)]
     for kind in kinds():
         files += _files(kind, "views")
+    files += [_common_view(v, "reviews") for v in REVIEWS]
     return tuple(files)
 
 

@@ -27,6 +27,7 @@ from replay.cli.common import (
     os_error,
 )
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
+from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
 from replay.text import escaped, shown
 from replay.words import did_you_mean
 
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from replay.analytics import Analytics, StatResult
+    from replay.review.engine import Settings
     from replay.sources import Sources
+    from replay.store import EventStore
 
 
 SourcePaths = Annotated[
@@ -192,6 +195,9 @@ def list_statistics() -> None:
 def _echo_result(r: StatResult) -> None:
     scope = f"{r.kind} " if r.kind else ""
     typer.echo(f"{r.title} [{r.name}: {r.games} {scope}games]")
+    if r.note and not r.table.num_rows:
+        typer.echo(f"  {r.note}")
+        return
     typer.echo(to_text(r.table, words=r.words) if r.table.num_rows else "  (no rows)")
 
 
@@ -254,12 +260,33 @@ def reindex_cmd(
             "its work spills to STORE/_analytics/.tmp.",
         ),
     ] = None,
+    reviews: Annotated[
+        bool,
+        typer.Option(
+            "--reviews",
+            help="Also review the games not yet reviewed with these settings and store the "
+            "reviews (views reviews, decisions, review_summary; docs/review.md).",
+        ),
+    ] = False,
+    samples: Annotated[
+        int, typer.Option("--samples", "-n", min=1, help="Deals of the hidden cards per decision.")
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same review.")] = 0,
+    policy: Annotated[
+        str, typer.Option("--policy", help="The bot that plays the rollouts on.")
+    ] = DEFAULT_POLICY,
+    alternatives: Annotated[
+        int, typer.Option("--alternatives", min=2, help="The most moves valued at a decision.")
+    ] = DEFAULT_ALTERNATIVES,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
-    """Rebuild the derived tables of the statistics (the layer views as Parquet files)."""
+    """Rebuild the derived tables of the statistics (the layer views as Parquet files); with
+    --reviews, review the games not yet reviewed with the same settings and store the reviews."""
     import duckdb
 
     from replay.analytics import derived
     from replay.cli.common import open_store
+    from replay.review.engine import Settings
 
     store = open_store(store_path)
     try:
@@ -271,6 +298,25 @@ def reindex_cmd(
     echo_problems(store.problems)
     summary = ", ".join(f"{name} {count}" for name, count in rows.items())
     typer.echo(f"{store_path}: derived tables rebuilt ({summary} rows)")
+    if reviews:
+        _reindex_reviews(store, store_path, Settings(samples, seed, policy, alternatives), jobs)
+
+
+def _reindex_reviews(store: EventStore, store_path: Path, settings: Settings, jobs: int) -> None:
+    from replay.analytics.reviews import update_reviews
+
+    try:
+        update = update_reviews(store, settings, jobs=jobs)
+    except OSError as exc:
+        fail(os_error(exc, store_path), code=1)
+    failed = not update.reviewed and len(update.problems) > 0
+    echo_problems(update.problems, "error" if failed else "warning")
+    if failed:
+        raise typer.Exit(2)
+    typer.echo(
+        f"{store_path}: reviews stored ({len(update.reviewed)} games reviewed, {update.kept} "
+        f"already reviewed with {settings.key}; {update.decisions} decisions)"
+    )
 
 
 # --------------------------------------------------------------------- output

@@ -28,6 +28,9 @@ from replay.review.stats import Estimate, mean_interval
 
 #: The labels, from the least loss to the most (thresholds: the game's ScoreUnit).
 LABELS = ("inaccuracy", "mistake", "blunder")
+#: The version of the review's method: raise it when the same settings would give other numbers
+#: (the reviews stored by ``replay reindex --reviews`` are then made again).
+REVIEW_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,15 @@ class Settings:
     seed: int = 0
     policy: str = DEFAULT_POLICY
     max_alternatives: int = DEFAULT_ALTERNATIVES
+
+    @property
+    def key(self) -> str:
+        """The settings and the review's version in one readable text: two reviews with the
+        same key are the same."""
+        return (
+            f"v{REVIEW_VERSION} samples={self.samples} seed={self.seed} policy={self.policy} "
+            f"alternatives={self.max_alternatives}"
+        )
 
 
 @dataclass(frozen=True, slots=True)

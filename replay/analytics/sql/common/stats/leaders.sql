@@ -1,5 +1,6 @@
 -- title: Who wins most
 -- chart: rate
+-- section: Players
 -- words: hits=won, opportunities=played
 -- Per game kind: the three players with the most games won (hits) out of games played
 -- (opportunities), ties broken by fewer games, then by name; the first figures a club looks at.

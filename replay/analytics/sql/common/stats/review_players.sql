@@ -1,0 +1,22 @@
+-- title: Reviewed decisions per player
+-- chart: rate
+-- section: Players
+-- needs: reviews
+-- words: hits=without a significant loss, opportunities=decisions
+-- Per game kind and player, over the decisions `replay reindex STORE --reviews` reviewed: games
+-- and decisions reviewed, the mean loss per decision (in the game's own unit) with its 95%
+-- interval (normal approximation over the decisions), the inaccuracies, mistakes and blunders,
+-- and the accuracy: decisions without a significant loss (hits) out of those reviewed
+-- (opportunities).
+SELECT d.kind, d.player, count(DISTINCT d.game_id) AS games, count(*) AS decisions,
+  avg(d.loss) AS mean_loss,
+  avg(d.loss) - 1.96 * coalesce(stddev_samp(d.loss), 0) / sqrt(count(*)) AS loss_low,
+  avg(d.loss) + 1.96 * coalesce(stddev_samp(d.loss), 0) / sqrt(count(*)) AS loss_high,
+  sum(CASE WHEN d.label = 'inaccuracy' THEN 1 ELSE 0 END) AS inaccuracies,
+  sum(CASE WHEN d.label = 'mistake' THEN 1 ELSE 0 END) AS mistakes,
+  sum(CASE WHEN d.label = 'blunder' THEN 1 ELSE 0 END) AS blunders,
+  sum(CASE WHEN d.significant THEN 0 ELSE 1 END) AS hits, count(*) AS opportunities
+FROM decisions d
+JOIN chosen_seats c ON c.gno = d.gno AND c.seat = d.seat
+GROUP BY d.kind, d.player
+ORDER BY d.kind, d.player
