@@ -29,6 +29,7 @@ from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_te
 from replay.events import Event, events_from_table
 from replay.explain import explain_step
 from replay.report import write_report
+from replay.review.impact import DEFAULT_IMPACT_SAMPLES, Impact, game_impacts
 from replay.sources import STDIN, expand, is_store, open_store_input, read_stream, unreadable_start
 from replay.spark.cli import Engine, EngineOpt, MasterOpt, audit_with_spark
 from replay.spool import SpooledReport
@@ -246,9 +247,14 @@ def explain(
         ),
     ] = ExplainFormat.table,
     as_json: JsonOpt = False,
+    impact: ImpactOpt = False,
+    samples: SamplesOpt = DEFAULT_IMPACT_SAMPLES,
+    seed: SeedOpt = 0,
 ) -> None:
     """The disputed-ruling view: the state before the event, the event, and the verdict.
 
+    With ``--impact``, the adjusted result of a faulty event: the game played on to its end
+    from the rules' ruling (or a legal move for an illegal one), beside the recorded result.
     Exit 0 when the event stands, 1 when it breaks a rule, 2 when it cannot be judged.
     """
     _, ref, events = load_one_game(inputs, game)
@@ -256,18 +262,45 @@ def explain(
         verdict = explain_step(events, step)
     except (IndexError, ValueError) as exc:
         fail(f"{ref.origin}: game {shown(ref.game_id)}: {exc}")
+    adjusted = _impact_of(events, step, samples, seed) if impact and not verdict.ok else None
+    extra = {"impact": adjusted.to_dict() if adjusted else None} if impact else {}
     fmt = ExplainFormat.json if as_json else fmt
     if fmt is ExplainFormat.json:
-        typer.echo(dump({**verdict.to_dict(), "file": ref.origin}))
+        typer.echo(dump({**verdict.to_dict(), "file": ref.origin, **extra}))
     elif fmt is ExplainFormat.jsonl:
-        typer.echo(json.dumps({**verdict.to_dict(), "file": ref.origin}, ensure_ascii=False))
+        typer.echo(
+            json.dumps({**verdict.to_dict(), "file": ref.origin, **extra}, ensure_ascii=False)
+        )
     elif fmt in (ExplainFormat.markdown, ExplainFormat.html):
         from replay.htmlreport import dispute_report
 
-        typer.echo(dispute_report(events, verdict, ref.origin, fmt.value), nl=False)
+        typer.echo(dispute_report(events, verdict, ref.origin, fmt.value, adjusted), nl=False)
     else:
         typer.echo(verdict.render())
+        if adjusted is not None:
+            typer.echo("\n" + adjusted.render())
     raise typer.Exit(0 if verdict.ok else 1)
+
+
+ImpactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--impact",
+        help="The adjusted result of a faulty event: rollouts to the end of the game from the "
+        "rules' ruling (docs/review.md).",
+    ),
+]
+SamplesOpt = Annotated[
+    int, typer.Option("--samples", "-n", min=1, help="Rollouts per finding (with --impact).")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="The rollouts' seed (with --impact).")]
+
+
+def _impact_of(events: list[Event], step: int, samples: int, seed: int) -> Impact | None:
+    """The adjusted result of the finding at ``step`` (None when the audit finds none there)."""
+    found = game_impacts(sorted(events, key=lambda e: e.seq), samples=samples, seed=seed,
+                         steps=[step])  # fmt: skip
+    return found[0] if found else None
 
 
 @app.command("rules")
