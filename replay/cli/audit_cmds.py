@@ -54,6 +54,20 @@ class ExplainFormat(StrEnum):
     html = "html"
 
 
+ImpactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--impact",
+        help="The adjusted result of a faulty event: rollouts to the end of the game from the "
+        "rules' ruling (docs/review.md).",
+    ),
+]
+SamplesOpt = Annotated[
+    int, typer.Option("--samples", "-n", min=1, help="Rollouts per finding (with --impact).")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="The rollouts' seed (with --impact).")]
+
+
 @app.command()
 def audit(
     inputs: InputsArg,
@@ -78,14 +92,19 @@ def audit(
             "--complete", help="Judge finished games: a log that stops before its end is a finding."
         ),
     ] = False,
+    impact: ImpactOpt = False,
+    samples: SamplesOpt = DEFAULT_IMPACT_SAMPLES,
+    seed: SeedOpt = 0,
 ) -> None:
     """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable.
 
     A log that stops before its game ended (a live game, a cut file) is reported as incomplete,
-    with what the game waits for, unless ``--complete``."""
+    with what the game waits for, unless ``--complete``. With ``--impact``, each finding's
+    adjusted result (``replay explain --impact``) beside it (not with ``--engine spark``)."""
+    impacts = _Impacts(samples, seed) if impact else None
     with SpooledReport() as report:
         if engine is Engine.local and game is None:  # every game, files streamed
-            where, described = _audit_inputs(report, inputs, kind, jobs, complete)
+            where, described = _audit_inputs(report, inputs, kind, jobs, complete, impacts)
         else:
             sources = read_inputs(inputs)
             if engine is Engine.spark:
@@ -93,15 +112,31 @@ def audit(
             else:
                 _, events = game_of(sources, game)
                 report.add([audit_game(events, complete=complete)])
+                if impacts is not None:
+                    impacts.add(events)
             report.problems.extend(sources.collect_problems())
             where, described = sources.origin, sources.describe()
         if not report.counts().games and not report.problems:
             report.problems.append(f"{described}: no events")
-        write_report(report, fmt.value, sys.stdout, where)
+        write_report(report, fmt.value, sys.stdout, where, impacts.found if impacts else None)
         sys.stdout.write("\n")
         if fmt is AuditFormat.csv:  # a CSV of findings has no row for unreadable input
             echo_problems(report.problems, "error")
     raise typer.Exit(report.exit_code)
+
+
+class _Impacts:
+    """The adjusted results of the findings met (``replay audit --impact``)."""
+
+    def __init__(self, samples: int, seed: int) -> None:
+        self.samples, self.seed = samples, seed
+        self.found: dict[tuple[str, int], Impact] = {}
+
+    def add(self, events: list[Event]) -> None:
+        """The adjusted results of one game's findings (events in any order)."""
+        ordered = sorted(events, key=lambda e: e.seq)
+        for found in game_impacts(ordered, samples=self.samples, seed=self.seed):
+            self.found[(found.game_id, found.seq)] = found
 
 
 class _Owners:
@@ -133,7 +168,12 @@ class _Owners:
 
 
 def _audit_inputs(
-    report: SpooledReport, inputs: list[str], kind: str | None, jobs: int, complete: bool
+    report: SpooledReport,
+    inputs: list[str],
+    kind: str | None,
+    jobs: int,
+    complete: bool,
+    impacts: _Impacts | None = None,
 ) -> tuple[Callable[[str], str], str]:
     """Every game of the inputs, each once: a store's a slice at a time (in worker
     processes), a JSON Lines file's streamed in tables of whole games
@@ -149,17 +189,24 @@ def _audit_inputs(
             read = read_stream(sys.stdin.buffer, report.problems)
             if read is not None:
                 opened.append(read.origin)
-                _audit_groups(report, read.games.values(), read.origin, owners, kind, complete)
+                _audit_groups(
+                    report, read.games.values(), read.origin, owners, kind, complete, impacts
+                )
         elif is_store(Path(item)):
             source = open_store_input(Path(item), report.problems)
             if source is not None:
                 opened.append(source.origin)
                 for games in _audit_store(source.store, kind, jobs, complete):
-                    report.add(g for g in games if owners.fresh(g.game_id, source.origin))
+                    mine = [g for g in games if owners.fresh(g.game_id, source.origin)]
+                    report.add(mine)
+                    if impacts is not None:
+                        for g in mine:
+                            if g.findings:
+                                impacts.add(source.store.load_game(g.game_id))
                 report.problems += [
                     p for p in map(str, source.store.problems) if p not in report.problems
                 ]
-        elif _audit_file(report, Path(item), owners, kind, complete):
+        elif _audit_file(report, Path(item), owners, kind, complete, impacts):
             opened.append(str(item))
     if not opened:
         echo_problems(report.problems, "error")
@@ -168,7 +215,12 @@ def _audit_inputs(
 
 
 def _audit_file(
-    report: SpooledReport, path: Path, owners: _Owners, kind: str | None, complete: bool
+    report: SpooledReport,
+    path: Path,
+    owners: _Owners,
+    kind: str | None,
+    complete: bool,
+    impacts: _Impacts | None = None,
 ) -> bool:
     """Audit a JSON Lines file, streamed; False (and a problem) when it is no log at all."""
     from replay.store.stream import game_tables
@@ -184,7 +236,7 @@ def _audit_file(
         for table in game_tables(path, rejected):
             games = group_games(events_from_table(table))
             del table
-            _audit_groups(report, games, origin, owners, kind, complete)
+            _audit_groups(report, games, origin, owners, kind, complete, impacts)
             del games
     except OSError as exc:
         report.problems.append(f"{origin}: {exc.strerror or exc}")
@@ -200,11 +252,15 @@ def _audit_groups(
     owners: _Owners,
     kind: str | None,
     complete: bool,
+    impacts: _Impacts | None = None,
 ) -> None:
-    """Audit the games (of ``kind``) this input owns."""
+    """Audit the games (of ``kind``) this input owns (and adjust their findings' results)."""
     for events in games:
         if (kind is None or events[0].kind == kind) and owners.fresh(events[0].game_id, origin):
-            report.add([audit_game(events, complete=complete)])
+            audited = audit_game(events, complete=complete)
+            report.add([audited])
+            if impacts is not None and audited.findings:
+                impacts.add(events)
 
 
 def _audit_store(
@@ -280,20 +336,6 @@ def explain(
         if adjusted is not None:
             typer.echo("\n" + adjusted.render())
     raise typer.Exit(0 if verdict.ok else 1)
-
-
-ImpactOpt = Annotated[
-    bool,
-    typer.Option(
-        "--impact",
-        help="The adjusted result of a faulty event: rollouts to the end of the game from the "
-        "rules' ruling (docs/review.md).",
-    ),
-]
-SamplesOpt = Annotated[
-    int, typer.Option("--samples", "-n", min=1, help="Rollouts per finding (with --impact).")
-]
-SeedOpt = Annotated[int, typer.Option("--seed", help="The rollouts' seed (with --impact).")]
 
 
 def _impact_of(events: list[Event], step: int, samples: int, seed: int) -> Impact | None:
