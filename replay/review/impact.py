@@ -348,7 +348,7 @@ def _impact(
         assert recorded is not None
         seats = tuple(_exact_seat(s, recorded) for s in range(before.n))
         return impact("ruling", describe_payload(applied), seats, _none(), nothing=True)
-    start = before.clone() if applied is None else rules.apply_in_place(before.clone(), applied)
+    start = _corrected(rules, before, applied)
     outcomes = _rollouts(rules, start, finding, settings)
     played = walked.after.get(finding.seq)
     baseline = None
@@ -374,6 +374,23 @@ def _rollouts(rules: Game[Any], start: Any, finding: Finding, settings: _Setting
         rng = random.Random(f"{settings.seed}/{finding.game_id}/{finding.seq}/{j}")
         out.append(_outcome(rules, play_game(rules, start.clone(), settings.policy, rng)))
     return out
+
+
+def _corrected(rules: Game[Any], before: Any, applied: Event | None) -> Any:
+    """The state the rollouts start from: the rules' event applied to (a copy of) the state
+    before the finding; for an illegal decision, that state itself (the policy decides)."""
+    return before.clone() if applied is None else rules.apply_in_place(before.clone(), applied)
+
+
+def corrected_state(events: Sequence[Event], seq: int) -> Any | None:
+    """The corrected state of the finding at ``seq`` of a game (``events`` in seq order): what
+    the adjusted result's rollouts start from; None where there is no correction."""
+    rules = get_rules(events[0].kind)
+    walked = _walk(rules, events, {seq})
+    before = walked.before.get(seq)
+    if before is None or seq not in walked.applied:
+        return None
+    return _corrected(rules, before, walked.applied[seq])
 
 
 def _is_decision(rules: Game[Any], state: Any, finding: Finding) -> bool:
