@@ -41,7 +41,7 @@ from replay.review.stats import Estimate, mean_interval
 from replay.simulate import SimulationError
 
 #: Rollouts to the end of the game per finding when none is given.
-DEFAULT_IMPACT_SAMPLES = 64
+DEFAULT_IMPACT_SAMPLES = 200
 #: A bound no game of the four comes near (a runaway policy is a bug).
 MAX_GAME_EVENTS = 1_000_000
 
