@@ -133,3 +133,14 @@ def test_explain_and_audit_show_the_impact_and_follow_the_schemas() -> None:
     assert finding["impact"]["changes_nothing"] and finding["impact"]["winner_change"]["mean"] == 0
     line = RUNNER.invoke(app, ["audit", str(path), *cheap])
     assert "adjusted result: HEARTS-FOLLOW at 10: winner changes in" in line.stdout
+
+
+def test_a_log_the_rules_cannot_walk_to_its_end_keeps_its_recorded_winners() -> None:
+    events = dispute("HEARTS-FOLLOW")
+    cut = [e for e in events if e.seq != 400]  # a seq missing: the walk stops there
+    end = events[-1]
+    assert end.type == "game_end" and end.values is not None
+    impact = next(i for i in game_impacts(cut, samples=2, seed=2) if i.seq == 10)
+    assert impact.recorded_winners == tuple(sorted(end.values))
+    assert impact.winner_change.n == 2 and "game_end" in impact.note
+    assert all(seat.recorded_total is None for seat in impact.seats)

@@ -106,6 +106,8 @@ class Impact:
             )
         b = self.baseline_change
         against = f"; {b.mean:.0%} from the move as recorded" if b is not None else ""
+        if self.note:
+            against += f"; {self.note}"
         return (
             f"{head}: winner changes in {w.mean:.0%} ({w.low:.0%}-{w.high:.0%}, "
             f"{self.samples} rollouts{against})"
@@ -131,6 +133,8 @@ class Impact:
         if self.recorded_winners is None:
             lines.append("The log does not reach the end of the game: no recorded result.")
         else:
+            if self.note:
+                lines.append(f"No recorded totals: {self.note}.")
             winners = ", ".join(str(s) for s in self.recorded_winners)
             lines.append(
                 f"Recorded winner: seat {winners}. The winner changes in {w.mean:.0%} of the "
@@ -298,10 +302,13 @@ def game_impacts(
     walked = _walk(rules, events, {f.seq for f in findings})
     final = walked.final
     recorded = _outcome(rules, final) if final is not None and final.over else None
+    winners = recorded[2] if recorded is not None else _logged_winners(events)
     last = max(f.seq for f in every)
     settings = _Settings(samples, seed, policy)
     return [
-        _impact(rules, f, walked, recorded, f.seq == last and recorded is not None, settings)
+        _impact(
+            rules, f, walked, (recorded, winners), f.seq == last and recorded is not None, settings
+        )
         for f in findings
     ]
 
@@ -317,14 +324,17 @@ def _impact(
     rules: Game[Any],
     finding: Finding,
     walked: _Walked,
-    recorded: Outcome | None,
+    result: tuple[Outcome | None, frozenset[int] | None],
     log_goes_on: bool,
     settings: _Settings,
 ) -> Impact:
-    """One finding's impact (``log_goes_on``: no later finding, and the log reaches the end)."""
+    """One finding's impact (``result``: the recorded outcome, when the rules walk the log to
+    its end, and the recorded winners; ``log_goes_on``: no later finding, and the log reaches
+    the end)."""
+    recorded, won = result
     before = walked.before.get(finding.seq)
     applied = walked.applied.get(finding.seq)
-    winners = tuple(sorted(recorded[2])) if recorded else None
+    winners = tuple(sorted(won)) if won is not None else None
 
     def impact(
         correction: str,
@@ -352,17 +362,16 @@ def _impact(
     outcomes = _rollouts(rules, start, finding, settings)
     played = walked.after.get(finding.seq)
     baseline = None
-    if played is not None and recorded is not None:
-        baseline = _winner_change(_rollouts(rules, played, finding, settings), recorded)
+    if played is not None and won is not None:
+        baseline = _winner_change(_rollouts(rules, played, finding, settings), won)
     corrected = (
         describe_payload(applied) if applied is not None
         else f"a legal move chosen by the {settings.policy} policy"
     )  # fmt: skip
     return impact(
         "ruling" if applied is not None else "policy", corrected,
-        _seats(before.n, outcomes, recorded), _winner_change(outcomes, recorded),
-        settings.samples,
-        "" if recorded else "the log does not reach the end of the game", baseline=baseline,
+        _seats(before.n, outcomes, recorded), _winner_change(outcomes, won),
+        settings.samples, _missing(recorded, won), baseline=baseline,
     )  # fmt: skip
 
 
@@ -374,6 +383,21 @@ def _rollouts(rules: Game[Any], start: Any, finding: Finding, settings: _Setting
         rng = random.Random(f"{settings.seed}/{finding.game_id}/{finding.seq}/{j}")
         out.append(_outcome(rules, play_game(rules, start.clone(), settings.policy, rng)))
     return out
+
+
+def _logged_winners(events: Sequence[Event]) -> frozenset[int] | None:
+    """The winners the log's last ``game_end`` records (its ``values``), None without one."""
+    end = next((e for e in reversed(events) if e.type == "game_end"), None)
+    return frozenset(end.values) if end is not None and end.values is not None else None
+
+
+def _missing(recorded: Outcome | None, winners: frozenset[int] | None) -> str:
+    """What the recorded side lacks, in words ("" when nothing)."""
+    if recorded is not None:
+        return ""
+    if winners is not None:
+        return "the rules cannot walk the log to its end: the recorded winners are its game_end's"
+    return "the log does not reach the end of the game"
 
 
 def _corrected(rules: Game[Any], before: Any, applied: Event | None) -> Any:
@@ -429,13 +453,13 @@ def _seats(
 
 def _winner_change(
     outcomes: list[Outcome],
-    recorded: Outcome | None,
+    winners: frozenset[int] | None,
 ) -> Estimate:
     """The share of rollouts whose winners differ from the recorded, with its Wilson interval."""
     from replay.analytics.rates import wilson
 
-    if recorded is None or not outcomes:
+    if winners is None or not outcomes:
         return _none()
-    changed = sum(o[2] != recorded[2] for o in outcomes)
+    changed = sum(o[2] != winners for o in outcomes)
     low, high = wilson(changed, len(outcomes))
     return Estimate(changed / len(outcomes), low, high, len(outcomes))
