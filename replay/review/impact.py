@@ -36,14 +36,11 @@ from replay.audit import Finding, audit_game
 from replay.events import Category, Event
 from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation, describe_payload
-from replay.review.rollout import DEFAULT_POLICY
+from replay.review.rollout import DEFAULT_POLICY, play_game
 from replay.review.stats import Estimate, mean_interval
-from replay.simulate import SimulationError
 
 #: Rollouts to the end of the game per finding when none is given.
 DEFAULT_IMPACT_SAMPLES = 200
-#: A bound no game of the four comes near (a runaway policy is a bug).
-MAX_GAME_EVENTS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,28 +222,6 @@ def _outcome(rules: Game[Any], state: Any) -> Outcome:
     result = rules.result(state)
     totals = [float(t) for t in result.get("totals") or [0] * state.n]
     return totals, places_of(result, state.n), frozenset(result.get("winners") or ())
-
-
-def play_game(rules: Game[Any], state: Any, policy: str, rng: random.Random) -> Any:
-    """Play on from ``state`` (changed in place) to the end of the game, every seat played by
-    the bot ``policy``, every chance outcome drawn from ``rng``: the final state."""
-    bot = rules.bots()[policy]
-    apply = rules.apply_in_place
-    for _ in range(MAX_GAME_EVENTS):
-        due = rules.due(state)
-        if due.phase is Phase.OVER:
-            return state
-        if due.phase is Phase.RULING:
-            event = due.ruling
-            assert event is not None
-        elif due.phase is Phase.DECISION:
-            event = bot(state, due.seats[0], rng)
-        elif due.phase is Phase.CHANCE:
-            event = rules.sample_chance(state, rng)
-        else:
-            break
-        state = apply(state, event)
-    raise SimulationError(f"{state.game_id}: no end of the game from step {state.seq}")
 
 
 # --------------------------------------------------------------------- one game
