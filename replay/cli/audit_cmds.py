@@ -335,6 +335,8 @@ def explain(
         typer.echo(verdict.render())
         if adjusted is not None:
             typer.echo("\n" + adjusted.render())
+        elif impact:
+            typer.echo("\nadjusted result: none (no finding of the audit at this step)")
     raise typer.Exit(0 if verdict.ok else 1)
 
 
