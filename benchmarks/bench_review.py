@@ -14,7 +14,10 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
   decision against the heuristic seats' (Welch's test); over ``--corpora`` corpora of
   heuristic hands, how often two heuristic seats are told apart (p < 0.01);
 - ``labels``: the share of labelled moves labelled again under another seed (default
-  settings, ``--label-hands`` hands).
+  settings, ``--label-hands`` hands);
+- ``impact``: the adjusted result (``replay explain --impact``, default settings) of every
+  dispute file of sample_logs/disputes whose finding is played on (an illegal decision, a
+  wrong ruling), on one core: CPU seconds per file, the slowest, rollouts/s.
 """
 
 from __future__ import annotations
@@ -179,17 +182,41 @@ def validity(hands: int, corpora: int, samples: int) -> None:
               f"{hands // 4} hands")  # fmt: skip
 
 
+def impact() -> None:
+    from replay.cli.common import read_events_file
+    from replay.review import DEFAULT_IMPACT_SAMPLES
+    from replay.review.impact import game_impacts
+
+    root = Path(__file__).resolve().parent.parent / "sample_logs" / "disputes"
+    print(f"impact: adjusted results of the dispute files, {DEFAULT_IMPACT_SAMPLES} rollouts")
+    worst, total, rollouts = ("", 0.0), 0.0, 0
+    for path in sorted(root.glob("*/*.jsonl")):
+        events, _ = read_events_file(path)
+        events.sort(key=lambda e: e.seq)
+        start = time.process_time()
+        found = game_impacts(events)
+        seconds = time.process_time() - start
+        played = sum(i.samples * (2 if i.baseline_change else 1) for i in found)
+        if not played:
+            continue
+        total, rollouts = total + seconds, rollouts + played
+        worst = max(worst, (path.stem, seconds), key=lambda w: w[1])
+        name = f"{path.parent.name}/{path.stem}"
+        print(f"  {name:28} {seconds:6.2f} s CPU  {played:4} games played on")
+    print(f"  slowest: {worst[0]} {worst[1]:.2f} s; {rollouts / total:.0f} games/s on one core")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--part", action="append",
-                        choices=["speed", "scaling", "strength", "validity", "labels"])  # fmt: skip
+    parts_known = ["speed", "scaling", "strength", "validity", "labels", "impact"]
+    parser.add_argument("--part", action="append", choices=parts_known)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--corpora", type=int, default=20)
     parser.add_argument("--samples", type=int, default=8, help="of the validity part")
     parser.add_argument("--label-hands", type=int, default=16)
     args = parser.parse_args()
     print(f"replay engine: {engine_build()}")
-    parts = args.part or ["speed", "scaling", "strength", "validity", "labels"]
+    parts = args.part or parts_known
     if "speed" in parts:
         speed()
     if "scaling" in parts:
@@ -200,6 +227,8 @@ def main() -> None:
         validity(args.hands, args.corpora, args.samples)
     if "labels" in parts:
         labels_again(args.label_hands)
+    if "impact" in parts:
+        impact()
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from replay.cursor import Cursor, Jump, Outcome
 from replay.events import Event
 from replay.explain import Verdict, explain_step
 from replay.games import UnknownGame, get_rules
+from replay.review.impact import Impact, game_impacts
 from replay.violation import RuleViolation
 
 if TYPE_CHECKING:
@@ -360,6 +361,22 @@ def verdict(path: str, game_id: str, seq: int) -> Verdict | str:
         return explain_step(load_events(path, game_id), seq)
     except (IndexError, ValueError, KeyError) as exc:
         return str(exc)
+
+
+#: Rollouts of the audit page's adjusted result (fewer than the CLI's: an answer in a second).
+DASHBOARD_IMPACT_SAMPLES = 64
+
+
+@st.cache_resource(show_spinner="Playing the game on from the rules' ruling…", max_entries=64)
+def adjusted_result(path: str, game_id: str, seq: int) -> Impact | str | None:
+    """``replay explain --impact``'s adjusted result of the finding at ``seq`` (seed 0), None
+    when there is no finding there, or why it cannot be computed."""
+    try:
+        events = sorted(load_events(path, game_id), key=lambda e: e.seq)
+        found = game_impacts(events, samples=DASHBOARD_IMPACT_SAMPLES, steps=[seq])
+    except (IndexError, ValueError, KeyError) as exc:
+        return str(exc)
+    return found[0] if found else None
 
 
 # --------------------------------------------------------------------- audit

@@ -20,6 +20,7 @@ from replay.events import Event
 from replay.explain import Verdict
 from replay.games import UnknownGame, get_rules
 from replay.render import plain_card_label
+from replay.review.impact import Impact
 from replay.rulebook import rule_text
 from replay.svg import card_svg, cards_html
 from replay.text import escaped
@@ -95,12 +96,42 @@ def _loose(view: Mapping[str, Any]) -> list[str]:
 
 
 # --------------------------------------------------------------------- the dispute report
-def dispute_report(events: Sequence[Event], verdict: Verdict, origin: str, fmt: str) -> str:
-    """The report on one disputed event as ``markdown`` or ``html``."""
+def dispute_report(
+    events: Sequence[Event], verdict: Verdict, origin: str, fmt: str, impact: Impact | None = None
+) -> str:
+    """The report on one disputed event as ``markdown`` or ``html`` (with its adjusted result
+    when ``impact`` is given)."""
     view = position_before(events, verdict.seq)
     if fmt == "html":
-        return _dispute_html(events, verdict, origin, view)
-    return _dispute_markdown(events, verdict, origin, view)
+        return _dispute_html(events, verdict, origin, view, _impact_html(impact))
+    return _dispute_markdown(events, verdict, origin, view) + _impact_markdown(impact)
+
+
+def _impact_markdown(impact: Impact | None) -> str:
+    """The section "Had the irregularity not happened" of a markdown report."""
+    if impact is None:
+        return ""
+    head, rows = impact.table()
+    out = ["", "## Had the irregularity not happened", ""]
+    out += [_md(line) for line in impact.headline]
+    if rows:
+        out += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        out += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(out) + "\n"
+
+
+def _impact_html(impact: Impact | None) -> str:
+    """The section "Had the irregularity not happened" of an HTML report."""
+    if impact is None:
+        return ""
+    head, rows = impact.table()
+    body = ["<h2>Had the irregularity not happened</h2>"]
+    body += [f"<p>{_html(line)}</p>" for line in impact.headline]
+    if rows:
+        body.append('<table class="impact"><tr>' + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
+        body += ["<tr>" + "".join(f"<td>{_html(v)}</td>" for v in row) + "</tr>" for row in rows]
+        body.append("</table>")
+    return "\n".join(body)
 
 
 def _dispute_markdown(
@@ -186,7 +217,11 @@ def _cards(kind: str, codes: Sequence[str | None], width: int = 38) -> str:
 
 
 def _dispute_html(
-    events: Sequence[Event], v: Verdict, origin: str, view: Mapping[str, Any] | None
+    events: Sequence[Event],
+    v: Verdict,
+    origin: str,
+    view: Mapping[str, Any] | None,
+    extra: str = "",
 ) -> str:
     kind = v.kind
     e = _html
@@ -248,6 +283,8 @@ def _dispute_html(
         ]
     if _continues(v):
         body.append(f"<p>Play continues from: {e(_continues(v))}</p>")
+    if extra:
+        body.append(extra)
     title = f"Dispute: {v.game_id} step {v.seq}"
     return _page(title, "\n".join(body))
 

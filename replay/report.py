@@ -26,6 +26,19 @@ CSV_COLUMNS = ("file", "game_id", "kind", "seq", "rule", "message", "event", "ex
 Origins = Callable[[str], str]
 
 
+class Adjustment(Protocol):
+    """The adjusted result of a finding (:class:`replay.review.impact.Impact`)."""
+
+    @property
+    def summary(self) -> str: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+#: The adjusted results shown with the findings (``replay audit --impact``), by game id and seq.
+Adjustments = Mapping[tuple[str, int], Adjustment]
+
+
 @dataclass(slots=True)
 class Counts:
     """What a report's summary counts, gathered a game at a time."""
@@ -104,18 +117,27 @@ def format_report(
     return out.getvalue()
 
 
-def write_report(report: Reported, fmt: str, out: TextIO, where: Origins) -> None:
+def write_report(
+    report: Reported, fmt: str, out: TextIO, where: Origins, impacts: Adjustments | None = None
+) -> None:
     """Write ``report`` to ``out`` as :func:`format_report` formats it (no final newline),
-    a game at a time."""
+    a game at a time; with ``impacts``, each finding's adjusted result beside it (an
+    ``impact`` object in JSON, a line in a table or markdown; not in CSV)."""
     writers = {"json": _json, "jsonl": _jsonl, "csv": _csv, "markdown": _markdown}
-    writers.get(fmt, _table)(report, out, where)
+    writers.get(fmt, _table)(report, out, where, impacts or {})
 
 
 # --------------------------------------------------------------------------- JSON
-def _findings(report: Reported, where: Origins) -> Iterator[dict[str, Any]]:
+def _findings(
+    report: Reported, where: Origins, impacts: Adjustments | None = None
+) -> Iterator[dict[str, Any]]:
     for game in report.noteworthy():
         for finding in game.findings:
-            yield {**finding.to_dict(), "file": where(finding.game_id)}
+            row = {**finding.to_dict(), "file": where(finding.game_id)}
+            if impacts:
+                impact = impacts.get((finding.game_id, finding.seq))
+                row["impact"] = impact.to_dict() if impact is not None else None
+            yield row
 
 
 def _stopped(report: Reported) -> Iterator[dict[str, Any]]:
@@ -139,13 +161,15 @@ def _dumps(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, indent=indent, default=str, ensure_ascii=False)
 
 
-def _json(report: Reported, out: TextIO, where: Origins) -> None:
+def _json(
+    report: Reported, out: TextIO, where: Origins, impacts: Adjustments | None = None
+) -> None:
     """The report as one JSON document, the same text as ``json.dumps(..., indent=2)`` of
     :meth:`AuditReport.to_dict` with each finding's file, written an item at a time."""
     counts = report.counts()
     out.write(f'{{\n  "games": {counts.games},\n  "events": {counts.events},\n')
     problems = (problem_object(p) for p in report.problems)
-    lists = [("findings", _findings(report, where)), ("stopped", _stopped(report)),
+    lists = [("findings", _findings(report, where, impacts)), ("stopped", _stopped(report)),
              ("incomplete", _incomplete(report)), ("problems", problems)]  # fmt: skip
     for i, (name, items) in enumerate(lists):
         out.write(f'  "{name}": ')
@@ -164,8 +188,10 @@ def _json_list(items: Iterable[Any], out: TextIO) -> None:
     out.write("[]" if empty else "\n  ]")
 
 
-def _jsonl(report: Reported, out: TextIO, where: Origins) -> None:
-    records = _records(report, where)
+def _jsonl(
+    report: Reported, out: TextIO, where: Origins, impacts: Adjustments | None = None
+) -> None:
+    records = _records(report, where, impacts)
     first = next(records, None)
     if first is None:
         return
@@ -174,8 +200,10 @@ def _jsonl(report: Reported, out: TextIO, where: Origins) -> None:
         out.write("\n" + _dumps(record))
 
 
-def _records(report: Reported, where: Origins) -> Iterator[dict[str, Any]]:
-    for finding in _findings(report, where):
+def _records(
+    report: Reported, where: Origins, impacts: Adjustments | None = None
+) -> Iterator[dict[str, Any]]:
+    for finding in _findings(report, where, impacts):
         game = finding["game_id"]
         yield {"record": "finding", "file": where(game), **finding}
     for stop in _stopped(report):
@@ -187,7 +215,7 @@ def _records(report: Reported, where: Origins) -> Iterator[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- CSV
-def _csv(report: Reported, out: TextIO, where: Origins) -> None:
+def _csv(report: Reported, out: TextIO, where: Origins, impacts: Adjustments | None = None) -> None:
     """One row per finding, after the header (no final newline)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -266,12 +294,18 @@ def _text(text: str) -> str:
     return clip(escaped(text))
 
 
-def _table(report: Reported, out: TextIO, where: Origins) -> None:
+def _table(
+    report: Reported, out: TextIO, where: Origins, impacts: Adjustments | None = None
+) -> None:
     """Each finding as a block, then the stops and waits, the unreadable input and the
     summary, a blank line between."""
     for game in report.noteworthy():
         for f in game.findings:
-            out.write(_finding_block(f, where(f.game_id)) + "\n\n")
+            out.write(_finding_block(f, where(f.game_id)) + "\n")
+            impact = (impacts or {}).get((f.game_id, f.seq))
+            if impact is not None:
+                out.write(f"  adjusted result: {_text(impact.summary)}\n")
+            out.write("\n")
     for g in report.noteworthy():
         if g.stopped_at is not None:
             stop = f"{shown(g.game_id)}: audit stopped at seq {g.stopped_at}: {g.stop_reason}"
@@ -290,7 +324,9 @@ def _cell(text: str) -> str:
     return _text(text).replace("|", "\\|")
 
 
-def _markdown(report: Reported, out: TextIO, where: Origins) -> None:
+def _markdown(
+    report: Reported, out: TextIO, where: Origins, impacts: Adjustments | None = None
+) -> None:
     counts = report.counts()
     out.write(f"# Audit report\n\n{summary_line(counts, len(report.problems))}\n")
     if counts.findings:
@@ -301,6 +337,10 @@ def _markdown(report: Reported, out: TextIO, where: Origins) -> None:
                     f"\n| {_cell(where(f.game_id))} | {_cell(shown(f.game_id))} | {f.seq} "
                     f"| {f.rule} | {_cell(f.message)} | {_cell(f.expected)} |"
                 )
+    if impacts:
+        out.write("\n\n## Adjusted results\n")
+        for key in sorted(impacts):
+            out.write(f"\n- {_cell(shown(key[0]))}: {_cell(impacts[key].summary)}")
     if counts.stopped:
         out.write("\n\n## Games audited only in part\n")
         for g in report.noteworthy():

@@ -331,6 +331,11 @@ def test_the_audit_links_a_finding_to_the_replay_at_its_step(open_page: Open) ->
     assert "<b>Recorded</b>: #10 play seat 0 (p0) 2♦" in html
     assert "<b>Rule</b>: HEARTS-FOLLOW" in html
     assert "<b>Play continues from</b>: the recorded event" in html
+    assert any(b.key == "run_impact" for b in at.button)  # did it change the result?
+    at.button(key="run_impact").click().run()  # replay explain --impact, 64 rollouts
+    assert not at.exception
+    assert "The winner changes in" in texts(at)
+    assert at.dataframe[-1].value.shape[0] == 4  # a row per seat, recorded beside adjusted
     at.button(key="open_replay").click().run()
     assert not at.exception
     assert at.query_params["game"] == "hearts-HEARTS-FOLLOW" and at.query_params["step"] == "10"

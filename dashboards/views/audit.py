@@ -10,6 +10,7 @@ import altair as alt
 import streamlit as st
 
 from dashboards.data import (
+    adjusted_result,
     csv_bytes,
     findings_table,
     page_context,
@@ -101,6 +102,28 @@ def main() -> None:
             st.code(in_notation(kind, result.before), language=None)
     if st.button("Open the replay at this step", type="primary", key="open_replay"):
         st.switch_page(REPLAY_PAGE, query_params={"game": game, "step": str(seq)})
+    impact_section(path, game, seq)
+
+
+def impact_section(path: str, game: str, seq: int) -> None:
+    """``replay explain --impact``: did the finding change the result? Computed on demand."""
+    st.subheader("Did it change the result?")
+    key = f"impact_{game}_{seq}"
+    if not st.session_state.get(key) and not st.button("Play the game on", key="run_impact"):
+        st.caption("The game played on to its end from the rules' ruling, many times, beside "
+                   "the recorded result (docs/review.md).")  # fmt: skip
+        return
+    st.session_state[key] = True
+    impact = adjusted_result(path, game, seq)
+    if impact is None or isinstance(impact, str):
+        st.warning(impact or "No finding at this step.")
+        return
+    for line in impact.headline:
+        st.markdown(line)
+    head, rows = impact.table()
+    if rows:
+        st.dataframe([dict(zip(head, row, strict=True)) for row in rows], hide_index=True,
+                     key="impact_table")  # fmt: skip
 
 
 main()

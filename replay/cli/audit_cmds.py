@@ -28,11 +28,13 @@ from replay.cli.common import (
     read_inputs,
 )
 from replay.cli.output import Format, FormatOpt, JsonOpt, dump, echo, records_text
+from replay.review import DEFAULT_IMPACT_SAMPLES
 from replay.text import shown
 
 if TYPE_CHECKING:
     from replay.audit import GameAudit
     from replay.events import Event
+    from replay.review.impact import Impact
     from replay.spool import SpooledReport
 
 DEFAULT_JOBS = os.cpu_count() or 1
@@ -52,6 +54,20 @@ class ExplainFormat(StrEnum):
     jsonl = "jsonl"
     markdown = "markdown"
     html = "html"
+
+
+ImpactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--impact",
+        help="The adjusted result of a faulty event: rollouts to the end of the game from the "
+        "rules' ruling (docs/review.md).",
+    ),
+]
+SamplesOpt = Annotated[
+    int, typer.Option("--samples", "-n", min=1, help="Rollouts per finding (with --impact).")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="The rollouts' seed (with --impact).")]
 
 
 @app.command()
@@ -78,19 +94,24 @@ def audit(
             "--complete", help="Judge finished games: a log that stops before its end is a finding."
         ),
     ] = False,
+    impact: ImpactOpt = False,
+    samples: SamplesOpt = DEFAULT_IMPACT_SAMPLES,
+    seed: SeedOpt = 0,
 ) -> None:
     """Check every decision and recompute every ruling. Exit 0 clean, 1 findings, 2 unreadable.
 
     A log that stops before its game ended (a live game, a cut file) is reported as incomplete,
-    with what the game waits for, unless ``--complete``."""
+    with what the game waits for, unless ``--complete``. With ``--impact``, each finding's
+    adjusted result (``replay explain --impact``) beside it (not with ``--engine spark``)."""
     from replay.audit import audit_game
     from replay.report import write_report
     from replay.spark.cli import audit_with_spark
     from replay.spool import SpooledReport
 
+    impacts = _Impacts(samples, seed) if impact else None
     with SpooledReport() as report:
         if engine is Engine.local and game is None:  # every game, files streamed
-            where, described = _audit_inputs(report, inputs, kind, jobs, complete)
+            where, described = _audit_inputs(report, inputs, kind, jobs, complete, impacts)
         else:
             sources = read_inputs(inputs)
             if engine is Engine.spark:
@@ -98,15 +119,33 @@ def audit(
             else:
                 _, events = game_of(sources, game)
                 report.add([audit_game(events, complete=complete)])
+                if impacts is not None:
+                    impacts.add(events)
             report.problems.extend(sources.collect_problems())
             where, described = sources.origin, sources.describe()
         if not report.counts().games and not report.problems:
             report.problems.append(f"{described}: no events")
-        write_report(report, fmt.value, sys.stdout, where)
+        write_report(report, fmt.value, sys.stdout, where, impacts.found if impacts else None)
         sys.stdout.write("\n")
         if fmt is AuditFormat.csv:  # a CSV of findings has no row for unreadable input
             echo_problems(report.problems, "error")
     raise typer.Exit(report.exit_code)
+
+
+class _Impacts:
+    """The adjusted results of the findings met (``replay audit --impact``)."""
+
+    def __init__(self, samples: int, seed: int) -> None:
+        self.samples, self.seed = samples, seed
+        self.found: dict[tuple[str, int], Impact] = {}
+
+    def add(self, events: list[Event]) -> None:
+        """The adjusted results of one game's findings (events in any order)."""
+        from replay.review.impact import game_impacts
+
+        ordered = sorted(events, key=lambda e: e.seq)
+        for found in game_impacts(ordered, samples=self.samples, seed=self.seed):
+            self.found[(found.game_id, found.seq)] = found
 
 
 class _Owners:
@@ -138,7 +177,12 @@ class _Owners:
 
 
 def _audit_inputs(
-    report: SpooledReport, inputs: list[str], kind: str | None, jobs: int, complete: bool
+    report: SpooledReport,
+    inputs: list[str],
+    kind: str | None,
+    jobs: int,
+    complete: bool,
+    impacts: _Impacts | None = None,
 ) -> tuple[Callable[[str], str], str]:
     """Every game of the inputs, each once: a store's a slice at a time (in worker
     processes), a JSON Lines file's streamed in tables of whole games
@@ -156,17 +200,24 @@ def _audit_inputs(
             read = read_stream(sys.stdin.buffer, report.problems)
             if read is not None:
                 opened.append(read.origin)
-                _audit_groups(report, read.games.values(), read.origin, owners, kind, complete)
+                _audit_groups(
+                    report, read.games.values(), read.origin, owners, kind, complete, impacts
+                )
         elif is_store(Path(item)):
             source = open_store_input(Path(item), report.problems)
             if source is not None:
                 opened.append(source.origin)
                 for games in _audit_store(source.store, kind, jobs, complete):
-                    report.add(g for g in games if owners.fresh(g.game_id, source.origin))
+                    mine = [g for g in games if owners.fresh(g.game_id, source.origin)]
+                    report.add(mine)
+                    if impacts is not None:
+                        for g in mine:
+                            if g.findings:
+                                impacts.add(source.store.load_game(g.game_id))
                 report.problems += [
                     p for p in map(str, source.store.problems) if p not in report.problems
                 ]
-        elif _audit_file(report, Path(item), owners, kind, complete):
+        elif _audit_file(report, Path(item), owners, kind, complete, impacts):
             opened.append(str(item))
     if not opened:
         echo_problems(report.problems, "error")
@@ -175,7 +226,12 @@ def _audit_inputs(
 
 
 def _audit_file(
-    report: SpooledReport, path: Path, owners: _Owners, kind: str | None, complete: bool
+    report: SpooledReport,
+    path: Path,
+    owners: _Owners,
+    kind: str | None,
+    complete: bool,
+    impacts: _Impacts | None = None,
 ) -> bool:
     """Audit a JSON Lines file, streamed; False (and a problem) when it is no log at all."""
     from replay.audit import group_games
@@ -194,7 +250,7 @@ def _audit_file(
         for table in game_tables(path, rejected):
             games = group_games(events_from_table(table))
             del table
-            _audit_groups(report, games, origin, owners, kind, complete)
+            _audit_groups(report, games, origin, owners, kind, complete, impacts)
             del games
     except OSError as exc:
         report.problems.append(f"{origin}: {exc.strerror or exc}")
@@ -210,13 +266,17 @@ def _audit_groups(
     owners: _Owners,
     kind: str | None,
     complete: bool,
+    impacts: _Impacts | None = None,
 ) -> None:
-    """Audit the games (of ``kind``) this input owns."""
+    """Audit the games (of ``kind``) this input owns (and adjust their findings' results)."""
     from replay.audit import audit_game
 
     for events in games:
         if (kind is None or events[0].kind == kind) and owners.fresh(events[0].game_id, origin):
-            report.add([audit_game(events, complete=complete)])
+            audited = audit_game(events, complete=complete)
+            report.add([audited])
+            if impacts is not None and audited.findings:
+                impacts.add(events)
 
 
 def _audit_store(
@@ -259,9 +319,14 @@ def explain(
         ),
     ] = ExplainFormat.table,
     as_json: JsonOpt = False,
+    impact: ImpactOpt = False,
+    samples: SamplesOpt = DEFAULT_IMPACT_SAMPLES,
+    seed: SeedOpt = 0,
 ) -> None:
     """The disputed-ruling view: the state before the event, the event, and the verdict.
 
+    With ``--impact``, the adjusted result of a faulty event: the game played on to its end
+    from the rules' ruling (or a legal move for an illegal one), beside the recorded result.
     Exit 0 when the event stands, 1 when it breaks a rule, 2 when it cannot be judged.
     """
     from replay.explain import explain_step
@@ -271,18 +336,35 @@ def explain(
         verdict = explain_step(events, step)
     except (IndexError, ValueError) as exc:
         fail(f"{ref.origin}: game {shown(ref.game_id)}: {exc}")
+    adjusted = _impact_of(events, step, samples, seed) if impact and not verdict.ok else None
+    extra = {"impact": adjusted.to_dict() if adjusted else None} if impact else {}
     fmt = ExplainFormat.json if as_json else fmt
     if fmt is ExplainFormat.json:
-        typer.echo(dump({**verdict.to_dict(), "file": ref.origin}))
+        typer.echo(dump({**verdict.to_dict(), "file": ref.origin, **extra}))
     elif fmt is ExplainFormat.jsonl:
-        typer.echo(json.dumps({**verdict.to_dict(), "file": ref.origin}, ensure_ascii=False))
+        typer.echo(
+            json.dumps({**verdict.to_dict(), "file": ref.origin, **extra}, ensure_ascii=False)
+        )
     elif fmt in (ExplainFormat.markdown, ExplainFormat.html):
         from replay.htmlreport import dispute_report
 
-        typer.echo(dispute_report(events, verdict, ref.origin, fmt.value), nl=False)
+        typer.echo(dispute_report(events, verdict, ref.origin, fmt.value, adjusted), nl=False)
     else:
         typer.echo(verdict.render())
+        if adjusted is not None:
+            typer.echo("\n" + adjusted.render())
+        elif impact:
+            typer.echo("\nadjusted result: none (no finding of the audit at this step)")
     raise typer.Exit(0 if verdict.ok else 1)
+
+
+def _impact_of(events: list[Event], step: int, samples: int, seed: int) -> Impact | None:
+    """The adjusted result of the finding at ``step`` (None when the audit finds none there)."""
+    from replay.review.impact import game_impacts
+
+    found = game_impacts(sorted(events, key=lambda e: e.seq), samples=samples, seed=seed,
+                         steps=[step])  # fmt: skip
+    return found[0] if found else None
 
 
 @app.command("rules")

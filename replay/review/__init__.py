@@ -14,3 +14,5 @@ DEFAULT_SAMPLES = 64
 DEFAULT_ALTERNATIVES = 12
 #: The policy a review plays on with when none is named.
 DEFAULT_POLICY = "heuristic"
+#: Rollouts to the end of the game per finding when none is given (``--impact``).
+DEFAULT_IMPACT_SAMPLES = 200

@@ -31,6 +31,8 @@ from replay.simulate import SimulationError
 
 #: A bound no scoring unit of the four games comes near (a runaway policy is a bug).
 MAX_UNIT_EVENTS = 100_000
+#: A bound no whole game of the four comes near.
+MAX_GAME_EVENTS = 1_000_000
 
 
 class Evaluator(Protocol):
@@ -102,3 +104,25 @@ def play_unit(
             break
         state = apply(state, event)
     raise SimulationError(f"{state.game_id}: seat {seat} got no result from step {state.seq}")
+
+
+def play_game(rules: Game[Any], state: Any, policy: str, rng: random.Random) -> Any:
+    """Play on from ``state`` (changed in place) to the end of the game, every seat played by
+    the bot ``policy``, every chance outcome drawn from ``rng``: the final state."""
+    bot = rules.bots()[policy]
+    apply = rules.apply_in_place
+    for _ in range(MAX_GAME_EVENTS):
+        due = rules.due(state)
+        if due.phase is Phase.OVER:
+            return state
+        if due.phase is Phase.RULING:
+            event = due.ruling
+            assert event is not None
+        elif due.phase is Phase.DECISION:
+            event = bot(state, due.seats[0], rng)
+        elif due.phase is Phase.CHANCE:
+            event = rules.sample_chance(state, rng)
+        else:
+            break
+        state = apply(state, event)
+    raise SimulationError(f"{state.game_id}: no end of the game from step {state.seq}")
