@@ -141,7 +141,8 @@ def test_a_finding_opens_the_replay_and_the_next_finding(serve: Any, page: Any) 
     url = serve(DISPUTE)
     page.goto(f"{url}/audit?finding=0")
     settle(page)
-    assert "HEARTS-FOLLOW" in text(page) and "illegal" in text(page)
+    shown = text(page)  # the event as recorded and the rules' verdict, cards as the faces show them
+    assert "HEARTS-FOLLOW" in shown and "seat 0 played 2♦ while holding 4♣" in shown
     shot(page, "audit-finding")
     click(page, "open_replay")
     assert "/replay" in page.url and "step=10" in page.url
