@@ -1,0 +1,207 @@
+"""The replay page's review pane: the game shown reviewed on demand by :mod:`replay.review`
+(docs/review.md), then for the step shown, if it is a decision of a reviewed seat, each legal
+alternative with its expected result and 95% interval, the move played marked, its loss and
+label; and jumps to the previous and next labelled decision (:meth:`replay.cursor.Cursor.jump`).
+
+A review is cached by game, seat, samples and seed, a part of its decisions at a time, so that
+the page shows its progress and a review once made is not made again. In a seat's view only
+that seat's decisions are reviewed: the alternatives of another seat would show its hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from dashboards.data import Replay, load_events
+from replay.cursor import MISTAKE_JUMPS, Jump
+from replay.review.engine import (
+    DecisionReview,
+    GameReview,
+    Settings,
+    decision_steps,
+    plan_review,
+    review_steps,
+)
+from replay.review.stats import Estimate
+
+#: Decisions reviewed per cached part (the progress bar moves a part at a time).
+PART = 6
+#: The samples a review starts with on the page (the CLI's default is more, and slower).
+PANE_SAMPLES = 16
+#: The mistake jumps: (jump, label, icon, help, key).
+MISTAKE_BUTTONS: dict[Jump, tuple[str, str, str, str]] = {
+    "prev_mistake": ("mistake", ":material/undo:", "the previous labelled decision", "Shift+M"),
+    "next_mistake": ("mistake", ":material/redo:", "the next labelled decision", "M"),
+}
+
+
+def _settings(samples: int, seed: int) -> Settings:
+    return replace(Settings(), samples=samples, seed=seed)
+
+
+def _seats(seat: int | None) -> list[int] | None:
+    return None if seat is None else [seat]
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def review_plan(
+    path: str, game_id: str, seat: int | None, samples: int, seed: int
+) -> tuple[GameReview, list[list[int]]] | str:
+    """A game's review before any decision is valued, with its decisions' positions in parts
+    of :data:`PART`; or why it cannot be reviewed (one line)."""
+    try:
+        events = sorted(load_events(path, game_id), key=lambda e: e.seq)
+        review = plan_review(events, _seats(seat), _settings(samples, seed))
+        steps = decision_steps(events, review)
+    except (KeyError, ValueError, IndexError) as exc:
+        return f"game {game_id} cannot be reviewed: {exc}"
+    return review, [steps[k : k + PART] for k in range(0, len(steps), PART)]
+
+
+@st.cache_data(show_spinner=False, max_entries=1024)
+def review_part(
+    path: str, game_id: str, seat: int | None, samples: int, seed: int, part: int
+) -> list[DecisionReview]:
+    """The reviews of the decisions of one part of a game's review plan."""
+    plan = review_plan(path, game_id, seat, samples, seed)
+    assert not isinstance(plan, str)
+    events = sorted(load_events(path, game_id), key=lambda e: e.seq)
+    return review_steps(events, plan[1][part], _settings(samples, seed))
+
+
+def game_review(
+    path: str, game_id: str, seat: int | None, samples: int, seed: int
+) -> GameReview | str:
+    """The game's review, its parts from the cache or made now under a progress bar."""
+    plan = review_plan(path, game_id, seat, samples, seed)
+    if isinstance(plan, str):
+        return plan
+    planned, parts = plan
+    review = replace(planned, decisions=[])
+    total = sum(len(p) for p in parts)
+    bar = st.progress(0.0, text=f"Reviewing {total} decisions…") if parts else None
+    for k in range(len(parts)):
+        review.decisions.extend(review_part(path, game_id, seat, samples, seed, k))
+        if bar is not None:
+            done = len(review.decisions)
+            bar.progress(done / total, text=f"Reviewed {done} of {total} decisions…")
+    if bar is not None:
+        bar.empty()
+    return review
+
+
+# --------------------------------------------------------------------- what the pane shows
+def _interval(value: Estimate) -> str:
+    return f"{value.mean:.2f} [{value.low:.2f}, {value.high:.2f}]"
+
+
+def alternatives_table(decision: DecisionReview, lower_is_better: bool) -> dict[str, list[str]]:
+    """The decision's alternatives, best first: the move played marked ``played``, the
+    policy's ``policy``."""
+    ranked = sorted(
+        decision.alternatives, key=lambda a: a.value.mean if lower_is_better else -a.value.mean
+    )
+    marks = [
+        " · ".join(m for m, on in (("played", a.chosen), ("policy", a.policy)) if on)
+        for a in ranked
+    ]
+    return {
+        "": marks,
+        "move": [a.move for a in ranked],
+        "expected [95%]": [_interval(a.value) for a in ranked],
+    }
+
+
+def decision_words(decision: DecisionReview) -> str:
+    """The verdict on a decision: the move played, the best, the loss and the label."""
+    loss = _interval(decision.loss)
+    if decision.label:
+        verdict = f"**{decision.label}**"
+    elif decision.loss.excludes_zero():
+        verdict = "a loss below the inaccuracy threshold"
+    else:
+        verdict = "no label: the loss's interval includes 0"
+    return (
+        f"Played `{decision.played}`, best `{decision.best}`: loss {loss} — {verdict}"
+        + (f" ({len(decision.alternatives)} of {decision.legal} legal moves valued)"
+           if decision.legal > len(decision.alternatives) else "")
+    )  # fmt: skip
+
+
+def review_caption(review: GameReview) -> str:
+    """What the review is made with and in what unit."""
+    unit, settings = review.unit, review.settings
+    better = "lower" if unit.lower_is_better else "higher"
+    labelled = sum(d.label is not None for d in review.decisions)
+    return (
+        f"Expected {unit.measure} per {unit.unit} for the seat deciding ({better} is better), "
+        f"95% intervals; policy {settings.policy}, {settings.samples} samples of the hidden "
+        f"cards per decision, seed {settings.seed}; {len(review.decisions)} decisions reviewed, "
+        f"{labelled} labelled."
+    )
+
+
+# --------------------------------------------------------------------- the pane
+def on_mistake(replay: Replay, step: int, where: Jump, mistakes: list[int]) -> None:
+    st.query_params["step"] = str(replay.jump(step, where, mistakes))
+
+
+def mistake_buttons(replay: Replay, step: int, mistakes: list[int]) -> None:
+    cols = st.columns(len(MISTAKE_JUMPS))
+    for col, where in zip(cols, MISTAKE_JUMPS, strict=True):
+        label, icon, tip, key = MISTAKE_BUTTONS[where]
+        col.button(
+            label, key=f"jump_{where}", help=f"To {tip} ({key})", on_click=on_mistake,
+            args=(replay, step, where, mistakes), icon=icon, shortcut=key, width="stretch",
+            disabled=not replay.can_jump(step, where, mistakes),
+            icon_position="left" if where.startswith("prev") else "right",
+        )  # fmt: skip
+
+
+def review_controls(game_id: str, seat: int | None) -> tuple[int, int, bool]:
+    """The samples, the seed and whether the game is to be reviewed (asked once per game and
+    seat: the review then follows the steps)."""
+    left, right = st.columns(2)
+    samples = left.number_input(
+        "Samples", 1, 4096, PANE_SAMPLES, key="review_samples",
+        help="Deals of the hidden cards per decision",
+    )  # fmt: skip
+    seed = right.number_input(
+        "Seed", 0, 2**31 - 1, 0, key="review_seed", help="The same seed gives the same review"
+    )
+    asked = (game_id, seat)
+    if st.button("Review this game", key="review_run", icon=":material/analytics:"):
+        st.session_state["review_of"] = asked
+    return int(samples), int(seed), st.session_state.get("review_of") == asked
+
+
+def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Replay) -> None:
+    """The review pane of the replay page for ``step`` (``seat``: the seat whose view is shown,
+    the only one reviewed; None: every seat)."""
+    st.subheader("Review")
+    samples, seed, asked = review_controls(game_id, seat)
+    if not asked:
+        whose = "every seat's" if seat is None else "this seat's"
+        st.caption(f"Values {whose} decisions against their alternatives on sampled deals of "
+                   "what the seat could not see (docs/review.md).")  # fmt: skip
+        return
+    review = game_review(path, game_id, seat, samples, seed)
+    if isinstance(review, str):
+        st.warning(review)
+        return
+    st.caption(review_caption(review))
+    if review.stopped_at is not None:
+        st.info(f"Reviewed up to step {review.stopped_at}, the first audit finding: "
+                f"{review.stop_reason}")  # fmt: skip
+    mistake_buttons(replay, step, review.mistakes)
+    decision = review.decision_at(step)
+    if decision is None:
+        others = " and other seats' moves" if seat is not None else ""
+        st.caption(f"Step {step} is not a reviewed decision (rulings, chance, forced moves"
+                   f"{others} are not).")  # fmt: skip
+        return
+    st.markdown(decision_words(decision))
+    table = alternatives_table(decision, review.unit.lower_is_better)
+    st.dataframe(table, hide_index=True)

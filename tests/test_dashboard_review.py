@@ -1,0 +1,83 @@
+# ruff: noqa: F811  (the fixture of test_dashboard_app, imported, is an argument here)
+"""The replay page's review pane on one short Hearts hand whose seat 2 plays at random: the
+review asked for, the alternatives of the decision shown with the move played marked, and the
+mistake jumps of the library's cursor landing on the labelled decisions (one app run, AppTest
+being slow)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from replay.cursor import Cursor
+from replay.games import get_rules
+from replay.review.engine import Settings, move_text, review_game
+from replay.samples import write_jsonl
+from tests.review_support import first_hand
+from tests.test_dashboard_app import Open, open_page, texts  # noqa: F401  (a fixture)
+
+SEAT = 2
+SAMPLES = 4
+
+
+@pytest.fixture(scope="module")
+def hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
+    """A file of one Hearts hand (seat 2 playing at random), and the seqs of the decisions
+    of seat 2 the library labels with 4 samples, seed 0."""
+    events = first_hand(2, SEAT, 1.0)
+    path = tmp_path_factory.mktemp("review") / "hand.jsonl"
+    write_jsonl(path, events)
+    review = review_game(events, Settings(samples=SAMPLES), [SEAT])
+    return path, review.mistakes
+
+
+def alternatives(at: AppTest) -> Any:
+    """The review pane's table of alternatives (None: not shown)."""
+    return next((d.value for d in at.dataframe if "expected [95%]" in d.value.columns), None)
+
+
+def test_the_cursor_jumps_between_a_review_s_mistakes() -> None:
+    rules = get_rules("hearts")
+    cursor = Cursor(rules, first_hand(2, SEAT, 1.0))
+    seqs = [51, 20, 20, 10_000]  # a duplicate and one past the replay's end (left out)
+    assert cursor.jump("next_mistake", mistakes=seqs).step == 20
+    assert cursor.jump("next_mistake", mistakes=seqs).step == 51
+    assert not cursor.can_jump("next_mistake", mistakes=seqs)
+    assert cursor.jump("prev_mistake", mistakes=seqs).step == 20
+    assert not cursor.can_jump("prev_mistake", mistakes=seqs)
+    assert not cursor.can_jump("next_mistake") and not cursor.can_jump("prev_mistake")
+
+
+def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
+    open_page: Open, hand: tuple[Path, list[int]]
+) -> None:
+    path, mistakes = hand
+    assert mistakes, "the careless seat makes a labelled mistake"
+    at = open_page(path, "replay", step="0", seat=str(SEAT))
+    assert alternatives(at) is None and not at.get("progress")
+    at.number_input(key="review_samples").set_value(SAMPLES).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    words = texts(at)
+    assert f"policy heuristic, {SAMPLES} samples" in words and "seed 0" in words
+    assert "Step 0 is not a reviewed decision" in words
+    assert at.button(key="jump_prev_mistake").disabled
+    at.button(key="jump_next_mistake").click().run()
+    assert at.query_params["step"] == str(mistakes[0])
+    decision = next(str(m.value) for m in at.markdown if str(m.value).startswith("Played"))
+    label = decision.split("— **")[1].split("**")[0]
+    assert label in ("inaccuracy", "mistake", "blunder")
+    table = alternatives(at)
+    assert len(table) > 1 and sum("played" in mark for mark in table[""]) == 1
+    played = table["move"][next(i for i, m in enumerate(table[""]) if "played" in m)]
+    recorded = first_hand(2, SEAT, 1.0)[mistakes[0]]
+    assert recorded.player == SEAT and played == move_text(recorded)
+    assert decision.startswith(f"Played `{played}`")
+    if len(mistakes) > 1:
+        at.button(key="jump_next_mistake").click().run()
+        assert at.query_params["step"] == str(mistakes[1])
+    else:
+        assert at.button(key="jump_next_mistake").disabled
