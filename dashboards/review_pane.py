@@ -24,7 +24,7 @@ from replay.review.engine import (
     plan_review,
     review_steps,
 )
-from replay.review.stats import Estimate
+from replay.review.report import loss_words, ranked_alternatives, review_caption, stop_words
 
 #: Decisions reviewed per cached part (the progress bar moves a part at a time).
 PART = 6
@@ -92,57 +92,6 @@ def game_review(
     return review
 
 
-# --------------------------------------------------------------------- what the pane shows
-def _interval(value: Estimate) -> str:
-    return f"{value.mean:.2f} [{value.low:.2f}, {value.high:.2f}]"
-
-
-def alternatives_table(decision: DecisionReview, lower_is_better: bool) -> dict[str, list[str]]:
-    """The decision's alternatives, best first: the move played marked ``played``, the
-    policy's ``policy``."""
-    ranked = sorted(
-        decision.alternatives, key=lambda a: a.value.mean if lower_is_better else -a.value.mean
-    )
-    marks = [
-        " · ".join(m for m, on in (("played", a.chosen), ("policy", a.policy)) if on)
-        for a in ranked
-    ]
-    return {
-        "": marks,
-        "move": [a.move for a in ranked],
-        "expected [95%]": [_interval(a.value) for a in ranked],
-    }
-
-
-def decision_words(decision: DecisionReview) -> str:
-    """The verdict on a decision: the move played, the best, the loss and the label."""
-    loss = _interval(decision.loss)
-    if decision.label:
-        verdict = f"**{decision.label}**"
-    elif decision.loss.excludes_zero():
-        verdict = "a loss below the inaccuracy threshold"
-    else:
-        verdict = "no label: the loss's interval includes 0"
-    return (
-        f"Played `{decision.played}`, best `{decision.best}`: loss {loss} — {verdict}"
-        + (f" ({len(decision.alternatives)} of {decision.legal} legal moves valued)"
-           if decision.legal > len(decision.alternatives) else "")
-    )  # fmt: skip
-
-
-def review_caption(review: GameReview) -> str:
-    """What the review is made with and in what unit."""
-    unit, settings = review.unit, review.settings
-    better = "lower" if unit.lower_is_better else "higher"
-    labelled = sum(d.label is not None for d in review.decisions)
-    return (
-        f"Expected {unit.measure} per {unit.unit} for the seat deciding ({better} is better), "
-        f"95% intervals; policy {settings.policy}, {settings.samples} samples of the hidden "
-        f"cards per decision, seed {settings.seed}; {len(review.decisions)} decisions reviewed, "
-        f"{labelled} labelled."
-    )
-
-
 # --------------------------------------------------------------------- the pane
 def on_mistake(replay: Replay, step: int, where: Jump, mistakes: list[int]) -> None:
     st.query_params["step"] = str(replay.jump(step, where, mistakes))
@@ -192,9 +141,9 @@ def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Re
         st.warning(review)
         return
     st.caption(review_caption(review))
-    if review.stopped_at is not None:
-        st.info(f"Reviewed up to step {review.stopped_at}, the first audit finding: "
-                f"{review.stop_reason}")  # fmt: skip
+    stop = stop_words(review)
+    if stop:
+        st.info(stop[0].upper() + stop[1:])
     mistake_buttons(replay, step, review.mistakes)
     decision = review.decision_at(step)
     if decision is None:
@@ -202,6 +151,9 @@ def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Re
         st.caption(f"Step {step} is not a reviewed decision (rulings, chance, forced moves"
                    f"{others} are not).")  # fmt: skip
         return
-    st.markdown(decision_words(decision))
-    table = alternatives_table(decision, review.unit.lower_is_better)
+    st.markdown(f"Seat {decision.seat} chose `{decision.played}`; best `{decision.best}`; "
+                f"{loss_words(decision)}")  # fmt: skip
+    rows = ranked_alternatives(decision, review.unit.lower_is_better)
+    table = {"": [r["mark"] for r in rows], "move": [r["move"] for r in rows],
+             "expected [95%]": [r["expected"] for r in rows]}  # fmt: skip
     st.dataframe(table, hide_index=True)

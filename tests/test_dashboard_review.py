@@ -6,6 +6,7 @@ being slow)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -67,15 +68,15 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
     assert at.button(key="jump_prev_mistake").disabled
     at.button(key="jump_next_mistake").click().run()
     assert at.query_params["step"] == str(mistakes[0])
-    decision = next(str(m.value) for m in at.markdown if str(m.value).startswith("Played"))
-    label = decision.split("— **")[1].split("**")[0]
-    assert label in ("inaccuracy", "mistake", "blunder")
+    decision = next(str(m.value) for m in at.markdown if str(m.value).startswith("Seat "))
+    label = re.search(r"\]: (\w+)", decision)
+    assert label is not None and label.group(1) in ("inaccuracy", "mistake", "blunder")
     table = alternatives(at)
     assert len(table) > 1 and sum("played" in mark for mark in table[""]) == 1
     played = table["move"][next(i for i, m in enumerate(table[""]) if "played" in m)]
     recorded = first_hand(2, SEAT, 1.0)[mistakes[0]]
     assert recorded.player == SEAT and played == move_text(recorded)
-    assert decision.startswith(f"Played `{played}`")
+    assert decision.startswith(f"Seat {SEAT} chose `{played}`; best `")
     if len(mistakes) > 1:
         at.button(key="jump_next_mistake").click().run()
         assert at.query_params["step"] == str(mistakes[1])
