@@ -109,9 +109,10 @@ def mistake_buttons(replay: Replay, step: int, mistakes: list[int]) -> None:
         )  # fmt: skip
 
 
-def review_controls(game_id: str, seat: int | None) -> tuple[int, int, bool]:
-    """The samples, the seed and whether the game is to be reviewed (asked once per game and
-    seat: the review then follows the steps)."""
+def review_controls(game_id: str, seat: int | None) -> tuple[int, int] | None:
+    """The samples and seed of the review asked for this game and seat (None: none asked).
+    The review is made when the button is pressed, with the settings of that moment; it then
+    follows the steps, and changing the settings asks nothing until the button is pressed."""
     left, right = st.columns(2)
     samples = left.number_input(
         "Samples", 1, 4096, PANE_SAMPLES, key="review_samples",
@@ -120,23 +121,25 @@ def review_controls(game_id: str, seat: int | None) -> tuple[int, int, bool]:
     seed = right.number_input(
         "Seed", 0, 2**31 - 1, 0, key="review_seed", help="The same seed gives the same review"
     )
-    asked = (game_id, seat)
     if st.button("Review this game", key="review_run", icon=":material/analytics:"):
-        st.session_state["review_of"] = asked
-    return int(samples), int(seed), st.session_state.get("review_of") == asked
+        st.session_state["review_of"] = (game_id, seat, int(samples), int(seed))
+    asked = st.session_state.get("review_of")
+    if not isinstance(asked, tuple) or asked[:2] != (game_id, seat):
+        return None
+    return asked[2], asked[3]
 
 
 def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Replay) -> None:
     """The review pane of the replay page for ``step`` (``seat``: the seat whose view is shown,
     the only one reviewed; None: every seat)."""
     st.subheader("Review")
-    samples, seed, asked = review_controls(game_id, seat)
-    if not asked:
+    asked = review_controls(game_id, seat)
+    if asked is None:
         whose = "every seat's" if seat is None else "this seat's"
         st.caption(f"Values {whose} decisions against their alternatives on sampled deals of "
                    "what the seat could not see (docs/review.md).")  # fmt: skip
         return
-    review = game_review(path, game_id, seat, samples, seed)
+    review = game_review(path, game_id, seat, *asked)
     if isinstance(review, str):
         st.warning(review)
         return
@@ -151,7 +154,9 @@ def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Re
         st.caption(f"Step {step} is not a reviewed decision (rulings, chance, forced moves"
                    f"{others} are not).")  # fmt: skip
         return
-    st.markdown(f"Seat {decision.seat} chose `{decision.played}`; best `{decision.best}`; "
+    names = list(replay.view(step, None).get("names") or [])
+    who = f" ({names[decision.seat]})" if decision.seat < len(names) else ""
+    st.markdown(f"Seat {decision.seat}{who} chose `{decision.played}`; best `{decision.best}`; "
                 f"{loss_words(decision)}")  # fmt: skip
     rows = ranked_alternatives(decision, review.unit.lower_is_better)
     table = {"": [r["mark"] for r in rows], "move": [r["move"] for r in rows],
