@@ -7,6 +7,7 @@ being slow)."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from replay.cursor import Cursor
+from replay.events import Event
 from replay.games import get_rules
 from replay.review.engine import Settings, move_text, review_game
 from replay.samples import write_jsonl
@@ -24,11 +26,17 @@ SEAT = 2
 SAMPLES = 4
 
 
+@cache
+def hand_events() -> list[Event]:
+    """One Hearts hand whose seat 2 plays at random."""
+    return first_hand(2, SEAT, 1.0)
+
+
 @pytest.fixture(scope="module")
 def hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
     """A file of one Hearts hand (seat 2 playing at random), and the seqs of the decisions
     of seat 2 the library labels with 4 samples, seed 0."""
-    events = first_hand(2, SEAT, 1.0)
+    events = hand_events()
     path = tmp_path_factory.mktemp("review") / "hand.jsonl"
     write_jsonl(path, events)
     review = review_game(events, Settings(samples=SAMPLES), [SEAT])
@@ -42,7 +50,7 @@ def alternatives(at: AppTest) -> Any:
 
 def test_the_cursor_jumps_between_a_review_s_mistakes() -> None:
     rules = get_rules("hearts")
-    cursor = Cursor(rules, first_hand(2, SEAT, 1.0))
+    cursor = Cursor(rules, hand_events())
     seqs = [51, 20, 20, 10_000]  # a duplicate and one past the replay's end (left out)
     assert cursor.jump("next_mistake", mistakes=seqs).step == 20
     assert cursor.jump("next_mistake", mistakes=seqs).step == 51
@@ -74,10 +82,14 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
     table = alternatives(at)
     assert len(table) > 1 and sum("played" in mark for mark in table[""]) == 1
     played = table["move"][next(i for i, m in enumerate(table[""]) if "played" in m)]
-    recorded = first_hand(2, SEAT, 1.0)[mistakes[0]]
+    recorded = hand_events()[mistakes[0]]
     assert recorded.player == SEAT and played == move_text(recorded)
     assert decision.startswith(f"Seat {SEAT} (p{SEAT}) chose `{played}`; best `")
     at.button(key="jump_next_mistake").click().run()
     assert at.query_params["step"] == str(mistakes[1])
+    other = next(e.seq for e in hand_events() if e.type == "play" and e.player != SEAT)
+    at.query_params["step"] = str(other)
+    at.run()  # another seat's move: not reviewed in seat 2's view (it would show that hand)
+    assert alternatives(at) is None and "other seats' moves are not" in texts(at)
     at.number_input(key="review_samples").set_value(SAMPLES + 1).run()
     assert f"{SAMPLES} samples" in texts(at)  # new settings: nothing until the button
