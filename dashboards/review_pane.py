@@ -15,6 +15,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dashboards.data import Replay, load_events
+from dashboards.verdicts import in_notation
 from replay.cursor import MISTAKE_JUMPS, Jump
 from replay.review.engine import (
     DecisionReview,
@@ -146,7 +147,7 @@ def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Re
     st.caption(review_caption(review))
     stop = stop_words(review)
     if stop:
-        st.info(stop[0].upper() + stop[1:])
+        st.info(in_notation(review.kind, stop[0].upper() + stop[1:]))
     mistake_buttons(replay, step, review.mistakes)
     decision = review.decision_at(step)
     if decision is None:
@@ -156,9 +157,11 @@ def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Re
         return
     names = list(replay.view(step, None).get("names") or [])
     who = f" ({names[decision.seat]})" if decision.seat < len(names) else ""
-    st.markdown(f"Seat {decision.seat}{who} chose `{decision.played}`; best `{decision.best}`; "
+    played, best = (in_notation(review.kind, m) for m in (decision.played, decision.best))
+    st.markdown(f"Seat {decision.seat}{who} chose `{played}`; best `{best}`; "
                 f"{loss_words(decision)}")  # fmt: skip
     rows = ranked_alternatives(decision, review.unit.lower_is_better)
-    table = {"": [r["mark"] for r in rows], "move": [r["move"] for r in rows],
+    table = {"": [r["mark"] for r in rows],
+             "move": [in_notation(review.kind, r["move"]) for r in rows],
              "expected [95%]": [r["expected"] for r in rows]}  # fmt: skip
     st.dataframe(table, hide_index=True)

@@ -532,16 +532,19 @@ def review_frames(review: GameReview, last_step: int) -> dict[str, Any]:
     stopped it, and per reviewed decision (by step) its alternatives best first, the move
     played marked, its loss and label."""
     lower = review.unit.lower_is_better
+
+    def shown(text: str) -> str:  # cards in the faces' notation, controls escaped
+        return escaped(cards_in_text(text, lambda code: _label(review.kind, code)))
+
     decisions = {
         str(d.seq): {
             "seat": d.seat,
-            "played": escaped(d.played),
-            "best": escaped(d.best),
+            "played": shown(d.played),
+            "best": shown(d.best),
             "label": d.label,
             "words": escaped(loss_words(d)),
             "alternatives": [
-                [r["mark"], escaped(r["move"]), r["expected"]]
-                for r in ranked_alternatives(d, lower)
+                [r["mark"], shown(r["move"]), r["expected"]] for r in ranked_alternatives(d, lower)
             ],
         }
         for d in review.decisions
@@ -549,7 +552,7 @@ def review_frames(review: GameReview, last_step: int) -> dict[str, Any]:
     }
     return {
         "caption": review_caption(review),
-        "stop": escaped(stop_words(review) or ""),
+        "stop": shown(stop_words(review) or ""),
         "decisions": decisions,
         "mistakes": [s for s in review.mistakes if s <= last_step],
     }

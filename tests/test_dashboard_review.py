@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboards.verdicts import in_notation
 from replay.cursor import Cursor
 from replay.events import Event
 from replay.games import get_rules
@@ -83,7 +84,7 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
     assert len(table) > 1 and sum("played" in mark for mark in table[""]) == 1
     played = table["move"][next(i for i, m in enumerate(table[""]) if "played" in m)]
     recorded = hand_events()[mistakes[0]]
-    assert recorded.player == SEAT and played == move_text(recorded)
+    assert recorded.player == SEAT and played == in_notation("hearts", move_text(recorded))
     assert decision.startswith(f"Seat {SEAT} (p{SEAT}) chose `{played}`; best `")
     at.button(key="jump_next_mistake").click().run()
     assert at.query_params["step"] == str(mistakes[1])

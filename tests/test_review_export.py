@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from replay.cursor import cards_in_text
+from replay.render import plain_card_label
 from replay.review.engine import Settings, review_game
 from replay.review.report import loss_words
 from replay.samples import write_jsonl
@@ -44,7 +46,7 @@ def test_the_html_replay_holds_the_review_of_each_decision(tmp_path: Path) -> No
         shown = review["decisions"][str(decision.seq)]
         assert shown["label"] == decision.label and shown["words"] == loss_words(decision)
         marked = [move for mark, move, _ in shown["alternatives"] if "played" in mark]
-        assert marked == [decision.played]
+        assert marked == [cards_in_text(decision.played, lambda c: plain_card_label("hearts", c))]
         assert len(shown["alternatives"]) == len(decision.alternatives)
     labelled = review["decisions"][str(library.mistakes[0])]
     assert labelled["label"] in labelled["words"]
