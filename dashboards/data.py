@@ -18,7 +18,7 @@ import datetime
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -263,14 +263,14 @@ class Replay:
         with self.lock:
             return self.cursor.seek(step).view(seat)
 
-    def jump(self, step: int, where: Jump) -> int:
-        """The step a jump from ``step`` lands on."""
+    def jump(self, step: int, where: Jump, mistakes: Sequence[int] = ()) -> int:
+        """The step a jump from ``step`` lands on (``mistakes``: a review's labelled seqs)."""
         with self.lock:
-            return self.cursor.seek(step).jump(where, self.finding_seqs).step
+            return self.cursor.seek(step).jump(where, self.finding_seqs, mistakes).step
 
-    def can_jump(self, step: int, where: Jump) -> bool:
+    def can_jump(self, step: int, where: Jump, mistakes: Sequence[int] = ()) -> bool:
         with self.lock:
-            return self.cursor.seek(step).can_jump(where, self.finding_seqs)
+            return self.cursor.seek(step).can_jump(where, self.finding_seqs, mistakes)
 
     def event(self, step: int) -> Event:
         return self.cursor.events[step]

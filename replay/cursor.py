@@ -51,12 +51,14 @@ class StepOutOfRange(IndexError):
 #: The names of :meth:`Cursor.jump`, shared by the terminal stepper and the dashboard.
 Jump = Literal[
     "first", "last", "next", "prev", "next_trick", "prev_trick", "next_round", "prev_round",
-    "next_finding", "prev_finding",
+    "next_finding", "prev_finding", "next_mistake", "prev_mistake",
 ]  # fmt: skip
 JUMPS: Final[tuple[Jump, ...]] = (
     "first", "prev_round", "prev_trick", "prev_finding", "prev",
     "next", "next_finding", "next_trick", "next_round", "last",
 )  # fmt: skip
+#: The jumps to a game review's labelled decisions (:meth:`Cursor.jump` with ``mistakes``).
+MISTAKE_JUMPS: Final[tuple[Jump, ...]] = ("prev_mistake", "next_mistake")
 
 
 def trick_ends(events: Sequence[Event], categories: dict[str, Category]) -> list[int]:
@@ -328,22 +330,35 @@ class Cursor:
         """The steps of findings at these seqs (one beyond the replay: its last step)."""
         return sorted({min(s, self.last_step) for s in seqs if s >= 0})
 
-    def jump(self, where: Jump, findings: Iterable[int] = ()) -> Cursor:
-        """Move by one of :data:`JUMPS` (stay when there is nowhere to go that way).
+    def mistake_stops(self, seqs: Iterable[int]) -> list[int]:
+        """The steps of reviewed decisions at these seqs (those within the replay)."""
+        return sorted({s for s in seqs if 0 <= s <= self.last_step})
+
+    def jump(
+        self, where: Jump, findings: Iterable[int] = (), mistakes: Iterable[int] = ()
+    ) -> Cursor:
+        """Move by one of :data:`JUMPS` or :data:`MISTAKE_JUMPS` (stay when there is nowhere
+        to go that way).
 
         ``next_trick``/``prev_trick``: the next (previous) complete trick on the table;
         ``next_round``/``prev_round``: the end of this round, or of the next (previous) one;
         ``next_finding``/``prev_finding``: the next (previous) step in ``findings``, the seqs
-        of a game's findings (one past the replay's end goes to its last step).
+        of a game's findings (one past the replay's end goes to its last step);
+        ``next_mistake``/``prev_mistake``: the next (previous) step in ``mistakes``, the seqs of
+        the labelled decisions of a review (:meth:`replay.review.engine.GameReview.mistakes`).
         """
-        target = self._target(where, findings)
+        target = self._target(where, findings, mistakes)
         return self if target is None else self.seek(target)
 
-    def can_jump(self, where: Jump, findings: Iterable[int] = ()) -> bool:
+    def can_jump(
+        self, where: Jump, findings: Iterable[int] = (), mistakes: Iterable[int] = ()
+    ) -> bool:
         """Whether :meth:`jump` would move (a button to enable)."""
-        return self._target(where, findings) not in (None, self.step)
+        return self._target(where, findings, mistakes) not in (None, self.step)
 
-    def _target(self, where: Jump, findings: Iterable[int]) -> int | None:
+    def _target(
+        self, where: Jump, findings: Iterable[int], mistakes: Iterable[int] = ()
+    ) -> int | None:
         ends = {"first": 0, "last": self.last_step}
         if where in ends:
             return ends[where]
@@ -357,6 +372,8 @@ class Cursor:
             stops = self.round_stops
         elif what == "finding":
             stops = self.finding_stops(findings)
+        elif what == "mistake":
+            stops = self.mistake_stops(mistakes)
         else:
             raise ValueError(f"unknown jump {where!r}; known: {', '.join(JUMPS)}")
         if direction not in ("next", "prev"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.audit import audit_game
 from replay.cursor import CONTINUES_WORDS, Cursor, cards_in_text, event_words
@@ -21,9 +21,13 @@ from replay.explain import Verdict
 from replay.games import UnknownGame, get_rules
 from replay.render import plain_card_label
 from replay.review.impact import Impact
+from replay.review.report import loss_words, ranked_alternatives, review_caption, stop_words
 from replay.rulebook import rule_text
 from replay.svg import card_svg, cards_html
 from replay.text import escaped
+
+if TYPE_CHECKING:
+    from replay.review.engine import GameReview
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
@@ -436,7 +440,10 @@ function draw() {
   $("finding").hidden = here.length === 0 || f.verdict.length > 0;  // the verdict says it
   history.replaceState(null, "", "#step=" + step);
 }
-function go(s) { step = Math.max(0, Math.min(D.frames.length - 1, s)); draw(); }
+function go(s) {
+  step = Math.max(0, Math.min(D.frames.length - 1, s)); draw();
+  if (typeof drawReview === "function") drawReview(step);  // the review, when included
+}
 function next(stops) { const s = stops.find((x) => x > step); if (s !== undefined) go(s); }
 function prev(stops) { const s = stops.filter((x) => x < step).pop(); if (s !== undefined) go(s); }
 const finds = D.findings.map((x) => x.step);
@@ -498,14 +505,101 @@ _CONTROLS = """
 """
 
 
-def replay_page(events: Sequence[Event], origin: str) -> str:
-    """One game as a single HTML file that steps through it (buttons, slider, keys)."""
+def replay_page(events: Sequence[Event], origin: str, review: GameReview | None = None) -> str:
+    """One game as a single HTML file that steps through it (buttons, slider, keys), with its
+    ``review`` (:mod:`replay.review`) beside each reviewed decision when one is given."""
     data = replay_frames(events)
+    if review is not None:
+        data["review"] = review_frames(review, len(data["frames"]) - 1)
     payload = script_json(data)
     head = (
         f"<h1>{escape(data['game'])} ({escape(data['kind'])})</h1>"
         f'<p class="muted">from {escape(escaped(origin))}; players '
-        f"{escape(', '.join(data['names']))}; keys: ← → t T r R f F Home End</p>"
+        f"{escape(', '.join(data['names']))}; keys: ← → t T r R f F Home End"
+        f"{' m M' if review is not None else ''}</p>"
     )
     script = f'<script type="application/json" id="replay-data">{payload}</script>{_SCRIPT}'
-    return _page(f"Replay: {events[0].game_id}", head + _CONTROLS, script)
+    controls = _CONTROLS
+    if review is not None:
+        controls += _REVIEW_CONTROLS
+        script += _REVIEW_SCRIPT
+    return _page(f"Replay: {events[0].game_id}", head + controls, script)
+
+
+# --------------------------------------------------------------------- the review in the replay
+def review_frames(review: GameReview, last_step: int) -> dict[str, Any]:
+    """What the replay page shows of a game's review: what it is made with, where the audit
+    stopped it, and per reviewed decision (by step) its alternatives best first, the move
+    played marked, its loss and label."""
+    lower = review.unit.lower_is_better
+
+    def shown(text: str) -> str:  # cards in the faces' notation, controls escaped
+        return escaped(cards_in_text(text, lambda code: _label(review.kind, code)))
+
+    decisions = {
+        str(d.seq): {
+            "seat": d.seat,
+            "played": shown(d.played),
+            "best": shown(d.best),
+            "label": d.label,
+            "words": escaped(loss_words(d)),
+            "alternatives": [
+                [r["mark"], shown(r["move"]), r["expected"]] for r in ranked_alternatives(d, lower)
+            ],
+        }
+        for d in review.decisions
+        if d.seq <= last_step
+    }
+    return {
+        "caption": review_caption(review),
+        "stop": shown(stop_words(review) or ""),
+        "decisions": decisions,
+        "mistakes": [s for s in review.mistakes if s <= last_step],
+    }
+
+
+_REVIEW_CONTROLS = """
+<h2>Review</h2>
+<p class="muted" id="review-caption"></p>
+<p id="review-stop" class="muted" hidden></p>
+<p class="controls">
+<button data-do="prevMistake" title="previous labelled decision (M)">&lsaquo; mistake</button>
+<button data-do="nextMistake" title="next labelled decision (m)">mistake &rsaquo;</button>
+</p>
+<p id="review-words"></p>
+<table class="seats" id="review-table"><thead><tr><th></th><th>move</th>
+<th>expected [95%]</th></tr></thead><tbody id="review-alternatives"></tbody></table>
+<h3>Labelled decisions</h3><ul id="review-mistakes"></ul>
+"""
+
+_REVIEW_SCRIPT = r"""
+<script>
+"use strict";
+const R = D.review;
+function drawReview(s) {
+  const d = R.decisions[String(s)];
+  $("review-table").hidden = !d;
+  const words = $("review-words");
+  words.className = d && d.label ? "verdict bad" : "";
+  words.textContent = d
+    ? "Seat " + d.seat + " chose " + d.played + "; best " + d.best + "; " + d.words
+    : "Step " + s + " is not a reviewed decision.";
+  const rows = $("review-alternatives"); rows.replaceChildren();
+  (d ? d.alternatives : []).forEach((a) => {
+    const row = document.createElement("tr"); a.forEach((c) => cell(row, c)); rows.append(row);
+  });
+}
+$("review-caption").textContent = R.caption;
+$("review-stop").textContent = R.stop; $("review-stop").hidden = !R.stop;
+actions.prevMistake = () => prev(R.mistakes); actions.nextMistake = () => next(R.mistakes);
+keys.m = "nextMistake"; keys.M = "prevMistake";
+$("review-mistakes").replaceChildren(...R.mistakes.map((s) => {
+  const d = R.decisions[String(s)];
+  const li = document.createElement("li");
+  const a = document.createElement("button");
+  a.textContent = "step " + s; a.addEventListener("click", () => go(s));
+  li.append(a, " seat " + d.seat + " " + d.played + ": " + d.words); return li;
+}));
+drawReview(step);
+</script>
+"""

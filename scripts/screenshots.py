@@ -3,8 +3,8 @@ at a phone's (390 px), in Debian's Chromium driven by Playwright (``executable_p
 Playwright's own browser download), as ``make screenshots`` runs it.
 
 Serves ``replay dashboard`` on the sample store and on a dispute file (free ports), opens each
-view below, waits for the app to settle and saves ``<view>.png`` (desktop) and
-``<view>-phone.png``.
+view below, waits for the app to settle (doing what :data:`ACTIONS` names for it) and saves
+``<view>.png`` (desktop) and ``<view>-phone.png``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,28 @@ VIEWS = (
     ("replay-hez2", SAMPLE, "/replay?game=hez2-2026-03-06-t4&step=116"),
     ("replay-hiifuu", SAMPLE, "/replay?game=hiifuu-2026-03-03-t2&step=14"),
     ("replay-fou", SAMPLE, "/replay?game=fou-2026-03-06-t1&step=13"),
+    ("replay-review", SAMPLE, "/replay?game=hearts-2026-03-03-t1&step=0"),
     ("audit-finding", DISPUTE, "/audit?finding=0"),
 )
 WIDTHS = {"": 1400, "-phone": 390}
+
+
+def reviewed(tab: Any) -> None:
+    """The game reviewed with 4 samples (the page's button), then on to its first mistake."""
+    samples = tab.get_by_role("spinbutton", name="Samples")
+    samples.fill("4")
+    samples.press("Enter")
+    settle(tab)
+    tab.get_by_role("button", name="Review this game").click()
+    tab.wait_for_selector("text=decisions reviewed", timeout=300_000)
+    tab.get_by_role("button", name="mistake").last.click()
+    tab.mouse.move(0, 0)  # no tooltip over the pane
+    tab.wait_for_timeout(500)
+    settle(tab)
+
+
+#: What is done on a view's page before its screenshot.
+ACTIONS = {"replay-review": reviewed}
 
 
 #: The tallest screenshot taken (pixels).
@@ -75,6 +94,8 @@ def main() -> None:
             for name, source, where in views:
                 tab.goto(urls[source] + where)
                 settle(tab)
+                if name in ACTIONS:
+                    ACTIONS[name](tab)
                 path = args.out / f"{name}{suffix}.png"
                 whole_page(tab, width, path)
                 print(f"{path}: {width} px", flush=True)

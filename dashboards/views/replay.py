@@ -24,6 +24,7 @@ from dashboards.data import (
     standing_track,
     verdict,
 )
+from dashboards.review_pane import review_pane
 from dashboards.verdicts import in_notation, outcome_html
 from replay.cursor import Jump
 from replay.svg import cards_html
@@ -257,6 +258,7 @@ def main() -> None:
         elif any(f.seq == step for f in replay.findings):
             st.info("A finding at this step: its verdict may name hidden cards, so it shows in "
                     "everyone's view only.")  # fmt: skip
+        review_pane(path, game, step, seat, replay)
         if view.get("over"):
             result_panel(path, game, view)
         standing_chart(path, game, view)

@@ -33,12 +33,14 @@ from replay.cli.common import (
 )
 from replay.cli.output import Format, FormatOpt, echo, records_text
 from replay.cli.sink import atomic_output
+from replay.review import DEFAULT_SAMPLES
 from replay.text import escaped, shown
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
     from replay.events import Event
+    from replay.review.engine import GameReview
     from replay.sources import FileInput, Sources
     from replay.store import EventStore, Rejection
 
@@ -284,17 +286,31 @@ def export_cmd(
             "one) as a self-contained page that steps through it.",
         ),
     ] = ExportFormat.jsonl,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review", help="html: the page shows the game's review (replay review) too."
+        ),
+    ] = False,
+    samples: Annotated[
+        int,
+        typer.Option(min=1, help="--review: deals of the hidden cards per decision."),
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option(help="--review: the same seed, the same review.")] = 0,
 ) -> None:
     """Export games as canonical JSON Lines (each input's games by id and seq), or one game
-    as a shareable HTML replay."""
+    as a shareable HTML replay (with its review: --review)."""
     from replay.store.jsonl import table_text
 
     sources = read_inputs(inputs, code=1)
+    if review and fmt is not ExportFormat.html:
+        fail("--review needs --format html")
     if fmt is ExportFormat.html:  # one game: --game, or the inputs' only game
         ref, events = game_of(sources, game, code=2)
         from replay.htmlreport import replay_page
 
-        _write_text(out, replay_page(events, ref.origin))
+        reviewed = _reviewed(events, samples, seed) if review else None
+        _write_text(out, replay_page(events, ref.origin, reviewed))
         typer.echo(f"game {shown(ref.game_id)} written to {out}", err=str(out) == "-")
         return
     count = 0
@@ -308,6 +324,17 @@ def export_cmd(
     typer.echo(f"{count} events written to {out}", err=str(out) == "-")
     if not _report_texts(sources.collect_problems()):
         raise typer.Exit(1)
+
+
+def _reviewed(events: list[Event], samples: int, seed: int) -> GameReview:
+    """The review of one game for its HTML page (exit 2 with one line when it has none)."""
+    from replay.review.engine import Settings, review_game
+
+    ordered = sorted(events, key=lambda e: e.seq)
+    try:
+        return review_game(ordered, Settings(samples=samples, seed=seed))
+    except ValueError as exc:
+        fail(f"game {shown(ordered[0].game_id)}: no review: {exc}")
 
 
 def _write_text(out: Path, text: str) -> None:

@@ -119,6 +119,15 @@ class GameReview:
     def summaries(self, worst: int = 3) -> list[SeatSummary]:
         return [seat_summary(self, seat, worst) for seat in self.seats]
 
+    def decision_at(self, seq: int) -> DecisionReview | None:
+        """The review of the decision recorded at ``seq`` (None: no reviewed decision there)."""
+        return next((d for d in self.decisions if d.seq == seq), None)
+
+    @property
+    def mistakes(self) -> list[int]:
+        """The seqs of the labelled decisions, in order (the replay's mistake jumps)."""
+        return sorted(d.seq for d in self.decisions if d.label is not None)
+
 
 # --------------------------------------------------------------------- one game
 def review_game(

@@ -213,6 +213,56 @@ def review_html(reviews: Sequence[GameReview]) -> str:
     return "\n".join(parts)
 
 
+# --------------------------------------------------------------------- one decision, for a replay
+def ranked_alternatives(decision: DecisionReview, lower_is_better: bool) -> list[dict[str, str]]:
+    """A decision's alternatives, best first, as a replay shows them: ``mark`` (``played``,
+    ``policy``, both or none), ``move``, ``expected`` (mean [95% interval])."""
+    ranked = sorted(
+        decision.alternatives, key=lambda a: a.value.mean if lower_is_better else -a.value.mean
+    )
+    return [
+        {
+            "mark": " · ".join(m for m, on in (("played", a.chosen), ("policy", a.policy)) if on),
+            "move": a.move,
+            "expected": _interval(a.value.mean, a.value.low, a.value.high),
+        }
+        for a in ranked
+    ]
+
+
+def loss_words(decision: DecisionReview) -> str:
+    """The loss of the move played and its label, or why it has none."""
+    loss = decision.loss
+    if decision.label:
+        verdict = decision.label
+    elif loss.excludes_zero():
+        verdict = "below the inaccuracy threshold"
+    else:
+        verdict = "no label: the interval includes 0"
+    valued = ""
+    if decision.legal > len(decision.alternatives):
+        valued = f" ({len(decision.alternatives)} of {decision.legal} legal moves valued)"
+    return f"loss {_interval(loss.mean, loss.low, loss.high)}: {verdict}{valued}"
+
+
+def review_caption(review: GameReview) -> str:
+    """What a game's review is made with, in what unit, and how many decisions it labels."""
+    unit, settings = review.unit, review.settings
+    better = "lower" if unit.lower_is_better else "higher"
+    labelled = sum(d.label is not None for d in review.decisions)
+    return (
+        f"Expected {unit.measure} per {unit.unit} for the seat deciding ({better} is better), "
+        f"95% intervals; policy {settings.policy}, {settings.samples} samples of the hidden "
+        f"cards per decision, seed {settings.seed}; {len(review.decisions)} decisions reviewed, "
+        f"{labelled} labelled."
+    )
+
+
+def stop_words(review: GameReview) -> str | None:
+    """Where the audit stopped the review, and why (None: the whole game)."""
+    return _stop_line(review)
+
+
 def review_jsonl(reviews: Sequence[GameReview]) -> str:
     """One decision a line."""
     return "\n".join(

@@ -1,0 +1,96 @@
+# ruff: noqa: F811  (the fixture of test_dashboard_app, imported, is an argument here)
+"""The replay page's review pane on one short Hearts hand whose seat 2 plays at random: the
+review asked for, the alternatives of the decision shown with the move played marked, and the
+mistake jumps of the library's cursor landing on the labelled decisions (one app run, AppTest
+being slow)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards.verdicts import in_notation
+from replay.cursor import Cursor
+from replay.events import Event
+from replay.games import get_rules
+from replay.review.engine import Settings, move_text, review_game
+from replay.samples import write_jsonl
+from tests.review_support import first_hand
+from tests.test_dashboard_app import Open, open_page, texts  # noqa: F401  (a fixture)
+
+SEAT = 2
+SAMPLES = 4
+
+
+@cache
+def hand_events() -> list[Event]:
+    """One Hearts hand whose seat 2 plays at random."""
+    return first_hand(2, SEAT, 1.0)
+
+
+@pytest.fixture(scope="module")
+def hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
+    """A file of one Hearts hand (seat 2 playing at random), and the seqs of the decisions
+    of seat 2 the library labels with 4 samples, seed 0."""
+    events = hand_events()
+    path = tmp_path_factory.mktemp("review") / "hand.jsonl"
+    write_jsonl(path, events)
+    review = review_game(events, Settings(samples=SAMPLES), [SEAT])
+    return path, review.mistakes
+
+
+def alternatives(at: AppTest) -> Any:
+    """The review pane's table of alternatives (None: not shown)."""
+    return next((d.value for d in at.dataframe if "expected [95%]" in d.value.columns), None)
+
+
+def test_the_cursor_jumps_between_a_review_s_mistakes() -> None:
+    rules = get_rules("hearts")
+    cursor = Cursor(rules, hand_events())
+    seqs = [51, 20, 20, 10_000]  # a duplicate and one past the replay's end (left out)
+    assert cursor.jump("next_mistake", mistakes=seqs).step == 20
+    assert cursor.jump("next_mistake", mistakes=seqs).step == 51
+    assert not cursor.can_jump("next_mistake", mistakes=seqs)
+    assert cursor.jump("prev_mistake", mistakes=seqs).step == 20
+    assert not cursor.can_jump("prev_mistake", mistakes=seqs)
+    assert not cursor.can_jump("next_mistake") and not cursor.can_jump("prev_mistake")
+
+
+def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
+    open_page: Open, hand: tuple[Path, list[int]]
+) -> None:
+    path, mistakes = hand
+    assert len(mistakes) >= 2, "the careless seat makes labelled mistakes"
+    at = open_page(path, "replay", step="0", seat=str(SEAT))
+    assert alternatives(at) is None and not at.get("progress")
+    at.number_input(key="review_samples").set_value(SAMPLES).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    words = texts(at)
+    assert f"policy heuristic, {SAMPLES} samples" in words and "seed 0" in words
+    assert "Step 0 is not a reviewed decision" in words
+    assert at.button(key="jump_prev_mistake").disabled
+    at.button(key="jump_next_mistake").click().run()
+    assert at.query_params["step"] == str(mistakes[0])
+    decision = next(str(m.value) for m in at.markdown if str(m.value).startswith("Seat "))
+    label = re.search(r"\]: (\w+)", decision)
+    assert label is not None and label.group(1) in ("inaccuracy", "mistake", "blunder")
+    table = alternatives(at)
+    assert len(table) > 1 and sum("played" in mark for mark in table[""]) == 1
+    played = table["move"][next(i for i, m in enumerate(table[""]) if "played" in m)]
+    recorded = hand_events()[mistakes[0]]
+    assert recorded.player == SEAT and played == in_notation("hearts", move_text(recorded))
+    assert decision.startswith(f"Seat {SEAT} (p{SEAT}) chose `{played}`; best `")
+    at.button(key="jump_next_mistake").click().run()
+    assert at.query_params["step"] == str(mistakes[1])
+    other = next(e.seq for e in hand_events() if e.type == "play" and e.player != SEAT)
+    at.query_params["step"] = str(other)
+    at.run()  # another seat's move: not reviewed in seat 2's view (it would show that hand)
+    assert alternatives(at) is None and "other seats' moves are not" in texts(at)
+    at.number_input(key="review_samples").set_value(SAMPLES + 1).run()
+    assert f"{SAMPLES} samples" in texts(at)  # new settings: nothing until the button
