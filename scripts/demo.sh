@@ -46,7 +46,7 @@ for _ in $(seq 1 120); do
 done
 curl -sf "$URL/_stcore/health" >/dev/null || { echo "the dashboard did not answer at $URL"; exit 1; }
 echo
-echo "The dashboard is at $URL  (pages: Overview, Statistics, Replay, Audit)"
+echo "The dashboard is at $URL  (pages: Overview, Statistics, Player, Replay, Audit)"
 echo "  a replay at one step (game and step in the URL): $URL/replay?game=hearts-2026-03-03-t1&step=12"
 if [ "${DEMO_CHECK:-0}" = 1 ]; then
     # Any path gets the page's HTML (the pages are routes of one app), so look for what only
