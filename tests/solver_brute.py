@@ -109,7 +109,7 @@ def _unit_positions(
             wanted, taken = rng.randint(low, high), False
         elif not taken and event.type == "play" and event.player is not None:
             held = bin(state.hand(event.player)).count("1")
-            if held == wanted and rng.random() < 0.5 or held < wanted:
+            if (held == wanted and rng.random() < 0.5) or held < wanted:
                 taken = True
                 yield state
         state = rules.apply(state, event)

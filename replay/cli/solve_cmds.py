@@ -29,8 +29,9 @@ def solve_cmd(
     step: Annotated[
         int,
         typer.Option(
-            "--step", "-s", help="Step N: the position after the event of seq N; negative from "
-            "the end.",
+            "--step",
+            "-s",
+            help="Step N: the position after the event of seq N; negative from the end.",
         ),
     ],
     game: GameOpt = None,

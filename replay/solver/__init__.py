@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.events import Event
-from replay.games import fou, get_rules, hearts, hiifuu
+from replay.games import fou, get_rules, hearts
 from replay.games.base import Game, Phase, RuleViolation
 from replay.solver.search import (
     CAPACITY,
@@ -37,6 +37,21 @@ from replay.solver.search import (
     Search,
     deck_cards,
 )
+
+__all__ = [
+    "CAPACITY",
+    "KINDS",
+    "CardLoss",
+    "NotSolvable",
+    "Solution",
+    "build_model",
+    "card_losses",
+    "cards_in_play",
+    "deck_order",
+    "ready_to_play",
+    "sign",
+    "solve",
+]
 
 #: The games the solver knows.
 KINDS = ("hearts", "hiifuu", "fou")
@@ -236,7 +251,11 @@ def _unit_for(state: Any, unit: _Unit | None, capacity: int) -> _Unit:
     table kept), a new one otherwise."""
     live = cards_in_play(state)
     key = unit_of(state)
-    if unit is not None and unit.unit == key and all(c in unit.cards.index for c in deck_cards(live)):
+    if (
+        unit is not None
+        and unit.unit == key
+        and all(c in unit.cards.index for c in deck_cards(live))
+    ):
         unit.search.model = build_model(state, unit.cards)
         return unit
     cards = CardMap(deck_cards(live))

@@ -203,7 +203,9 @@ class HeartsModel(Model):
                 self.point_mask |= 1 << i
             if card == hearts.TWO_OF_CLUBS:
                 self.two_clubs = 1 << i
-        self.tricks: list[int] = []  # per ruled trick: winner | points << 2 | leader << 9 | first << 11
+        self.tricks: list[
+            int
+        ] = []  # per ruled trick: winner | points << 2 | leader << 9 | first << 11
         for card in table:
             self.live |= 1 << card
             self.plays.append(card)
