@@ -49,13 +49,17 @@ def test_longer_endgames_equal_the_plain_search(kind: str) -> None:
         assert solve(state, rules, line=False).values == card_values(rules, state)
 
 
-@pytest.mark.parametrize(("kind", "players"), [("hearts", 4), ("hiifuu", 4), ("fou", 4)])
-def test_card_losses_along_a_game_equal_the_plain_search(kind: str, players: int) -> None:
-    """Every play with two cards or fewer in hand, one table kept across a unit's plays (the
-    past differs from play to play: the key must hold what of it matters)."""
+@pytest.mark.parametrize(
+    ("kind", "players", "cards"), [("hearts", 4, 3), ("hiifuu", 4, 3), ("fou", 4, 2)]
+)
+def test_card_losses_along_a_game_equal_the_plain_search(
+    kind: str, players: int, cards: int
+) -> None:
+    """Every play with few cards in hand, one table kept across a unit's plays (the past
+    differs from play to play: the key must hold what of it matters)."""
     rules = get_plain_rules(kind)
     events = simulate_game(rules, "g", players=players, seed=3)
-    losses = {loss.seq: loss for loss in card_losses(events, max_cards=2)}
+    losses = {loss.seq: loss for loss in card_losses(events, max_cards=cards)}
     assert len(losses) > 10
     state = rules.start(events[0])
     for event in events[1:]:
@@ -67,6 +71,36 @@ def test_card_losses_along_a_game_equal_the_plain_search(kind: str, players: int
             assert values[loss.best][seat] == loss.best_value
             assert loss.loss >= 0
         state = rules.apply(state, event)
+
+
+def _other_past(state: Any) -> Any:
+    """The state with another past and the same cards: Hearts' points taken, Hiifuu's tricks
+    and tokens moved one seat on; Fou!'s next seat sitting out the trick."""
+    other = state.clone()
+    if state.kind == "hearts":
+        other.taken = state.taken[-1:] + state.taken[:-1]
+    elif state.kind == "hiifuu":
+        other.tricks = state.tricks[-1:] + state.tricks[:-1]
+        other.token_of = state.token_of[-1:] + state.token_of[:-1]
+        other.covered = state.covered[-1:] + state.covered[:-1]
+    else:
+        other.out = 1 << (state.leader + 1) % state.n
+        other.need = state.n - 1
+    return other
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_table_filled_from_one_past_answers_right_for_another(kind: str) -> None:
+    """The table's key holds what of the past decides the future: a table filled at one
+    position gives the plain search's values at the same cards with another past."""
+    rules = get_plain_rules(kind)
+    for state in endgames(kind, seed=11, count=60, limit=LIMIT):
+        if kind == "fou" and (state.table or state.out):
+            continue
+        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        solve(state, rules, line=False, table=shared)
+        other = _other_past(state)
+        assert solve(other, rules, line=False, table=shared).values == card_values(rules, other)
 
 
 def _play_states(kind: str, players: int, seed: int) -> list[Any]:

@@ -174,12 +174,22 @@ def unit_of(state: Any) -> int:
 
 
 def solve(
-    state: Any, rules: Game[Any] | None = None, *, capacity: int = CAPACITY, line: bool = True
+    state: Any,
+    rules: Game[Any] | None = None,
+    *,
+    capacity: int = CAPACITY,
+    line: bool = True,
+    table: dict[tuple[int, ...], tuple[int, ...]] | None = None,
 ) -> Solution:
-    """The all-cards-visible values of the state's position (see the module docstring)."""
+    """The all-cards-visible values of the state's position (see the module docstring).
+
+    ``table``: a transposition table to use and fill, shared by positions with the same cards
+    in play and the same scoring rules (a new one by default)."""
     rules = rules or get_rules(state.kind)
     state = ready_to_play(rules, state)
     search = Search(build_model(state, CardMap(deck_cards(cards_in_play(state)))), capacity)
+    if table is not None:
+        search.table = table
     return _solution(state, search, line)
 
 
