@@ -14,9 +14,9 @@ from typing import Annotated, Any
 import typer
 
 from replay.cli import app
-from replay.cli.common import GameOpt, InputsArg, fail
+from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
 from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, dump, records_text
-from replay.cli.replay_cmds import open_cursor, seek_or_fail
+from replay.cli.replay_cmds import cursor_for, seek_or_fail
 from replay.solver import CAPACITY, NotSolvable, Solution, solve
 from replay.text import shown
 
@@ -47,9 +47,10 @@ def solve_cmd(
 
     json: docs/schemas/cli-solve.json; jsonl: the same on one line; csv: one row per card.
     """
-    cursor = open_cursor(inputs, game)
+    _, ref, events = load_one_game(inputs, game)
+    cursor = cursor_for(events)
     seek_or_fail(cursor, step)
-    where = f"game {shown(cursor.events[0].game_id)}, step {cursor.step}"
+    where = f"{ref.origin}: game {shown(ref.game_id)}, step {cursor.step}"
     try:
         solution = solve(cursor.state, capacity=capacity)
     except NotSolvable as exc:
@@ -111,7 +112,7 @@ def solution_text(solution: Solution, position: str) -> str:
         cells = " ".join(f"{v:>7}" for v in values)
         lines.append(f"{mark} {card:<6} {cells}   {solution.loss(card):>4}")
     moves = " ".join(f"{seat}:{card}" for seat, card in solution.line)
-    lines.append(f"best line: {moves or '-'} (then the result is settled)")
+    lines.append(f"best line: {moves or '-'}")
     lines.append(
         f"search: {solution.nodes:,} positions, table {solution.entries:,} entries"
         + (f", cleared {solution.resets} times at its cap" if solution.resets else "")
