@@ -165,6 +165,30 @@ class Model:
             previous = card
         return out
 
+    def owners(self) -> int:
+        """Who holds each card still in play, in deck order (``bits`` a seat each), at a
+        trick's start: the hands relative to the cards left, so that positions differing only
+        by which equivalent cards were played share a key."""
+        out = 0
+        live = self.live
+        hands = self.hands
+        while live:
+            low = live & -live
+            live ^= low
+            seat = 0
+            while not hands[seat] & low:
+                seat += 1
+            out = out << 3 | seat
+        return out
+
+    def suit_counts(self, suit_masks: list[int]) -> int:
+        """The cards still in play of each suit, packed 7 bits a suit (where the owners' suits
+        begin and end)."""
+        packed = 0
+        for mask in suit_masks:
+            packed = packed << 7 | popcount(self.live & mask)
+        return packed
+
     def deck_card(self, card: int) -> int:
         return self.map.cards[card]
 
@@ -291,10 +315,13 @@ class HeartsModel(Model):
         return holder
 
     def key(self) -> tuple[int, ...]:
-        hands = self.hands
+        """The hands relative to the cards left (:meth:`Model.owners`), where the queen of
+        spades is among them, the leader, broken hearts and the first trick, and the points'
+        holder."""
+        queen = self.suit_mask[hearts.SPADES] & self.point_mask & self.live
         return (
-            hands[0], hands[1], hands[2], hands[3], self.leader,
-            int(self.broken) | int(self.first) << 1, self.holder(),
+            self.owners(), self.suit_counts(self.suit_mask), popcount(self.live & (queen - 1)),
+            self.leader, int(self.broken) | int(self.first) << 1, self.holder(),
         )  # fmt: skip
 
     def relative(self, value: tuple[int, ...]) -> tuple[int, ...]:
@@ -447,7 +474,7 @@ class HiifuuModel(Model):
         past = 0
         for seat in range(self.n):
             past = past << 4 | (self.standing(seat) + 1)
-        return (*self.hands, self.leader, self.next_token, past)
+        return (self.owners(), self.suit_counts(self.suit_mask), self.leader, self.next_token, past)
 
     def upper(self, seat: int) -> int:
         standing = self.standing(seat)
