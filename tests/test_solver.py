@@ -75,28 +75,24 @@ def test_card_losses_along_a_game_equal_the_plain_search(
 
 def _other_past(state: Any) -> Any:
     """The state with another past and the same cards: Hearts' points taken, Hiifuu's tricks
-    and tokens moved one seat on; Fou!'s next seat sitting out the trick."""
+    and tokens moved one seat on."""
     other = state.clone()
     if state.kind == "hearts":
         other.taken = state.taken[-1:] + state.taken[:-1]
-    elif state.kind == "hiifuu":
+    else:
         other.tricks = state.tricks[-1:] + state.tricks[:-1]
         other.token_of = state.token_of[-1:] + state.token_of[:-1]
         other.covered = state.covered[-1:] + state.covered[:-1]
-    else:
-        other.out = 1 << (state.leader + 1) % state.n
-        other.need = state.n - 1
     return other
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", ["hearts", "hiifuu"])
 def test_a_table_filled_from_one_past_answers_right_for_another(kind: str) -> None:
     """The table's key holds what of the past decides the future: a table filled at one
-    position gives the plain search's values at the same cards with another past."""
+    position gives the plain search's values at the same cards with another past (Fou!'s past
+    is the seats sitting out, which its exactness test already varies)."""
     rules = get_plain_rules(kind)
     for state in endgames(kind, seed=11, count=60, limit=LIMIT):
-        if kind == "fou" and (state.table or state.out):
-            continue
         shared: dict[tuple[int, ...], tuple[int, ...]] = {}
         solve(state, rules, line=False, table=shared)
         other = _other_past(state)
