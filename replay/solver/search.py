@@ -34,8 +34,8 @@ from replay.cards import popcount
 from replay.games import fou, hearts, hiifuu
 from replay.packed import CARD_BITS, placed
 
-#: The table's default cap: about 200 bytes an entry, so at most about 400 MB.
-CAPACITY: Final = 2_000_000
+#: The table's default cap: about 260 bytes an entry, so at most about 260 MB.
+CAPACITY: Final = 1_000_000
 
 
 class CardMap:
