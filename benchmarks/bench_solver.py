@@ -3,7 +3,8 @@ and 10 cards a hand for each game, a full 13-card Hearts position, and the time 
 play of a whole Hearts hand (:func:`replay.solver.card_losses`).
 
 Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_solver.py [--positions N]
-[--sizes 4,6,8,10] [--full N]`` (the compiled build; ``make native`` first). Positions are trick
+[--sizes 4,6,8] [--full N]`` (the compiled build; ``make native`` first). The default stops at
+8 cards and no full Hearts position: past 8 cards a position takes minutes (docs/solver.md). Positions are trick
 starts of simulated games (random bots, seeded), four players, each solved with a fresh table
 (CPU time of this process, one core). Each line gives the mean, median and largest time, the
 positions per second (1 / mean), the positions visited and the table's entries (mean).
@@ -92,8 +93,8 @@ def annotate_hand(seed: int, max_cards: int | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20, help="positions a size (4-6 cards)")
-    parser.add_argument("--sizes", default="4,6,8,10")
-    parser.add_argument("--full", type=int, default=2, help="13-card Hearts positions")
+    parser.add_argument("--sizes", default="4,6,8", help="cards a hand, e.g. 4,6,8,10")
+    parser.add_argument("--full", type=int, default=0, help="13-card Hearts positions")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"rules engine: {engine_build()}")
@@ -102,9 +103,12 @@ def main() -> None:
             if kind == "hiifuu" and cards > 9:
                 continue  # four players keep 9 cards
             count = args.positions if cards <= 6 else max(1, args.positions // (cards - 5))
+            if kind == "fou" and cards > 4:
+                count = max(1, count // 5)  # uneven hands, no merging: far slower
             print(timed(kind, cards, count, args.seed), flush=True)
     if args.full:
         print(timed("hearts", 13, args.full, args.seed), flush=True)
+    print(annotate_hand(args.seed, 7), flush=True)
     print(annotate_hand(args.seed, 8), flush=True)
     if args.full:
         print(annotate_hand(args.seed, None), flush=True)
