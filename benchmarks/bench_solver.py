@@ -5,9 +5,10 @@ play of a whole Hearts hand (:func:`replay.solver.card_losses`).
 Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_solver.py [--positions N]
 [--sizes 4,6,8] [--full N]`` (the compiled build; ``make native`` first). The default stops at
 8 cards and no full Hearts position: past 8 cards a position takes minutes (docs/solver.md).
-Positions are trick starts of simulated games (random bots, seeded), four players, each solved with a fresh table
-(CPU time of this process, one core). Each line gives the mean, median and largest time, the
-positions per second (1 / mean), the positions visited and the table's entries (mean).
+Positions are trick starts of simulated games (random bots, seeded), four players, each solved
+with a fresh table (CPU time of this process, one core). Each line gives the mean, median and
+largest time, the positions per second (1 / mean), the positions visited and the table's entries
+(mean).
 
 Anchors: DDS (bridge, two sides: alpha-beta prunes far more than max^n can) 0.3-2 ms a position;
 an open-source Hearts review tool's max^n about 12 ms with 8 tricks left and 1-7 s with 10-12.
