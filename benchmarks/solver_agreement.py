@@ -35,6 +35,10 @@ def agreement(kind: str, positions: int, limit: int, seed: int) -> str:
             agree += 1
         else:
             print(f"  {kind}: disagreement at {state.game_id} seq {state.seq}", flush=True)
+        done = sizes.total()
+        if done % 1000 == 0:
+            spent = time.process_time() - start
+            print(f"  {kind}: {agree:,} of {done:,} agree so far ({spent:.0f} s)", flush=True)
     spent = time.process_time() - start
     by_size = ", ".join(f"{k} cards: {v}" for k, v in sorted(sizes.items()))
     return f"{kind:<7} {agree:,} of {positions:,} agree ({by_size}) in {spent:.0f} s"
