@@ -56,8 +56,9 @@ def game_modules(registry: Path = REGISTRY) -> list[str]:
     return paths
 
 
-#: Modules compiled by mypyc: the hot path of replay and audit (events, cards, the games).
-NATIVE_MODULES = [*CORE_MODULES, *game_modules(), "replay/audit.py"]
+#: Modules compiled by mypyc: the hot path of replay and audit (events, cards, the games), and
+#: the all-cards-visible solver's search.
+NATIVE_MODULES = [*CORE_MODULES, *game_modules(), "replay/audit.py", "replay/solver/search.py"]
 
 
 def native_extensions() -> list[object]:

@@ -86,6 +86,7 @@ from replay.cli import dashboard_cmds as _dashboard_cmds  # noqa: E402,F401
 from replay.cli import replay_cmds as _replay_cmds  # noqa: E402,F401
 from replay.cli import review_cmds as _review_cmds  # noqa: E402,F401
 from replay.cli import sim_cmds as _sim_cmds  # noqa: E402,F401
+from replay.cli import solve_cmds as _solve_cmds  # noqa: E402,F401
 from replay.cli import stats_cmds as _stats_cmds  # noqa: E402,F401
 from replay.cli import store_cmds as _store_cmds  # noqa: E402,F401
 

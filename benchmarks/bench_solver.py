@@ -1,0 +1,119 @@
+"""The all-cards-visible solver's speed: positions per second and time per position with 4, 6, 8
+and 10 cards a hand for each game, a full 13-card Hearts position, and the time to annotate every
+play of a whole Hearts hand (:func:`replay.solver.card_losses`).
+
+Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_solver.py [--positions N]
+[--sizes 4,6,8] [--full N]`` (the compiled build; ``make native`` first). The default stops at
+8 cards and no full Hearts position: past 8 cards a position takes minutes (docs/solver.md).
+Positions are trick starts of simulated games (random bots, seeded), four players, each solved
+with a fresh table (CPU time of this process, one core). Each line gives the mean, median and
+largest time, the positions per second (1 / mean), the positions visited and the table's entries
+(mean).
+
+Anchors: DDS (bridge, two sides: alpha-beta prunes far more than max^n can) 0.3-2 ms a position;
+an open-source Hearts review tool's max^n about 12 ms with 8 tricks left and 1-7 s with 10-12.
+Targets: a full 13-card Hearts position under 1 s, 8 cards a hand under 15 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from replay import engine_build
+from replay.events import Event
+from replay.games import get_rules
+from replay.simulate import simulate_game
+from replay.solver import card_losses, solve
+
+
+def trick_starts(kind: str, cards: int, count: int, seed: int) -> Iterator[Any]:
+    """``count`` states of simulated four-player games at a trick's start with ``cards`` cards
+    in the leader's hand (one a scoring unit, each from its own game)."""
+    rules = get_rules(kind)
+    rng = random.Random(seed)
+    game = 0
+    made = 0
+    while made < count:
+        events = simulate_game(rules, f"b{game}", players=4, seed=rng.randrange(1 << 30))
+        game += 1
+        state = rules.start(events[0])
+        for event in events[1:]:
+            seat = event.player
+            if event.type == "play" and not state.table and seat is not None:
+                held = bin(state.hand(seat)).count("1")
+                if held == cards:
+                    yield state
+                    made += 1
+                    break
+            state = rules.apply(state, event)
+
+
+def timed(kind: str, cards: int, count: int, seed: int) -> str:
+    times: list[float] = []
+    nodes: list[int] = []
+    entries: list[int] = []
+    for state in trick_starts(kind, cards, count, seed):
+        start = time.process_time()
+        solution = solve(state, line=False)
+        times.append(time.process_time() - start)
+        nodes.append(solution.nodes)
+        entries.append(solution.entries)
+    mean = statistics.fmean(times)
+    return (
+        f"{kind:<7} {cards:>2} cards  n={len(times):<3} mean {mean * 1000:9.2f} ms  median "
+        f"{statistics.median(times) * 1000:9.2f} ms  max {max(times) * 1000:9.2f} ms  "
+        f"{1 / mean:9.1f} positions/s  nodes {statistics.fmean(nodes):12,.0f}  "
+        f"table {statistics.fmean(entries):10,.0f}"
+    )
+
+
+def first_hand(seed: int) -> list[Event]:
+    """A simulated Hearts game's events up to the end of its first hand."""
+    events = simulate_game(get_rules("hearts"), "hand", players=4, seed=seed)
+    end = next(i for i, e in enumerate(events) if e.type == "round_scored")
+    return events[:end]
+
+
+def annotate_hand(seed: int, max_cards: int | None) -> str:
+    events = first_hand(seed)
+    start = time.process_time()
+    losses = card_losses(events, max_cards=max_cards)
+    spent = time.process_time() - start
+    lost = sum(loss.loss for loss in losses)
+    return (
+        f"hearts hand annotated (plays with at most {max_cards or 13} cards): {len(losses)} plays "
+        f"in {spent:.2f} s, {lost} points lost with all cards visible"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20, help="positions a size (4-6 cards)")
+    parser.add_argument("--sizes", default="4,6,8", help="cards a hand, e.g. 4,6,8,10")
+    parser.add_argument("--full", type=int, default=0, help="13-card Hearts positions")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"rules engine: {engine_build()}")
+    for kind in ("hearts", "hiifuu", "fou"):
+        for cards in (int(s) for s in args.sizes.split(",")):
+            if kind == "hiifuu" and cards > 9:
+                continue  # four players keep 9 cards
+            count = args.positions if cards <= 6 else max(1, args.positions // (cards - 5))
+            if kind == "fou" and cards > 4:
+                count = max(1, count // 5)  # uneven hands, no merging: far slower
+            print(timed(kind, cards, count, args.seed), flush=True)
+    if args.full:
+        print(timed("hearts", 13, args.full, args.seed), flush=True)
+    print(annotate_hand(args.seed, 7), flush=True)
+    print(annotate_hand(args.seed, 8), flush=True)
+    if args.full:
+        print(annotate_hand(args.seed, None), flush=True)
+
+
+if __name__ == "__main__":
+    main()
