@@ -9,7 +9,7 @@ and exit code 2. The JSON is described by docs/schemas/cli-solve.json.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,8 +17,10 @@ from replay.cli import app
 from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
 from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, dump, records_text
 from replay.cli.replay_cmds import cursor_for, seek_or_fail
-from replay.solver import CAPACITY, NotSolvable, Solution, solve
 from replay.text import shown
+
+if TYPE_CHECKING:
+    from replay.solver import Solution
 
 CARD_COLUMNS = ("step", "seat", "card", "best", "loss", "values")
 
@@ -36,9 +38,13 @@ def solve_cmd(
     ],
     game: GameOpt = None,
     capacity: Annotated[
-        int,
-        typer.Option("--capacity", min=1, help="Positions the search's table keeps at most."),
-    ] = CAPACITY,
+        int | None,
+        typer.Option(
+            "--capacity",
+            min=1,
+            help="Positions the search's table keeps at most (default 1,000,000).",
+        ),
+    ] = None,
     fmt: FormatOpt = Format.table,
     as_json: JsonOpt = False,
 ) -> None:
@@ -47,12 +53,14 @@ def solve_cmd(
 
     json: docs/schemas/cli-solve.json; jsonl: the same on one line; csv: one row per card.
     """
+    from replay.solver import CAPACITY, NotSolvable, solve
+
     _, ref, events = load_one_game(inputs, game)
     cursor = cursor_for(events)
     seek_or_fail(cursor, step)
     where = f"{ref.origin}: game {shown(ref.game_id)}, step {cursor.step}"
     try:
-        solution = solve(cursor.state, capacity=capacity)
+        solution = solve(cursor.state, capacity=capacity or CAPACITY)
     except NotSolvable as exc:
         fail(f"{where}: {exc}")
     record = solution_record(solution, cursor.step, cursor.view(None))
