@@ -87,6 +87,22 @@ KindOpt = Annotated[
     str | None, typer.Option("--kind", callback=known_kind, help="Only games of this kind.")
 ]
 
+# The settings of a review (replay review, reindex --reviews, export --review: docs/review.md).
+SamplesOpt = Annotated[
+    int, typer.Option("--samples", "-n", min=1, help="Deals of the hidden cards per decision.")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="The same seed gives the same review.")]
+PolicyOpt = Annotated[str, typer.Option("--policy", help="The bot that plays the rollouts on.")]
+AlternativesOpt = Annotated[
+    int,
+    typer.Option(
+        "--alternatives",
+        min=2,
+        help="The most moves valued at a decision (beyond: the move played, the policy's and "
+        "a seeded draw of the others).",
+    ),
+]
+
 
 def open_store(path: Path, *, create: bool = False) -> EventStore:
     """Open a store (``create``: make it when missing), or exit 2 with a clear error."""

@@ -8,7 +8,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from replay.cli import app
-from replay.cli.common import GameOpt, InputsArg, echo_problems, fail, game_of, read_inputs
+from replay.cli.common import (
+    AlternativesOpt,
+    GameOpt,
+    InputsArg,
+    PolicyOpt,
+    SamplesOpt,
+    SeedOpt,
+    echo_problems,
+    fail,
+    game_of,
+    read_inputs,
+)
 from replay.cli.output import Format, dump, echo, records_text
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
 from replay.text import shown
@@ -34,24 +45,11 @@ def review(
         list[int] | None,
         typer.Option("--seat", "-s", help="Review this seat (repeat for several; default all)."),
     ] = None,
-    samples: Annotated[
-        int,
-        typer.Option("--samples", "-n", min=1, help="Deals of the hidden cards per decision."),
-    ] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same review.")] = 0,
+    samples: SamplesOpt = DEFAULT_SAMPLES,
+    seed: SeedOpt = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
-    policy: Annotated[
-        str, typer.Option("--policy", help="The bot that plays the rollouts on.")
-    ] = DEFAULT_POLICY,
-    alternatives: Annotated[
-        int,
-        typer.Option(
-            "--alternatives",
-            min=2,
-            help="The most moves valued at a decision (beyond: the move played, the "
-            "policy's and a seeded draw of the others).",
-        ),
-    ] = DEFAULT_ALTERNATIVES,
+    policy: PolicyOpt = DEFAULT_POLICY,
+    alternatives: AlternativesOpt = DEFAULT_ALTERNATIVES,
     fmt: Annotated[
         ReviewFormat,
         typer.Option(

@@ -18,10 +18,14 @@ import typer
 
 from replay.cli import app
 from replay.cli.common import (
+    AlternativesOpt,
     Engine,
     EngineOpt,
     KindOpt,
     MasterOpt,
+    PolicyOpt,
+    SamplesOpt,
+    SeedOpt,
     echo_problems,
     fail,
     os_error,
@@ -268,16 +272,10 @@ def reindex_cmd(
             "reviews (views reviews, decisions, review_summary; docs/review.md).",
         ),
     ] = False,
-    samples: Annotated[
-        int, typer.Option("--samples", "-n", min=1, help="Deals of the hidden cards per decision.")
-    ] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same review.")] = 0,
-    policy: Annotated[
-        str, typer.Option("--policy", help="The bot that plays the rollouts on.")
-    ] = DEFAULT_POLICY,
-    alternatives: Annotated[
-        int, typer.Option("--alternatives", min=2, help="The most moves valued at a decision.")
-    ] = DEFAULT_ALTERNATIVES,
+    samples: SamplesOpt = DEFAULT_SAMPLES,
+    seed: SeedOpt = 0,
+    policy: PolicyOpt = DEFAULT_POLICY,
+    alternatives: AlternativesOpt = DEFAULT_ALTERNATIVES,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
     """Rebuild the derived tables of the statistics (the layer views as Parquet files); with
