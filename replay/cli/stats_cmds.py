@@ -341,12 +341,15 @@ def _cell(value: Any, column: str = "") -> str:
 
 def to_text(table: pa.Table, *, words: dict[str, str] | None = None) -> str:
     """An aligned text table (numbers right-aligned); with ``words`` (a statistic's, maybe
-    empty), the headers in words (those given, :data:`YES_NO_WORDS`, else ``avg_place`` ->
-    ``avg place``)."""
+    empty), the headers in words: those given, :data:`YES_NO_WORDS`, else the words every
+    screen gives a column (:func:`replay.analytics.words.column_words`: ``avg_place`` ->
+    ``average place``)."""
+    from replay.analytics.words import column_words
+
     columns = table.column_names
 
     def header(column: str) -> str:
-        yes_no = YES_NO_WORDS.get(column, (column.replace("_", " "),))[0]
+        yes_no = YES_NO_WORDS.get(column, (column_words(column),))[0]
         return yes_no if words is None else words.get(column, yes_no)
 
     names = [escaped(n) for n in (columns if words is None else map(header, columns))]
