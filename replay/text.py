@@ -15,6 +15,8 @@ empty) or :func:`escaped` (a message that may quote them). JSON output keeps the
 
 from __future__ import annotations
 
+from collections.abc import Container, Sequence
+
 #: Shown for an empty id, so that ``game  seq 4`` cannot be misread.
 EMPTY = '""'
 
@@ -49,3 +51,32 @@ def shown(value: str) -> str:
     return "".join(
         "\\\\" if c == "\\" else c if c.isprintable() else _escape_char(c) for c in value
     )
+
+
+def aligned(
+    rows: Sequence[Sequence[str]], right: Container[int] = (), *, header_left: bool = False
+) -> str:
+    """Rows of cells as text columns two spaces apart, each as wide as its widest cell: the
+    columns in ``right`` right-aligned (``header_left``: not in the first row), the others
+    left-aligned; no trailing spaces.
+
+    >>> print(aligned([["name", "n"], ["ann", "12"]], right={1}))
+    name   n
+    ann   12
+    >>> print(aligned([["name", "n"], ["ann", "12"]], right={1}, header_left=True))
+    name  n
+    ann   12
+    """
+    if not rows:
+        return ""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+
+    def line(row: Sequence[str], right: Container[int]) -> str:
+        cells = (
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        return "  ".join(cells).rstrip()
+
+    first = line(rows[0], () if header_left else right)
+    return "\n".join([first, *(line(row, right) for row in rows[1:])])

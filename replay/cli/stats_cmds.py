@@ -32,7 +32,7 @@ from replay.cli.common import (
 )
 from replay.cli.output import Format, FormatOpt, dump, echo, plain, records_text
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
-from replay.text import escaped, shown
+from replay.text import aligned, escaped, shown
 from replay.words import did_you_mean
 
 if TYPE_CHECKING:
@@ -354,14 +354,9 @@ def to_text(table: pa.Table, *, words: dict[str, str] | None = None) -> str:
 
     names = [escaped(n) for n in (columns if words is None else map(header, columns))]
     rows = [[_cell(v, c) for c, v in row.items()] for row in table.to_pylist()]
-    widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
-    numeric = [
-        str(t).startswith(("int", "uint", "double", "float", "decimal")) for t in table.schema.types
-    ]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip()]
-    for r in rows:
-        cells = [
-            c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric, strict=True)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    numeric = {
+        i
+        for i, t in enumerate(table.schema.types)
+        if str(t).startswith(("int", "uint", "double", "float", "decimal"))
+    }
+    return aligned([names, *rows], right=numeric, header_left=True)

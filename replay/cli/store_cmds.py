@@ -34,7 +34,7 @@ from replay.cli.common import (
 from replay.cli.output import Format, FormatOpt, echo, records_text
 from replay.cli.sink import atomic_output
 from replay.review import DEFAULT_SAMPLES
-from replay.text import escaped, shown
+from replay.text import aligned, escaped, shown
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -544,12 +544,4 @@ def games_table(rows: list[dict[str, Any]], *, several: bool) -> str:
         lines.append(line + ([escaped(str(row["file"]))] if several else []))
     if several:  # the file after the players would start anywhere: put it before them
         lines = [[*line[:-2], line[-1], line[-2]] for line in lines]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    numeric = {3, 4}
-    return "\n".join(
-        "  ".join(
-            cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
-            for i, cell in enumerate(line)
-        ).rstrip()
-        for line in lines
-    )
+    return aligned(lines, right={3, 4})  # events and rounds

@@ -39,6 +39,7 @@ from replay.games.base import Game, Phase, RuleViolation, describe_payload
 from replay.review import DEFAULT_IMPACT_SAMPLES, DEFAULT_POLICY
 from replay.review.rollout import play_game
 from replay.review.stats import Estimate, mean_interval
+from replay.text import aligned
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +164,8 @@ class Impact:
         lines += [f"  {line}" for line in self.headline]
         head, rows = self.table()
         if rows:
-            widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
-            for row in [head, *rows]:
-                lines.append("  " + "  ".join(v.rjust(w) for v, w in zip(row, widths, strict=True)))
+            table = aligned([head, *rows], right=range(len(head)))
+            lines += [f"  {line}" for line in table.splitlines()]
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
