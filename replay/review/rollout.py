@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from replay.catalog import ScoreUnit, spec
+from replay.events import Event
 from replay.games.base import Bot, Game, Phase
 from replay.review import DEFAULT_POLICY
 from replay.simulate import SimulationError
@@ -88,20 +89,11 @@ def play_unit(
     ``seat`` its result (the ``amount`` returned), with ``bots[s]`` deciding for seat ``s``."""
     apply = rules.apply_in_place
     for _ in range(MAX_UNIT_EVENTS):
-        due = rules.due(state)
-        phase = due.phase
-        if phase is Phase.RULING:
-            event = due.ruling
-            assert event is not None
-            if event.player == seat and event.type in scoring:
-                return float(event.amount or 0)
-        elif phase is Phase.DECISION:
-            mover = due.seats[0]
-            event = bots[mover](state, mover, rng)
-        elif phase is Phase.CHANCE:
-            event = rules.sample_chance(state, rng)
-        else:
+        event = next_event(rules, state, bots, rng)
+        if event is None:
             break
+        if event.player == seat and event.type in scoring:  # scoring types are rulings'
+            return float(event.amount or 0)
         state = apply(state, event)
     raise SimulationError(f"{state.game_id}: seat {seat} got no result from step {state.seq}")
 
@@ -109,20 +101,29 @@ def play_unit(
 def play_game(rules: Game[Any], state: Any, policy: str, rng: random.Random) -> Any:
     """Play on from ``state`` (changed in place) to the end of the game, every seat played by
     the bot ``policy``, every chance outcome drawn from ``rng``: the final state."""
-    bot = rules.bots()[policy]
+    bots = [rules.bots()[policy]] * state.n
     apply = rules.apply_in_place
     for _ in range(MAX_GAME_EVENTS):
-        due = rules.due(state)
-        if due.phase is Phase.OVER:
+        event = next_event(rules, state, bots, rng)
+        if event is None:
             return state
-        if due.phase is Phase.RULING:
-            event = due.ruling
-            assert event is not None
-        elif due.phase is Phase.DECISION:
-            event = bot(state, due.seats[0], rng)
-        elif due.phase is Phase.CHANCE:
-            event = rules.sample_chance(state, rng)
-        else:
-            break
         state = apply(state, event)
     raise SimulationError(f"{state.game_id}: no end of the game from step {state.seq}")
+
+
+def next_event(
+    rules: Game[Any], state: Any, bots: Sequence[Bot], rng: random.Random
+) -> Event | None:
+    """The event that comes next in ``state`` (None once the game is over): the ruling due,
+    the chance outcome drawn from ``rng``, or the decision of ``bots[s]`` for the seat ``s``
+    to move."""
+    due = rules.due(state)
+    phase = due.phase
+    if phase is Phase.RULING:
+        assert due.ruling is not None
+        return due.ruling
+    if phase is Phase.DECISION:
+        return bots[due.seats[0]](state, due.seats[0], rng)
+    if phase is Phase.CHANCE:
+        return rules.sample_chance(state, rng)
+    return None
