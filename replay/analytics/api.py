@@ -316,7 +316,7 @@ ALL_RESULTS = """
 SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
 FROM seats s
 WHERE s.place IS NOT NULL AND s.player IS NOT NULL
-ORDER BY s.started, s.game_id, s.seat, s.place
+ORDER BY s.started, s.game_id, s.kind, s.seat, s.place
 """
 _RESULTS = ALL_RESULTS.replace("FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n")
 #: Those of the ladder the filters choose (the kind, the seat count; every date).
