@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from replay.analytics import catalog, engine
+from replay.analytics import catalog, derived, engine, ratings, reviews
 from replay.analytics.rates import MIN_SAMPLE, with_rates
 
 if TYPE_CHECKING:
@@ -127,8 +127,6 @@ class Analytics:
         for a store of at most :data:`MATERIALIZE_ROWS` events without fresh derived tables).
         ``use_derived=False, materialize=False``: every query reads the raw events.
         """
-        from replay.analytics import catalog, derived, reviews
-
         if isinstance(source, pa.Table):
             con = engine.connect(source)
             if materialize is not False:
@@ -251,8 +249,6 @@ class Analytics:
         given, of the ratings at the end of the window (``f.until``; with no date filter, after
         the last game) of the players who played in it (from ``f.since``), with their games in
         it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings."""
-        from replay.analytics import ratings
-
         if self.stored_ratings:  # the rating log of replay reindex
             table = self._run(ratings.LOG_RATINGS, f)
         else:
@@ -265,8 +261,6 @@ class Analytics:
         """The chosen player's (every player's, without one) rating at the end of every day
         they played, in the ladder the filters choose (the kind, the seat count), within the
         dates: kind, player, day, games, mu, sigma, conservative (ratings.HISTORY)."""
-        from replay.analytics import ratings
-
         if self.stored_ratings:
             log = self._run(ratings.STORED_LOG, f)
         else:
@@ -310,15 +304,9 @@ ORDER BY d.{dimension}
 """
 
 
-#: The results the ratings rate: every seat with a place and a player, in date order (a seat
-#: recorded twice by a faulty log, in the order of its places on every engine).
-ALL_RESULTS = """
-SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
-FROM seats s
-WHERE s.place IS NOT NULL AND s.player IS NOT NULL
-ORDER BY s.started, s.game_id, s.seat, s.place
-"""
-_RESULTS = ALL_RESULTS.replace("FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n")
+_RESULTS = ratings.ALL_RESULTS.replace(
+    "FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n"
+)
 #: Those of the ladder the filters choose (the kind, the seat count; every date).
 _LADDER_RESULTS = """
 SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place

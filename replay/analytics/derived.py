@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pyarrow.parquet as pq
 
 from replay.analytics import catalog, engine
+from replay.analytics.ratings import ALL_RESULTS, LOG_FORMAT, rating_log
 
 if TYPE_CHECKING:
     import duckdb
@@ -73,17 +74,12 @@ def fresh_tables(store: EventStore, paths: Sequence[str]) -> dict[str, str]:
 
 
 def _formats() -> dict[str, int]:
-    from replay.analytics.ratings import LOG_FORMAT
-
     return {RATING_LOG: LOG_FORMAT}
 
 
 def _write_rating_log(con: duckdb.DuckDBPyConnection, target: Path) -> int:
     """The rating log of every game, per kind and per kind and seat count, written to
     ``target``; returns its rows."""
-    from replay.analytics.api import ALL_RESULTS
-    from replay.analytics.ratings import rating_log
-
     log = rating_log(con.sql(ALL_RESULTS).to_arrow_table(), whole=True, split=True)
     partial = target.with_suffix(".parquet.partial")
     pq.write_table(log, partial, compression="zstd")

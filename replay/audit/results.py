@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from replay.audit.findings import group_games
+from replay.engine import walk
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
 from replay.model.events import Event
@@ -33,7 +34,7 @@ def recomputed_result(events: Sequence[Event]) -> dict[str, Any]:
     try:
         rules = get_rules(events[0].kind)
         state = None
-        for step in rules.walk(list(events), faults_only=True):
+        for step in walk(rules, list(events), faults_only=True):
             state = step.state  # the working state: the last one yielded is the final state
     except (UnknownGame, RuleViolation) as exc:
         return {"over": False, "seq": None, "error": str(exc)}

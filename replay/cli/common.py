@@ -193,7 +193,7 @@ def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:
 
 def read_events_file(path: Path) -> tuple[list[Event], list[str]]:
     """The events of a JSON Lines file, and one problem line per line that could not be read."""
-    from replay.model.events import events_from_table
+    from replay.model.decode import events_from_table
     from replay.store.jsonl import read_jsonl
 
     try:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import fail
 
 #: Streamlit settings of every start: no browser opened, no usage statistics sent, no file

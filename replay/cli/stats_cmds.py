@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     AlternativesOpt,
     Engine,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     InputsArg,
     KindOpt,

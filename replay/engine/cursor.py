@@ -40,6 +40,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, Final, Literal
 
+from replay.engine.walker import walk
 from replay.games.base import Game, RuleViolation
 from replay.model.events import Category, Event
 
@@ -267,7 +268,7 @@ class Cursor:
 
     def _build(self) -> None:
         every = self.snapshot_every
-        for step in self.rules.walk(self.events):
+        for step in walk(self.rules, self.events):
             if step.violation is not None:
                 self.violations[step.event.seq] = step.violation
                 self._faults[len(self._applied)] = Outcome(step.event, step.applied, step.violation)

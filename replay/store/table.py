@@ -25,7 +25,8 @@ import pyarrow.parquet as pq
 from deltalake import ColumnProperties, DeltaTable, WriterProperties
 from deltalake.exceptions import DeltaError
 
-from replay.model.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
+from replay.model.decode import events_from_table
+from replay.model.events import COLUMNS, SCHEMA, Event, events_to_table
 from replay.model.violation import LogRule, RuleId
 from replay.store.errors import (
     AmbiguousGameId,
