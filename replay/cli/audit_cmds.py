@@ -106,7 +106,7 @@ def audit(
     from replay.audit import audit_game
     from replay.audit.report import write_report
     from replay.audit.spool import SpooledReport
-    from replay.spark.cli import audit_with_spark
+    from replay.cli.spark_engine import audit_with_spark
 
     impacts = _Impacts(samples, seed) if impact else None
     with SpooledReport() as report:
