@@ -133,7 +133,7 @@ class Analytics:
                 engine.materialize(con, catalog.derived_views())
             engine.seal(con, [])
             return cls(engine.DuckDBRunner(con))
-        files = source._readable(source.files())
+        files = source.readable_files()
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         notes: list[str] = []

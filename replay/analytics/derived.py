@@ -36,12 +36,6 @@ MANIFEST = "manifest.json"
 _FORMATS_KEY = "formats"
 
 
-def readable_files(store: EventStore) -> list[str]:
-    """The snapshot's data files that can be read (the store reports the others in its
-    ``problems``)."""
-    return [f.path for f in store._readable(store.files())]
-
-
 def fingerprint(paths: Sequence[str]) -> str:
     """What derived tables depend on: the data files (path, size, mtime) and the SQL files."""
     digest = hashlib.sha256()
@@ -94,7 +88,7 @@ def rebuild(
 
     ``memory_limit`` (DuckDB's, e.g. ``"4GB"``): beyond it DuckDB spills to
     ``_analytics/.tmp``."""
-    paths = readable_files(store)
+    paths = [f.path for f in store.readable_files()]
     folder = store.path / DERIVED_DIR
     folder.mkdir(exist_ok=True)
     con = engine.connect(paths, threads=threads)
