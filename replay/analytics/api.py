@@ -177,6 +177,11 @@ class Analytics:
         table = self._run(_PLAYERS, f)
         return [p for p in table.column("player").to_pylist() if p is not None]
 
+    def chosen_game_ids(self, f: Filters) -> list[str]:
+        """The ids of the games the filters choose (the ``chosen`` view every statistic counts
+        from), in id order: a list of games that agrees with the statistics."""
+        return [str(g) for g in self._run(_CHOSEN_IDS, f).column("game_id").to_pylist()]
+
     def player_counts(self, f: Filters) -> pa.Table:
         """Distinct players of the chosen games per kind (kind, players; every seat, so a
         chosen player's opponents too), then of every kind together (a last row, kind null)."""
@@ -294,6 +299,7 @@ ORDER BY s.kind NULLS LAST
 """
 
 _GAMES_BY_KIND = "SELECT kind, count(*) AS games FROM chosen GROUP BY kind"
+_CHOSEN_IDS = "SELECT game_id FROM chosen ORDER BY game_id"
 
 _INSIGHT = """
 SELECT d.{dimension} AS {dimension}, sum(m.hit) AS hits, count(*) AS opportunities
