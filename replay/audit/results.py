@@ -15,10 +15,9 @@ ruling replaced by the rules' own, as the audit does), the recorded one what the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from replay.audit.findings import group_games
 from replay.engine import walk
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
@@ -40,12 +39,3 @@ def recomputed_result(events: Sequence[Event]) -> dict[str, Any]:
         return {"over": False, "seq": None, "error": str(exc)}
     assert state is not None
     return {**rules.result(state), "over": bool(state.over), "seq": state.seq - 1}
-
-
-def recomputed_results(events: Iterable[Event]) -> dict[str, dict[str, Any]]:
-    """:func:`recomputed_result` of every game of a stream of events, by game id."""
-    out = {}
-    for game in group_games(events):
-        game.sort(key=lambda e: e.seq)
-        out[game[0].game_id] = recomputed_result(game)
-    return out

@@ -415,10 +415,6 @@ class Cursor:
             state = apply(state, event)
         return state
 
-    def state_before(self, step: int) -> Any:
-        """The state in which event ``step`` was recorded (step >= 1)."""
-        return self.state_at(step - 1)
-
     def rulings(self) -> list[Event]:
         """The rulings recorded up to the current step."""
         types = self.rules.event_types

@@ -51,7 +51,7 @@ from replay.games.base import (
 )
 from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
 from replay.model import decks
-from replay.model.cards import Deck, bits, popcount
+from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
 from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
 from replay.model.specs import GameSpec, ScoreUnit
@@ -1050,17 +1050,6 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
         if plus[seat] >= PLUS_ROUNDS_TO_END or totals[seat] <= LOSING_TOTAL:
             return True
     return False
-
-
-def repeated(codes: tuple[str, ...]) -> list[str]:
-    """The codes that appear more than once."""
-    seen: set[str] = set()
-    twice = []
-    for code in codes:
-        if code in seen:
-            twice.append(code)
-        seen.add(code)
-    return twice
 
 
 RULES = Fou()
