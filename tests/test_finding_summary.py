@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from replay.games import available_kinds, get_plain_rules, get_spec
-from replay.simulate import simulate_game
+from replay.engine.simulate import simulate_game
 
 
 def _states(kind: str) -> list[tuple[Any, int | None]]:
