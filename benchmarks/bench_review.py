@@ -23,6 +23,7 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -30,13 +31,22 @@ from pathlib import Path
 from typing import Any
 
 from replay import engine_build
+from replay.analytics.rates import wilson
 from replay.catalog import spec
 from replay.events import Event
 from replay.games import available_kinds, get_rules
 from replay.review import DEFAULT_SAMPLES
-from replay.review.engine import GameReview, Settings, review_games, review_steps
+from replay.review.engine import (
+    LABELS,
+    THINK_LONGER,
+    DecisionReview,
+    GameReview,
+    Settings,
+    review_games,
+    review_steps,
+)
 from replay.review.rollout import score_unit
-from replay.review.stats import mean_interval, welch_p
+from replay.review.stats import clustered_p, mean_interval, welch_p
 from replay.simulate import simulate_game
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.review_support
@@ -130,56 +140,143 @@ def strength(hands: int) -> None:
         print(f"  {me:<9} among 3 {others:<9} {m.mean:5.2f} [{m.low:.2f}, {m.high:.2f}]")
 
 
-def careless_losses(hands: int, settings: Settings) -> tuple[list[float], list[float]]:
+Losses = list[tuple[int, float]]  # (hand, a decision's loss)
+
+
+def careless_losses(hands: int, settings: Settings) -> tuple[Losses, Losses]:
     """Loss per decision of the careless seats and of the heuristic seats over ``hands``."""
-    careless: list[float] = []
-    heuristic: list[float] = []
+    careless: Losses = []
+    heuristic: Losses = []
     for k in range(hands):
         (review,) = review_games([first_hand(k, k % 4)], settings)
         for d in review.decisions:
-            (careless if d.seat == k % 4 else heuristic).append(d.loss.mean)
+            (careless if d.seat == k % 4 else heuristic).append((k, d.loss.mean))
     return careless, heuristic
 
 
-def labels_again(hands: int) -> None:
-    """The share of labelled moves labelled again under another seed, default settings."""
-    again = labelled = 0
-    for k in range(hands):
-        events = first_hand(k, k % 4)
-        (review,) = review_games([events], Settings())
-        steps = [d.seq for d in review.decisions if d.label]
-        if steps:
-            redone = review_steps(events, steps, Settings(seed=1))
-            labelled += len(redone)
-            again += sum(d.label is not None for d in redone)
-    share = again / labelled if labelled else 0.0
-    print(f"labels: {hands} hands, {DEFAULT_SAMPLES} samples: {again}/{labelled} labelled moves "
-          f"labelled again under another seed ({share:.0%})")  # fmt: skip
+def told_apart(corpora: int, hands: int, settings: Settings) -> list[float]:
+    """The clustered p-values of two heuristic seats (``k % 4`` and across it) compared over
+    ``corpora`` corpora of ``hands`` heuristic hands each (their own seeds)."""
+    pvalues = []
+    for c in range(corpora):
+        left: Losses = []
+        right: Losses = []
+        for k in range(10_000 * (c + 1), 10_000 * (c + 1) + hands):
+            (review,) = review_games([first_hand(k, None)], settings, [k % 4, (k + 2) % 4])
+            for d in review.decisions:
+                (left if d.seat == k % 4 else right).append((k, d.loss.mean))
+        pvalues.append(clustered_p(left, right))
+    return pvalues
 
 
-def validity(hands: int, corpora: int, samples: int) -> None:
-    settings = Settings(samples=samples)
-    start = time.perf_counter()
+def validity(hands: int, samples: int, corpora: int, corpus_hands: int, null_samples: int) -> None:
+    if hands:
+        careless_contrast(hands, Settings(samples=samples))
+    if corpora:
+        null_corpora(corpora, corpus_hands, Settings(samples=null_samples))
+
+
+def careless_contrast(hands: int, settings: Settings) -> None:
+    start = time.process_time()
     careless, heuristic = careless_losses(hands, settings)
-    a, b = mean_interval(careless), mean_interval(heuristic)
-    print(f"validity: {hands} Hearts hands, one careless seat (20% random), {samples} samples")
+    a = mean_interval([v for _, v in careless])
+    b = mean_interval([v for _, v in heuristic])
+    welch = welch_p([v for _, v in careless], [v for _, v in heuristic])
+    print(f"validity: {hands} Hearts hands, one careless seat (20% random), "
+          f"{settings.samples} samples")  # fmt: skip
     print(f"  careless seat  {a.mean:.3f} [{a.low:.3f}, {a.high:.3f}] points/decision, n={a.n}")
     print(f"  heuristic      {b.mean:.3f} [{b.low:.3f}, {b.high:.3f}] points/decision, n={b.n}")
-    print(f"  Welch p = {welch_p(careless, heuristic):.2g}  ({time.perf_counter() - start:.0f} s)")
-    apart = 0
-    for c in range(corpora):
-        left: list[float] = []
-        right: list[float] = []
-        for k in range(hands // 4):
-            (review,) = review_games(
-                [first_hand(10_000 * (c + 1) + k, None)], settings, [k % 4, (k + 2) % 4]
-            )
-            for d in review.decisions:
-                (left if d.seat == k % 4 else right).append(d.loss.mean)
-        apart += welch_p(left, right) < 0.01
-    if corpora:
-        print(f"  heuristic seats told apart (p < 0.01) in {apart}/{corpora} corpora of "
-              f"{hands // 4} hands")  # fmt: skip
+    print(f"  p = {clustered_p(careless, heuristic):.2g} (clustered by hand; Welch's, decisions "
+          f"as independent: {welch:.2g})  {time.process_time() - start:.0f} s CPU")  # fmt: skip
+
+
+def null_corpora(corpora: int, corpus_hands: int, settings: Settings) -> None:
+    start = time.process_time()
+    pvalues = told_apart(corpora, corpus_hands, settings)
+    for level in (0.01, 0.05):
+        apart = sum(p < level for p in pvalues)
+        low, high = wilson(apart, corpora)
+        print(f"  two heuristic seats told apart at p < {level}: {apart}/{corpora} corpora of "
+              f"{corpus_hands} hands ({apart / corpora:.1%}, 95% [{low:.1%}, {high:.1%}]), "
+              f"{settings.samples} samples")  # fmt: skip
+    print(f"  ({time.process_time() - start:.0f} s CPU)")
+
+
+def labels_again(hands: int, samples: int) -> None:
+    """Labels under two seeds: the share of the moves labelled under seed 0 labelled again
+    (and with the same label) under seed 1; how often the policy's own move is labelled; the
+    samples the review took (a close decision's samples double up to THINK_LONGER times)."""
+    first: list[DecisionReview] = []
+    again: list[DecisionReview] = []
+    policy_moves = policy_labelled = 0
+    for k in range(hands):
+        events = first_hand(k, k % 4)
+        (review,) = review_games([events], Settings(samples=samples))
+        first += review.decisions
+        for d in review.decisions:
+            mine = next(a for a in d.alternatives if a.chosen)
+            policy_moves += mine.policy
+            policy_labelled += mine.policy and d.label is not None
+        steps = [d.seq for d in review.decisions if d.label]  # seq = position: from game_start
+        again += review_steps(events, steps, Settings(samples=samples, seed=1))
+    labelled = [d for d in first if d.label]
+    pairs = list(zip(labelled, again, strict=True))
+    mean_samples = sum(d.loss.n for d in first) / max(len(first), 1)
+    print(f"labels: {hands} hands, {samples} samples (close decisions up to "
+          f"{samples * THINK_LONGER}), {len(first)} decisions, {mean_samples:.0f} samples each "
+          f"on average; under another seed:")  # fmt: skip
+    for name, worst in (("labelled", LABELS), ("mistakes or blunders", LABELS[1:])):
+        these = [(a, b) for a, b in pairs if a.label in worst]
+        kept = sum(b.label is not None for _, b in these)
+        same = sum(a.label == b.label for a, b in these)
+        low, high = wilson(kept, len(these)) if these else (0.0, 0.0)
+        print(f"  {name}: {len(these)}, labelled again {kept} ({kept / max(len(these), 1):.0%}, "
+              f"95% [{low:.0%}, {high:.0%}]), the same label {same}")  # fmt: skip
+    print(f"  the policy's own move labelled: {policy_labelled}/{policy_moves}")
+
+
+def hez2_payout(samples: int) -> None:
+    """A Hez2 game at a staked table (four humans, 100 minor units each: the pot's 60/30/10%
+    by place, HEZ2-STAKES) reviewed in places, the review's unit, and in payout: the same
+    decisions, deals and streams, each rollout played on to the seat's ``payout`` ruling."""
+    from replay.catalog import ScoreUnit
+    from replay.games.hidden import sampler_for
+    from replay.review.engine import Judge, _positions
+    from replay.review.rollout import Rollouts, play_unit
+
+    class Payout:
+        def __init__(self, policy: Rollouts) -> None:
+            self.policy = policy
+
+        def value(self, state: Any, seat: int, rng: random.Random) -> float:
+            bots = [self.policy.bot] * state.n
+            return play_unit(self.policy.rules, state, seat, bots, rng, ("payout",))
+
+    rules = get_rules("hez2")
+    options = {"bots": [False] * 4, "stakes": [100] * 4}
+    events = simulate_game(rules, "staked", players=4, seed=1, bots=["heuristic"], options=options)
+    settings = Settings(samples=samples)
+    by_place = Judge(rules, settings, sampler_for("hez2"))
+    by_payout = Judge(rules, settings, sampler_for("hez2"), Payout(Rollouts(rules)))
+    by_payout.unit = ScoreUnit("game", "payout", ("payout",), False, (10.0, 25.0, 50.0))
+    losses: dict[str, dict[int, list[float]]] = {"place": {}, "payout": {}}
+    start = time.process_time()
+    for i, state, unit_state, unit_index in _positions(rules, events, None):
+        seat = events[i].player
+        assert seat is not None
+        if len(rules.legal_decisions(state, seat)) < 2:
+            continue
+        for measure, judge in (("place", by_place), ("payout", by_payout)):
+            d = judge.review(events, i, state, unit_state, unit_index)
+            losses[measure].setdefault(seat, []).append(d.loss.mean)
+    print(f"hez2: a staked game (4 x 100), {samples} samples, mean loss per decision "
+          f"({time.process_time() - start:.0f} s CPU)")  # fmt: skip
+    for seat in sorted(losses["place"]):
+        place = mean_interval(losses["place"][seat])
+        paid = mean_interval(losses["payout"][seat])
+        print(f"  seat {seat}: {place.n:3} decisions  {place.mean:.3f} [{place.low:.3f}, "
+              f"{place.high:.3f}] places  {paid.mean:.1f} [{paid.low:.1f}, {paid.high:.1f}] "
+              f"minor units of a pot of 400")  # fmt: skip
 
 
 def impact() -> None:
@@ -208,12 +305,16 @@ def impact() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parts_known = ["speed", "scaling", "strength", "validity", "labels", "impact"]
+    parts_known = ["speed", "scaling", "strength", "validity", "labels", "hez2", "impact"]
     parser.add_argument("--part", action="append", choices=parts_known)
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--corpora", type=int, default=20)
-    parser.add_argument("--samples", type=int, default=8, help="of the validity part")
+    parser.add_argument("--corpora", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=32, help="of the validity part")
+    parser.add_argument("--corpus-hands", type=int, default=10)
+    parser.add_argument("--null-samples", type=int, default=8)
     parser.add_argument("--label-hands", type=int, default=16)
+    parser.add_argument("--hez2-samples", type=int, default=16)
+    parser.add_argument("--label-samples", type=int, default=DEFAULT_SAMPLES)
     args = parser.parse_args()
     print(f"replay engine: {engine_build()}")
     parts = args.part or parts_known
@@ -224,9 +325,11 @@ def main() -> None:
     if "strength" in parts:
         strength(args.hands * 2)
     if "validity" in parts:
-        validity(args.hands, args.corpora, args.samples)
+        validity(args.hands, args.samples, args.corpora, args.corpus_hands, args.null_samples)
     if "labels" in parts:
-        labels_again(args.label_hands)
+        labels_again(args.label_hands, args.label_samples)
+    if "hez2" in parts:
+        hez2_payout(args.hez2_samples)
     if "impact" in parts:
         impact()
 

@@ -30,7 +30,10 @@ from replay.review.stats import Estimate, mean_interval
 LABELS = ("inaccuracy", "mistake", "blunder")
 #: The version of the review's method: raise it when the same settings would give other numbers
 #: (the reviews stored by ``replay reindex --reviews`` are then made again).
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
+#: How far a review thinks longer on a close decision (one whose label is not settled, see
+#: :func:`unsettled`): its samples double up to this many times ``--samples``.
+THINK_LONGER = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,8 @@ class Settings:
     seed: int = 0
     policy: str = DEFAULT_POLICY
     max_alternatives: int = DEFAULT_ALTERNATIVES
+    #: A close decision's samples double up to this many times ``samples`` (1: never).
+    think_longer: int = THINK_LONGER
 
     @property
     def key(self) -> str:
@@ -48,7 +53,7 @@ class Settings:
         same key are the same."""
         return (
             f"v{REVIEW_VERSION} samples={self.samples} seed={self.seed} policy={self.policy} "
-            f"alternatives={self.max_alternatives}"
+            f"alternatives={self.max_alternatives} think_longer={self.think_longer}"
         )
 
 
@@ -275,17 +280,23 @@ class Judge:
         picked = _alternatives(len(legal), chosen, policy_move, settings.max_alternatives, name)
         sign = 1.0 if self.unit.lower_is_better else -1.0
         values: list[list[float]] = [[] for _ in picked]
-        for j in range(settings.samples):
-            rng = random.Random(f"{name}/{j}")
-            world = self.world(events, i, seat, unit_state, unit_index, rng)
-            stream = rng.getrandbits(64)
-            for a, index in enumerate(picked):
-                after = rules.apply_in_place(world.clone(), legal[index])
-                values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
         mine = picked.index(chosen)
-        costs = [[sign * x for x in v] for v in values]
-        best = _best(costs, mine, range(settings.samples))
-        loss = mean_interval(held_out_loss(costs, mine))
+        samples, loss = 0, None
+        while loss is None or (
+            samples < settings.samples * settings.think_longer and unsettled(loss, self.unit)
+        ):
+            more = settings.samples if samples == 0 else samples  # the samples double
+            for j in range(samples, samples + more):
+                rng = random.Random(f"{name}/{j}")
+                world = self.world(events, i, seat, unit_state, unit_index, rng)
+                stream = rng.getrandbits(64)
+                for a, index in enumerate(picked):
+                    after = rules.apply_in_place(world.clone(), legal[index])
+                    values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
+            samples += more
+            costs = [[sign * x for x in v] for v in values]
+            loss = mean_interval(held_out_loss(costs, mine))
+        best = _best(costs, mine, range(samples))
         options = [
             Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move)
             for i, v in zip(picked, values, strict=True)
@@ -363,14 +374,18 @@ def _alternatives(legal: int, chosen: int, policy: int, limit: int, name: str) -
     return sorted(kept)
 
 
+def unsettled(loss: Estimate, unit: ScoreUnit) -> bool:
+    """Whether a decision is close: its loss's interval holds the least label's threshold, so
+    that other deals could give it a label or take its label away."""
+    return loss.low < unit.thresholds[0] <= loss.high
+
+
 def label_of(loss: Estimate, unit: ScoreUnit) -> str | None:
-    """The label of a loss: the worst whose threshold the mean reaches, only where the
-    interval excludes 0."""
-    if loss.low <= 0:
-        return None
+    """The label of a loss: the worst whose threshold the interval's lower end reaches (the
+    move lost at least that much, with 95% confidence; the interval then excludes 0)."""
     label = None
     for name, threshold in zip(LABELS, unit.thresholds, strict=True):
-        if loss.mean >= threshold:
+        if loss.low >= threshold:
             label = name
     return label
 
