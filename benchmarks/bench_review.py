@@ -7,7 +7,8 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
   Fou! round, a Hez2 game) reviewed for every seat with the default settings on one core:
   seconds, decisions, rollouts and rollouts/s, beside the unchecked replay speed of the same
   events (what ``bench_games.py`` calls ``nocheck ev/s``);
-- ``scaling``: the Hearts hand at ``--samples`` 4 to 32 and ``--jobs`` 1 and 2;
+- ``scaling``: the Hearts hand at ``--samples`` 8 to 128; four hands with ``--jobs`` 1 and 2
+  (wall-clock and CPU seconds, the workers' included);
 - ``strength``: the heuristic bot against random play (mean points of a Hearts hand);
 - ``validity``: over ``--hands`` Hearts hands in which one seat is careless (the heuristic bot
   playing a uniformly random legal move 20% of the time), the careless seat's mean loss per
@@ -65,7 +66,8 @@ def first_unit(kind: str, seed: int = 1) -> list[Event]:
 
 
 def rollouts_of(reviews: Sequence[GameReview]) -> int:
-    return sum(len(d.alternatives) * r.settings.samples for r in reviews for d in r.decisions)
+    """The rollouts played: every alternative on every sample its decision took."""
+    return sum(len(d.alternatives) * d.loss.n for r in reviews for d in r.decisions)
 
 
 def timed_review(events: list[Event], settings: Settings, jobs: int = 1) -> tuple[float, Any]:
@@ -104,16 +106,33 @@ def speed() -> None:
         )
 
 
-def scaling() -> None:
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the review's workers)."""
+    import resource
+
+    me, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                      resource.RUSAGE_CHILDREN))  # fmt: skip
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def scaling(hands: int = 4) -> None:
+    """The Hearts hand at 8 to 128 samples (CPU seconds, one job); ``hands`` hands at the
+    default samples with one and two jobs: wall-clock and CPU seconds (the workers' included)."""
     hand = first_unit("hearts")
-    print("scaling: the Hearts hand, every seat (CPU seconds; jobs: wall clock, both)")
-    print(f"{'samples':>8}{'jobs':>6}{'seconds':>9}")
+    print("scaling: the Hearts hand, every seat, one job (CPU seconds)")
+    print(f"{'samples':>8}{'seconds':>9}{'mean samples':>14}")
     for samples in (8, 16, 32, 64, 128):
-        print(f"{samples:>8}{1:>6}{timed_review(hand, Settings(samples=samples))[0]:>9.2f}")
+        seconds, reviews = timed_review(hand, Settings(samples=samples))
+        decisions = reviews[0].decisions
+        mean = sum(d.loss.n for d in decisions) / len(decisions)
+        print(f"{samples:>8}{seconds:>9.2f}{mean:>14.0f}")
+    games = [first_unit("hearts", seed) for seed in range(1, hands + 1)]
+    print(f"scaling: {hands} Hearts hands, every seat, {DEFAULT_SAMPLES} samples")
+    print(f"{'jobs':>5}{'wall s':>9}{'CPU s':>9}")
     for jobs in (1, 2):
-        start = time.perf_counter()
-        review_games([hand], Settings(), jobs=jobs)
-        print(f"{DEFAULT_SAMPLES:>8}{jobs:>6}{time.perf_counter() - start:>9.2f}  wall")
+        wall, cpu = time.perf_counter(), cpu_seconds()
+        review_games(games, Settings(), jobs=jobs)
+        print(f"{jobs:>5}{time.perf_counter() - wall:>9.2f}{cpu_seconds() - cpu:>9.2f}")
 
 
 def strength(hands: int) -> None:
@@ -208,15 +227,17 @@ def labels_again(hands: int, samples: int) -> None:
     samples the review took (a close decision's samples double up to THINK_LONGER times)."""
     first: list[DecisionReview] = []
     again: list[DecisionReview] = []
-    policy_moves = policy_labelled = 0
+    policy_moves = 0
+    policy_labels: dict[str | None, int] = {}
     for k in range(hands):
         events = first_hand(k, k % 4)
         (review,) = review_games([events], Settings(samples=samples))
         first += review.decisions
         for d in review.decisions:
             mine = next(a for a in d.alternatives if a.chosen)
-            policy_moves += mine.policy
-            policy_labelled += mine.policy and d.label is not None
+            if mine.policy:
+                policy_moves += 1
+                policy_labels[d.label] = policy_labels.get(d.label, 0) + 1
         steps = [d.seq for d in review.decisions if d.label]  # seq = position: from game_start
         again += review_steps(events, steps, Settings(samples=samples, seed=1))
     labelled = [d for d in first if d.label]
@@ -232,7 +253,8 @@ def labels_again(hands: int, samples: int) -> None:
         low, high = wilson(kept, len(these)) if these else (0.0, 0.0)
         print(f"  {name}: {len(these)}, labelled again {kept} ({kept / max(len(these), 1):.0%}, "
               f"95% [{low:.0%}, {high:.0%}]), the same label {same}")  # fmt: skip
-    print(f"  the policy's own move labelled: {policy_labelled}/{policy_moves}")
+    counts = ", ".join(f"{policy_labels.get(name, 0)} {name}" for name in LABELS)
+    print(f"  the policy's own move, {policy_moves} decisions: {counts}")
 
 
 def hez2_payout(samples: int) -> None:
