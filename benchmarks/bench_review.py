@@ -33,9 +33,10 @@ from typing import Any
 
 from replay import engine_build
 from replay.analytics.rates import wilson
-from replay.catalog import spec
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
+from replay.model.events import Event
+from replay.model.specs import spec
 from replay.review import DEFAULT_SAMPLES
 from replay.review.engine import (
     LABELS,
@@ -48,7 +49,6 @@ from replay.review.engine import (
 )
 from replay.review.rollout import score_unit
 from replay.review.stats import clustered_p, mean_interval, welch_p
-from replay.simulate import simulate_game
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.review_support
 from tests.review_support import first_hand
@@ -137,7 +137,7 @@ def scaling(hands: int = 4) -> None:
 
 def strength(hands: int) -> None:
     """Mean points of a Hearts hand for a seat of one bot among three of another."""
-    from replay.simulate import play_out
+    from replay.engine.simulate import play_out
 
     rules = get_rules("hearts")
     bots = rules.bots()
@@ -261,8 +261,8 @@ def hez2_payout(samples: int) -> None:
     """A Hez2 game at a staked table (four humans, 100 minor units each: the pot's 60/30/10%
     by place, HEZ2-STAKES) reviewed in places, the review's unit, and in payout: the same
     decisions, deals and streams, each rollout played on to the seat's ``payout`` ruling."""
-    from replay.catalog import ScoreUnit
     from replay.games.hidden import sampler_for
+    from replay.model.specs import ScoreUnit
     from replay.review.engine import Judge, _positions
     from replay.review.rollout import Rollouts, play_unit
 
