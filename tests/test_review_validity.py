@@ -20,15 +20,13 @@ from replay.review.engine import (
     unsettled,
 )
 from replay.review.rollout import score_unit
-from replay.review.stats import Estimate, clustered_p, mean_interval, t975
+from replay.review.stats import Estimate, clustered_p
 from tests.review_support import first_hand
 
 HANDS = 16  # clustered p = 7e-4 (Welch: 1e-4), 8 samples
 SETTINGS = Settings(samples=8, think_longer=1)
 #: Corpora of heuristic hands and their size for the test of two heuristic seats.
 CORPORA, CORPUS_HANDS = 10, 8
-#: Student's t 0.995 quantile at CORPUS_HANDS - 1 = 7 degrees of freedom (p < 0.01, two-sided).
-T995_7 = 3.499
 
 
 def random_seat(k: int) -> int:
@@ -66,25 +64,18 @@ def test_a_random_seat_loses_more_per_decision_than_a_heuristic_seat() -> None:
 
 
 def test_heuristic_seats_are_told_apart_in_at_most_one_corpus_of_ten() -> None:
-    """Two heuristic seats of the same hands (seat ``k % 4`` and the one across), each hand's
-    mean loss difference, Student's t over a corpus's hands. If two such seats were told apart
-    (p < 0.01) in 5% of corpora, 2 or more of 10 would come with probability 9%; with a fixed
-    seed the test is exact. The false-positive rate itself (over a hundred corpora) is the
-    benchmark's."""
+    """Two heuristic seats of the same hands (seat ``k % 4`` and the one across), hands as
+    clusters. If two such seats were told apart (p < 0.01) in 5% of corpora, 2 or more of 10
+    would come with probability 9%; with a fixed seed the test is exact. The false-positive
+    rate itself (over a hundred corpora) is the benchmark's."""
     settings = Settings(samples=4, think_longer=1)
     apart = 0
     for c in range(CORPORA):
-        gaps = []
+        losses: tuple[list[tuple[int, float]], list[tuple[int, float]]] = ([], [])
         for k in range(1_000 * (c + 1), 1_000 * (c + 1) + CORPUS_HANDS):
-            seats = [k % 4, (k + 2) % 4]
-            reviews = played(k, None, seats, settings)
-            gaps.append(
-                mean_interval([d.loss.mean for d in reviews if d.seat == seats[0]]).mean
-                - mean_interval([d.loss.mean for d in reviews if d.seat == seats[1]]).mean
-            )
-        gap = mean_interval(gaps)
-        se = (gap.high - gap.mean) / t975(len(gaps) - 1)
-        apart += abs(gap.mean) > T995_7 * se
+            for d in played(k, None, [k % 4, (k + 2) % 4], settings):
+                losses[d.seat != k % 4].append((k, d.loss.mean))
+        apart += clustered_p(*losses) < 0.01
     assert apart <= 1
 
 
