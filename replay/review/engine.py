@@ -279,23 +279,20 @@ class Judge:
         policy_move = _index_of(legal, self.rollouts.bot(state, seat, random.Random(name)))
         picked = _alternatives(len(legal), chosen, policy_move, settings.max_alternatives, name)
         sign = 1.0 if self.unit.lower_is_better else -1.0
+        moves = [legal[index] for index in picked]
         values: list[list[float]] = [[] for _ in picked]
         mine = picked.index(chosen)
-        samples, loss = 0, None
-        while loss is None or (
-            samples < settings.samples * settings.think_longer and unsettled(loss, self.unit)
-        ):
-            more = settings.samples if samples == 0 else samples  # the samples double
-            for j in range(samples, samples + more):
-                rng = random.Random(f"{name}/{j}")
-                world = self.world(events, i, seat, unit_state, unit_index, rng)
-                stream = rng.getrandbits(64)
-                for a, index in enumerate(picked):
-                    after = rules.apply_in_place(world.clone(), legal[index])
-                    values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
-            samples += more
+        most = settings.samples * settings.think_longer
+        loss: Estimate | None = None
+        while loss is None or (len(values[0]) < most and unsettled(loss, self.unit)):
+            done = len(values[0])  # the first --samples, then the samples double
+            deals = range(done, done + (done or settings.samples))
+            more = self.results(events, i, unit_state, unit_index, moves, f"{name}/", deals)
+            for mine_values, new in zip(values, more, strict=True):
+                mine_values.extend(new)
             costs = [[sign * x for x in v] for v in values]
             loss = mean_interval(held_out_loss(costs, mine))
+        samples = len(values[0])
         best = _best(costs, mine, range(samples))
         options = [
             Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move)
@@ -305,6 +302,30 @@ class Judge:
             played.game_id, played.kind, played.seq, seat, played.type, move_text(played),
             move_text(legal[picked[best]]), len(legal), options, loss, label_of(loss, self.unit),
         )  # fmt: skip
+
+    def results(
+        self,
+        events: Sequence[Event],
+        i: int,
+        unit_state: Any,
+        unit_index: int,
+        moves: Sequence[Event],
+        name: str,
+        deals: range,
+    ) -> list[list[float]]:
+        """Each move's result for the seat of decision ``i`` on the sampled deals ``deals``
+        (common random numbers: every move on the same deal and the same random stream)."""
+        seat = events[i].player
+        assert seat is not None
+        out: list[list[float]] = [[] for _ in moves]
+        for j in deals:
+            rng = random.Random(f"{name}{j}")
+            world = self.world(events, i, seat, unit_state, unit_index, rng)
+            stream = rng.getrandbits(64)
+            for results, move in zip(out, moves, strict=True):
+                after = self.rules.apply_in_place(world.clone(), move)
+                results.append(self.evaluator.value(after, seat, random.Random(stream)))
+        return out
 
     def world(
         self,
