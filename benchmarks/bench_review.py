@@ -292,11 +292,11 @@ def hez2_payout(samples: int, games: int = 3) -> None:
             assert seat is not None
             if len(rules.legal_decisions(state, seat)) < 2:
                 continue
-            place = by_place.review(events, i, state, unit_state, unit_index)
-            paid = by_payout.review(events, i, state, unit_state, unit_index)
-            losses["place"].append(place.loss.mean)
-            losses["payout"].append(paid.loss.mean)
-            other_best += place.best != paid.best
+            in_place = by_place.review(events, i, state, unit_state, unit_index)
+            in_payout = by_payout.review(events, i, state, unit_state, unit_index)
+            losses["place"].append(in_place.loss.mean)
+            losses["payout"].append(in_payout.loss.mean)
+            other_best += in_place.best != in_payout.best
     place, paid = mean_interval(losses["place"]), mean_interval(losses["payout"])
     print(
         f"hez2: {games} staked games (4 x 100: a pot of 400 shared 240/120/40/0 by place), "
