@@ -31,6 +31,8 @@ DIMENSIONS: tuple[str, ...] = ("player", "seat", "players", "bot", "from_dealer"
 MATERIALIZE_ROWS = 5_000_000
 #: The note of a statistic over the reviews when none are stored.
 NO_REVIEWS = "no stored reviews: `replay reindex STORE --reviews` makes them (docs/review.md)"
+#: The note of a statistic over the luck when none is stored.
+NO_LUCK = "no stored luck: `replay reindex STORE --luck` computes it (docs/review.md)"
 #: Dimensions that exist only for kinds with a ``round_dealers.sql``.
 _DEALER_DIMENSIONS = ("from_dealer",)
 
@@ -108,6 +110,8 @@ class Analytics:
     #: Whether the store's reviews are stored (``replay reindex --reviews``): the views
     #: ``reviews``, ``decisions``... read them; otherwise they are empty.
     stored_reviews: bool = False
+    #: Whether the store's luck is stored (``replay reindex --luck``): the view ``luck`` reads it.
+    stored_luck: bool = False
     min_sample: int = MIN_SAMPLE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _chosen: Filters | None = field(default=None, repr=False)
@@ -127,7 +131,7 @@ class Analytics:
         for a store of at most :data:`MATERIALIZE_ROWS` events without fresh derived tables).
         ``use_derived=False, materialize=False``: every query reads the raw events.
         """
-        from replay.analytics import catalog, derived, reviews
+        from replay.analytics import catalog, derived, luck, reviews
 
         if isinstance(source, pa.Table):
             con = engine.connect(source)
@@ -140,6 +144,7 @@ class Analytics:
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         notes: list[str] = []
         stored = reviews.stored_reviews(source, notes)
+        stored |= luck.stored_luck(source, notes)
         con = engine.connect(paths, {**tables, **stored})
         if derived.RATING_LOG in tables:
             engine.create_view(con, derived.RATING_LOG, "", tables[derived.RATING_LOG])
@@ -153,7 +158,8 @@ class Analytics:
         engine.seal(con, [*paths, *tables.values(), *stored.values()])
         return cls(
             engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes,
-            stored_ratings=derived.RATING_LOG in tables, stored_reviews=bool(stored),
+            stored_ratings=derived.RATING_LOG in tables, stored_reviews=reviews.REVIEWS in stored,
+            stored_luck=luck.LUCK in stored,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- queries
@@ -209,6 +215,8 @@ class Analytics:
     def _result(self, s: catalog.SqlFile, f: Filters, games: dict[str | None, int]) -> StatResult:
         table = with_rates(self._run(s, f), self.min_sample)
         note = NO_REVIEWS if s.needs_reviews and not self.stored_reviews else None
+        if s.headers.get("needs") == "luck" and not self.stored_luck:
+            note = NO_LUCK
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
             s.relative, s.section, s.words, note,

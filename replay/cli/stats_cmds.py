@@ -272,6 +272,15 @@ def reindex_cmd(
             "reviews (views reviews, decisions, review_summary; docs/review.md).",
         ),
     ] = False,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck",
+            help="Also compute the luck of the deals and draws of the games not yet valued with "
+            "these settings (--seed, --policy) and store it (views luck, luck_units; "
+            "docs/review.md).",
+        ),
+    ] = False,
     samples: SamplesOpt = DEFAULT_SAMPLES,
     seed: SeedOpt = 0,
     policy: PolicyOpt = DEFAULT_POLICY,
@@ -279,7 +288,8 @@ def reindex_cmd(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
     """Rebuild the derived tables of the statistics (the layer views as Parquet files); with
-    --reviews, review the games not yet reviewed with the same settings and store the reviews."""
+    --reviews, review the games not yet reviewed with the same settings and store the reviews;
+    with --luck, the same for the luck of the deals and draws."""
     import duckdb
 
     from replay.analytics import derived
@@ -298,6 +308,23 @@ def reindex_cmd(
     typer.echo(f"{store_path}: derived tables rebuilt ({summary} rows)")
     if reviews:
         _reindex_reviews(store, store_path, Settings(samples, seed, policy, alternatives), jobs)
+    if luck:
+        _reindex_luck(store, store_path, seed, policy, jobs)
+
+
+def _reindex_luck(store: EventStore, store_path: Path, seed: int, policy: str, jobs: int) -> None:
+    from replay.analytics.luck import LuckSettings, update_luck
+
+    settings = LuckSettings(seed=seed, policy=policy)
+    try:
+        update = update_luck(store, settings, jobs=jobs)
+    except OSError as exc:
+        fail(os_error(exc, store_path), code=1)
+    echo_problems(update.problems, "warning")
+    typer.echo(
+        f"{store_path}: luck stored ({update.computed} games valued, {update.kept} already "
+        f"valued with {settings.key}; {update.rows} unit x seat rows)"
+    )
 
 
 def _reindex_reviews(store: EventStore, store_path: Path, settings: Settings, jobs: int) -> None:

@@ -225,17 +225,29 @@ class _Walk:
         self.blocks += 1
 
     def deal_luck(self, before: Any, block: Sequence[Event], name: str) -> list[float]:
-        """A deal's luck: V is the unit played out by the policy in every seat; its expectation
-        the mean over the n rotations of the hands among the seats (duplicate-style)."""
+        """A deal's luck: V is the unit played out by the policy in every seat (the mean of
+        ``draws`` playouts where chance comes later in the unit, as Hez2's draws); its
+        expectation the mean over the n rotations of the hands among the seats
+        (duplicate-style)."""
         n = before.n
-        assert self.bot is not None
-        bots = [self.bot] * n
-        values = [
-            play_relative(self.rules, rotated(self.rules, before.clone(), block, r, self.scoring),
-                          bots, random.Random(name), self.scoring)
-            for r in range(n)
-        ]  # fmt: skip
+        values = [self.playouts(rotated(self.rules, before.clone(), block, r, self.scoring),
+                                name) for r in range(n)]  # fmt: skip
         return [values[0][s] - sum(v[s] for v in values) / n for s in range(n)]
+
+    def playouts(self, state: Any, name: str) -> list[float]:
+        """V of every seat: the policy's playout of the unit from ``state``; the mean of
+        ``draws`` of them when the first meets chance (the same streams for every rotation)."""
+        assert self.bot is not None
+        bots = [self.bot] * state.n
+        rng = random.Random(name)
+        first, chance = play_relative(self.rules, state.clone(), bots, rng, self.scoring)
+        if not chance or self.draws <= 1:
+            return first
+        total = list(first)
+        for _ in range(self.draws - 1):
+            more, _ = play_relative(self.rules, state.clone(), bots, rng, self.scoring)
+            total = [t + m for t, m in zip(total, more, strict=True)]
+        return [t / self.draws for t in total]
 
     def model_luck(self, before: Any, after: Any, name: str) -> list[float]:
         """Another block's luck: V the hand model, its expectation the mean over draws."""
@@ -266,10 +278,10 @@ class _Walk:
 
 
 def is_full_deal(block: Sequence[Event], players: int) -> bool:
-    """Whether a chance block deals every seat once (a round's deal: its outcomes are the same
-    in law whichever seat gets which hand, so the rotations of its hands average to V's
-    expectation)."""
-    dealt = [e.player for e in block if e.player is not None]
+    """Whether a chance block deals every seat a hand once (a round's deal: its outcomes are
+    the same in law whichever seat gets which hand, so the rotations of its hands average to V's
+    expectation given the block's other outcomes, such as a first leader drawn)."""
+    dealt = [e.player for e in block if e.player is not None and e.cards]
     return len(dealt) == players and set(dealt) == set(range(players))
 
 
@@ -277,11 +289,14 @@ def rotated(
     rules: Game[Any], state: Any, block: Sequence[Event], shift: int, scoring: Iterable[str]
 ) -> Any:
     """``state`` (changed in place) after ``block`` with each seat's dealt cards given to the
-    seat ``shift`` places on, and the rulings due among and after them."""
+    seat ``shift`` places on (the block's other outcomes as they were), and the rulings due
+    among and after them."""
     apply = rules.apply_in_place
     for event in block:
         state = _rulings(rules, state, scoring)
-        seat = None if event.player is None else (event.player + shift) % state.n
+        seat = event.player
+        if seat is not None and event.cards:
+            seat = (seat + shift) % state.n
         state = apply(state, dataclasses.replace(event, player=seat, seq=state.seq))
     return _rulings(rules, state, scoring)
 
@@ -297,12 +312,15 @@ def _rulings(rules: Game[Any], state: Any, scoring: Iterable[str]) -> Any:
 
 def play_relative(
     rules: Game[Any], state: Any, bots: Sequence[Any], rng: random.Random, scoring: Iterable[str]
-) -> list[float]:
+) -> tuple[list[float], int]:
     """Every seat's result of the unit played on from ``state`` (changed in place) by
-    ``bots``, minus the table's mean."""
+    ``bots``, minus the table's mean; and the chance events met on the way."""
     wanted = frozenset(scoring)
     results: dict[int, float] = {}
+    chance = 0
     for _ in range(MAX_UNIT_EVENTS):
+        if rules.due(state).phase is Phase.CHANCE:
+            chance += 1
         event = next_event(rules, state, bots, rng)
         if event is None:
             break
@@ -310,7 +328,7 @@ def play_relative(
             results[event.player] = float(event.amount or 0)
             if len(results) == state.n:
                 mean = sum(results.values()) / state.n
-                return [results[s] - mean for s in range(state.n)]
+                return [results[s] - mean for s in range(state.n)], chance
         state = rules.apply_in_place(state, event)
     raise RuntimeError(f"{state.game_id}: the unit did not end in a rollout from {state.seq}")
 
