@@ -94,8 +94,9 @@ def bias(hands: int) -> None:
         mean = statistics.fmean(adjusted)
         error = statistics.stdev(adjusted) / len(adjusted) ** 0.5
         raw = statistics.fmean([r.relative for r in rows if r.seat == seat][:hands])
+        ratio = abs(mean) / error
         print(f"seat {seat}: {len(adjusted)} hands, raw mean {raw:+.3f}, adjusted mean "
-              f"{mean:+.3f}, standard error {error:.3f}, |mean|/se {abs(mean) / error:.2f}")  # fmt: skip
+              f"{mean:+.3f}, standard error {error:.3f}, |mean|/se {ratio:.2f}")  # fmt: skip
 
 
 def speed(hands: int) -> None:
@@ -114,8 +115,8 @@ def speed(hands: int) -> None:
         for jobs in (1, 2):
             (store.path / "_analytics" / "luck.parquet").unlink(missing_ok=True)
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "replay.cli", "reindex", str(store.path),
-                            "--luck", "--jobs", str(jobs)], check=True, capture_output=True)  # fmt: skip
+            command = ["reindex", str(store.path), "--luck", "--jobs", str(jobs)]
+            subprocess.run([sys.executable, "-m", "replay.cli", *command], check=True)
             wall = time.perf_counter() - start
             units = sum(1 for g in games for e in g if e.type == "round_scored") // 4
             print(f"reindex --luck --jobs {jobs}: {units} Hearts hands, {wall:.1f} s wall "

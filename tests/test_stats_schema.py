@@ -40,10 +40,11 @@ def test_stats_json_of_the_sample_store_validates_against_its_schema() -> None:
     # empty, and say how to make them; every other has rows.
     assert all(s["rows"] and s["games"] > 0 for s in stats if s["note"] is None)
     empty = {s["name"]: s for s in stats if s["note"] is not None}
-    assert sorted(empty) == ["luck_players", "review_players"]
+    assert sorted(empty) == ["fairplay_players", "luck_players", "review_players"]
     assert all(not s["rows"] for s in empty.values())
     assert "replay reindex STORE --reviews" in empty["review_players"]["note"]
     assert "replay reindex STORE --luck" in empty["luck_players"]["note"]
+    assert "replay reindex STORE --fairplay" in empty["fairplay_players"]["note"]
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,10 @@ MATERIALIZE_ROWS = 5_000_000
 NO_REVIEWS = "no stored reviews: `replay reindex STORE --reviews` makes them (docs/review.md)"
 #: The note of a statistic over the luck when none is stored.
 NO_LUCK = "no stored luck: `replay reindex STORE --luck` computes it (docs/review.md)"
+#: The note of a statistic over the fair-play counts when none are stored.
+NO_FAIRPLAY = (
+    "no stored fair-play counts: `replay reindex STORE --fairplay` makes them (docs/review.md)"
+)
 #: Dimensions that exist only for kinds with a ``round_dealers.sql``.
 _DEALER_DIMENSIONS = ("from_dealer",)
 
@@ -112,6 +116,8 @@ class Analytics:
     stored_reviews: bool = False
     #: Whether the store's luck is stored (``replay reindex --luck``): the view ``luck`` reads it.
     stored_luck: bool = False
+    #: Whether the fair-play counts are stored (``replay reindex --fairplay``).
+    stored_fairplay: bool = False
     min_sample: int = MIN_SAMPLE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _chosen: Filters | None = field(default=None, repr=False)
@@ -131,7 +137,7 @@ class Analytics:
         for a store of at most :data:`MATERIALIZE_ROWS` events without fresh derived tables).
         ``use_derived=False, materialize=False``: every query reads the raw events.
         """
-        from replay.analytics import catalog, derived, luck, reviews
+        from replay.analytics import catalog, derived, fairplay, luck, reviews
 
         if isinstance(source, pa.Table):
             con = engine.connect(source)
@@ -145,6 +151,7 @@ class Analytics:
         notes: list[str] = []
         stored = reviews.stored_reviews(source, notes)
         stored |= luck.stored_luck(source, notes)
+        stored |= fairplay.stored_fairplay(source, notes)
         con = engine.connect(paths, {**tables, **stored})
         if derived.RATING_LOG in tables:
             engine.create_view(con, derived.RATING_LOG, "", tables[derived.RATING_LOG])
@@ -159,7 +166,7 @@ class Analytics:
         return cls(
             engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes,
             stored_ratings=derived.RATING_LOG in tables, stored_reviews=reviews.REVIEWS in stored,
-            stored_luck=luck.LUCK in stored,
+            stored_luck=luck.LUCK in stored, stored_fairplay=fairplay.FAIRPLAY in stored,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- queries
@@ -215,8 +222,11 @@ class Analytics:
     def _result(self, s: catalog.SqlFile, f: Filters, games: dict[str | None, int]) -> StatResult:
         table = with_rates(self._run(s, f), self.min_sample)
         note = NO_REVIEWS if s.needs_reviews and not self.stored_reviews else None
-        if s.headers.get("needs") == "luck" and not self.stored_luck:
+        needs = s.headers.get("needs")
+        if needs == "luck" and not self.stored_luck:
             note = NO_LUCK
+        if needs == "fairplay" and not self.stored_fairplay:
+            note = NO_FAIRPLAY
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
             s.relative, s.section, s.words, note,

@@ -83,6 +83,7 @@ def _can_show_marks() -> bool:
 # Command modules register their commands on `app` when imported.
 from replay.cli import audit_cmds as _audit_cmds  # noqa: E402,F401
 from replay.cli import dashboard_cmds as _dashboard_cmds  # noqa: E402,F401
+from replay.cli import fairplay_cmds as _fairplay_cmds  # noqa: E402,F401
 from replay.cli import replay_cmds as _replay_cmds  # noqa: E402,F401
 from replay.cli import review_cmds as _review_cmds  # noqa: E402,F401
 from replay.cli import sim_cmds as _sim_cmds  # noqa: E402,F401
