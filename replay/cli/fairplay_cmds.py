@@ -95,6 +95,8 @@ def _table(rows: list[dict[str, Any]]) -> str:
             return "FLAGGED" if value else ""
         if name == "p_value":
             return f"{value:.2g}"
+        if value is None:
+            return "-"
         if isinstance(value, float):
             return f"{value:.3f}" if name != "z" else f"{value:+.2f}"
         return escaped(str(value))

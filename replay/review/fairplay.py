@@ -83,7 +83,7 @@ class Signal:
     hits: int
     expected: float  # hits an honest seat of that agreement makes, in expectation
     agreement: float
-    z: float
+    z: float | None  # None: an honest seat of that agreement could not hit at all
     p_value: float
     flagged: bool
 
@@ -192,7 +192,7 @@ def signal(plays: Iterable[SeatPlay], player: str, threshold: float = THRESHOLD)
     hits = sum(t.hit for t in decisions)
     expected = sum(chances)
     spread = math.sqrt(sum(c * (1 - c) for c in chances))
-    z = (hits - expected) / spread if spread > 0 else (0.0 if hits <= expected else math.inf)
+    z = (hits - expected) / spread if spread > 0 else (0.0 if hits <= expected else None)
     p = upper_tail(chances, hits)
     kind = plays[0].kind if plays else ""
     return Signal(
