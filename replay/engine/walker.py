@@ -14,11 +14,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.events import Event
 from replay.games.game import Game
 from replay.games.rules import Rules
 from replay.games.state import S
-from replay.violation import LogRule, RuleViolation
+from replay.model.events import Event
+from replay.model.violation import LogRule, RuleViolation
 
 
 @dataclass(slots=True, init=False)

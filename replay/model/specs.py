@@ -3,8 +3,8 @@
 Each game module declares its ``SPEC`` next to its rules (``replay/games/<kind>.py``) and the
 registry of :mod:`replay.games` installs the catalogue here. Everything that needs to know a
 game without running its rules reads the spec: the store's ingest checks (event types, the
-fields each uses, the deck's card codes), the card faces of the renderers (:mod:`replay.faces`),
-the samples and the benchmarks (player counts, variants).
+fields each uses, the deck's card codes), the card faces of the renderers
+(:mod:`replay.model.faces`), the samples and the benchmarks (player counts, variants).
 
 This module imports no game and no store: the store (``replay/store/``) reads the catalogue
 through :func:`spec` and never imports :mod:`replay.games`. Until someone installs a catalogue,
@@ -25,7 +25,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from replay.faces import Deck as Faces
+    from replay.model.faces import Deck as Faces
 
 
 @dataclass(frozen=True, slots=True)
