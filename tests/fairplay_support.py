@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from replay.events import Event
 from replay.games import get_rules
 from replay.games.base import Bot
+from replay.model.events import Event
 
 
 def cheater(kind: str, max_cards: int = 4) -> Bot:

@@ -9,11 +9,11 @@ import statistics
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from replay.events import Event
+from replay.engine.simulate import play_out
 from replay.games import get_rules
 from replay.games.base import Bot
+from replay.model.events import Event
 from replay.review.luck import UnitLuck
-from replay.simulate import play_out
 
 
 def careless_bot(kind: str, share: float) -> Bot:

@@ -15,11 +15,11 @@ from typer.testing import CliRunner, Result
 
 from replay.analytics import Analytics, Filters
 from replay.cli import app
-from replay.events import Event
+from replay.corpus.samples import write_jsonl
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
+from replay.model.events import Event
 from replay.review.fairplay import game_plays, signals, upper_tail
-from replay.samples import write_jsonl
-from replay.simulate import simulate_game
 from replay.store import EventStore
 from tests.fairplay_support import cheater
 from tests.luck_support import careless_bot, corpus

@@ -19,7 +19,7 @@ from replay.analytics.per_game import TableUpdate, stored_table, update_table
 from replay.review import DEFAULT_POLICY
 
 if TYPE_CHECKING:
-    from replay.events import Event
+    from replay.model.events import Event
     from replay.store import EventStore
 
 FAIRPLAY = "fairplay"

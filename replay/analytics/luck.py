@@ -19,7 +19,7 @@ from replay.review import DEFAULT_POLICY
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from replay.events import Event
+    from replay.model.events import Event
     from replay.store import EventStore
 
 LUCK = "luck"

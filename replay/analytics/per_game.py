@@ -20,7 +20,7 @@ from replay.analytics.derived import DERIVED_DIR
 from replay.text import shown
 
 if TYPE_CHECKING:
-    from replay.events import Event
+    from replay.model.events import Event
     from replay.store import EventStore
 
 #: One game's rows and why they stop early ("" when they do not).
@@ -79,7 +79,7 @@ def update_table(
     else:
         from concurrent.futures import ProcessPoolExecutor
 
-        from replay.audit import _fork_context
+        from replay.audit.parallel import _fork_context
 
         with ProcessPoolExecutor(jobs, mp_context=_fork_context()) as pool:
             done = list(pool.map(compute, loaded, chunksize=max(1, len(loaded) // (8 * jobs))))

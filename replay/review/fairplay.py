@@ -31,8 +31,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.events import Category, Event
 from replay.games import get_rules
+from replay.model.events import Category, Event
 from replay.review import DEFAULT_POLICY
 
 #: Every hand at most this many cards for a play to be judged (the solver's fast range).

@@ -36,9 +36,9 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import Any
 
-from replay.events import Category, Event
 from replay.games import get_rules
 from replay.games.base import Game, Phase
+from replay.model.events import Category, Event
 from replay.review import DEFAULT_POLICY
 from replay.review.rollout import MAX_UNIT_EVENTS, next_event, score_unit
 
@@ -385,7 +385,7 @@ def fit_model(
     minus the table's mean."""
     import numpy as np
 
-    from replay.simulate import simulate_corpus
+    from replay.engine.simulate import simulate_corpus
 
     rules = get_rules(kind)
     samples: list[tuple[list[int], list[float]]] = []
