@@ -111,3 +111,10 @@ def test_reindex_stores_the_luck_incrementally(tmp_path: Path) -> None:
     hearts = [r for r in table if r["kind"] == "hearts"]
     assert all(r["adjusted_mean"] == pytest.approx(0, abs=1e-9) for r in hearts)
     assert all(r["raw_low"] <= r["raw_mean"] <= r["raw_high"] for r in table)
+    # Ratings on the luck-adjusted results: a table of the policy ties every game once the
+    # luck is out (every adjusted result 0), so every player keeps the same rating.
+    analytics = Analytics.open(EventStore.open(store.path))
+    raw = analytics.ratings(Filters("hearts")).column("mu").to_pylist()
+    luckless = analytics.ratings(Filters("hearts"), luck_adjusted=True).to_pylist()
+    assert len(set(raw)) > 1 and len(luckless) == 4
+    assert len({round(r["mu"], 9) for r in luckless}) == 1 and luckless[0]["games"] == 2

@@ -60,8 +60,9 @@ def insight(path: str, metric: str, dimension: str, chosen: Chosen, snap: Snapsh
 
 
 @st.cache_resource(show_spinner="Rating the players…", max_entries=32)
-def ratings(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
-    table: pa.Table = analytics(path, snap).ratings(chosen.analytics())
+def ratings(path: str, chosen: Chosen, snap: Snapshot, luck_adjusted: bool = False) -> pa.Table:
+    lib = analytics(path, snap)
+    table: pa.Table = lib.ratings(chosen.analytics(), luck_adjusted=luck_adjusted)
     return table
 
 
@@ -303,11 +304,20 @@ def picker(path: str, chosen: Chosen, snap: Snapshot) -> None:
 
 def leaderboard(path: str, chosen: Chosen, snap: Snapshot) -> None:
     st.header("Ratings", anchor="ratings")
-    table = ratings(path, chosen, snap)
+    stored = bool(getattr(analytics(path, snap), "stored_luck", False))
+    adjusted = st.toggle(
+        "Luck taken out", key="ratings_luck", disabled=not stored,
+        help="Places by the luck-adjusted results of the games whose luck is stored "
+        "(`replay reindex STORE --luck`; docs/review.md, Luck)." if stored else
+        "No luck stored: `replay reindex STORE --luck` computes it (docs/review.md, Luck).",
+    )  # fmt: skip
+    table = ratings(path, chosen, snap, adjusted)
     st.caption(
         "OpenSkill (Plackett-Luce) over finishing places, in date order; ranked by the "
         "conservative rating mu - 3 sigma. A player's page shows the rating over time."
-    )
+        + (" Places here: by the sum of each seat's luck-adjusted results in the game."
+           if adjusted else "")
+    )  # fmt: skip
     if table.num_rows == 0:
         st.info("No rated games among the chosen ones.")
         return

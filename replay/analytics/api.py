@@ -263,15 +263,23 @@ class Analytics:
         games."""
         return self._run(_RESULTS, f)
 
-    def ratings(self, f: Filters) -> pa.Table:
+    def ratings(self, f: Filters, *, luck_adjusted: bool = False) -> pa.Table:
         """OpenSkill Plackett-Luce ratings (kind, player, mu, sigma, conservative = mu - 3
         sigma, games), one ladder per kind, or per kind and seat count when ``f.players`` is
         given, of the ratings at the end of the window (``f.until``; with no date filter, after
         the last game) of the players who played in it (from ``f.since``), with their games in
-        it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings."""
-        from replay.analytics import ratings
+        it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings.
 
-        if self.stored_ratings:  # the rating log of replay reindex
+        ``luck_adjusted``: the places are those of the games' luck-adjusted results (the
+        stored luck, ``replay reindex --luck``: :func:`replay.analytics.luck.adjusted_places`);
+        only the games whose luck is stored are rated."""
+        from replay.analytics import luck, ratings
+
+        if luck_adjusted:
+            results = luck.adjusted_places(self._run(luck.LADDER_SCORES, f))
+            log = ratings.rating_log(results, whole=f.players is None, split=f.players is not None)
+            table = ratings.ratings_of_log(log, f.params())
+        elif self.stored_ratings:  # the rating log of replay reindex
             table = self._run(ratings.LOG_RATINGS, f)
         else:
             results = self._run(_LADDER_RESULTS, f)

@@ -57,6 +57,40 @@ class LuckSettings:
         return f"v{LUCK_VERSION} draws={self.draws} seed={self.seed} policy={self.policy}"
 
 
+#: Per seat of the ladder the filters choose (kind, seat count; every date), the sum of its
+#: luck-adjusted results over the game's valued units, in date order (the rating's input).
+LADDER_SCORES = """
+SELECT l.game_id, l.kind, l.started, l.day, l.players, l.seat, l.player,
+  sum(l.adjusted) AS score
+FROM luck_units l
+WHERE l.player IS NOT NULL
+  AND (:kind IS NULL OR l.kind = :kind) AND (:players IS NULL OR l.players = :players)
+GROUP BY l.game_id, l.kind, l.started, l.day, l.players, l.seat, l.player
+ORDER BY l.started, l.game_id, l.seat
+"""
+
+
+def adjusted_places(scores: pa.Table) -> pa.Table:
+    """``scores`` (LADDER_SCORES) with each seat's place in its game by its luck-adjusted
+    score (1 best; lower scores best where the kind's scoring unit says so; equal scores share
+    a place), without the scores: the results :mod:`replay.analytics.ratings` rates."""
+    from replay.model.specs import spec
+
+    rows = scores.to_pylist()
+    by_game: dict[str, list[float]] = {}
+    for r in rows:
+        by_game.setdefault(r["game_id"], []).append(r["score"])
+    for r in rows:
+        game = spec(r["kind"])
+        unit = game.score_unit if game is not None else None
+        sign = 1.0 if unit is not None and unit.lower_is_better else -1.0
+        mine = sign * r["score"]
+        r["place"] = 1 + sum(sign * other < mine - 1e-9 for other in by_game[r["game_id"]])
+    columns = ["game_id", "kind", "started", "day", "players", "player"]
+    schema = pa.schema([scores.schema.field(c) for c in columns] + [pa.field("place", pa.int64())])
+    return pa.Table.from_pylist([{c: r[c] for c in schema.names} for r in rows], schema)
+
+
 def luck_path(store: EventStore) -> Path:
     return table_path(store, LUCK)
 
