@@ -8,6 +8,7 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part
   difference (seat 0's relative result minus the others' mean, per scoring unit), raw and
   luck-adjusted: means, standard deviations, the variance ratio (the factor by which fewer units
   tell the seat apart) and the units each needs for the mean to stand 2 standard errors from 0.
+  The mean paired luck with its standard error (0 in expectation: the check of unbiasedness).
   For Hearts also the bound no estimator of the deal's luck can pass: V the mean of 16 playouts
   by the true seats' bots (the careless one too) from the actual deal;
 - ``bias``: ``--hands`` (10,000) Hearts hands, every seat the same careless bot: each seat's mean
@@ -42,7 +43,8 @@ TABLES = {"hearts": (4, 300), "hiifuu": (4, 150), "fou": (5, 40), "hez2": (4, 60
 
 
 def variance(scale: float) -> None:
-    print("kind    units  raw mean  raw sd  adj mean  adj sd  var ratio  units raw  units adj")
+    print("kind    units  raw mean  raw sd  adj mean  adj sd  var ratio  units raw  units adj"
+          "  luck mean (se)")  # fmt: skip
     for kind, (players, games) in TABLES.items():
         heuristic = get_rules(kind).bots()["heuristic"]
         bots = [careless_bot(kind, 0.2)] + [heuristic] * (players - 1)
@@ -51,9 +53,12 @@ def variance(scale: float) -> None:
         ]
         raw, adj = paired(rows, 0, "relative"), paired(rows, 0, "adjusted")
         ratio = statistics.variance(raw) / statistics.variance(adj)
+        luck = [r - a for r, a in zip(raw, adj, strict=True)]
+        luck_se = statistics.stdev(luck) / len(luck) ** 0.5
         print(f"{kind:7} {len(raw):5} {statistics.fmean(raw):9.3f} {statistics.stdev(raw):7.3f} "
               f"{statistics.fmean(adj):9.3f} {statistics.stdev(adj):7.3f} {ratio:10.2f} "
-              f"{units_to_tell(raw):10.0f} {units_to_tell(adj):10.0f}")  # fmt: skip
+              f"{units_to_tell(raw):10.0f} {units_to_tell(adj):10.0f}  "
+              f"{statistics.fmean(luck):+.3f} ({luck_se:.3f})")  # fmt: skip
     print(f"Hearts bound (V = 16 playouts by the true bots): {oracle_ratio(int(600 * scale)):.2f}")
     print("AIVAT (Burch et al. 2018, heads-up no-limit poker): 85% less spread, 6.7x variance")
 
