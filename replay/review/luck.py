@@ -7,23 +7,23 @@ two decisions: a round's deal, a Hez2 draw. For every block and seat,
 
     luck = V(state after the block) - E[V(state after the block) | state before it]
 
-where V is a value function of the state for the seat, and the expectation runs over the
-block's outcomes as the game's own :meth:`~replay.games.game.Game.sample_chance` draws them
-(``draws`` independent draws from the state before the block, averaged: an unbiased estimate
-of the expectation, so the luck of every block has mean 0 whatever V is). The
+where V is a value of the state for the seat: whatever V is, the luck of every block has mean 0
+given what came before, as long as the expectation is estimated without bias. The
 **luck-adjusted result** of a seat in a scoring unit (a Hearts hand, a Hiifuu or Fou! round, a
-Hez2 game) is its result minus the luck of the unit's blocks; it has the same expectation as the
+Hez2 game) is its result minus the luck of the unit's blocks: it has the same expectation as the
 result, and less variance the better V predicts the result.
 
-Results are **relative**: the seat's result minus the table's mean result in the unit (Hearts
-points minus the table's mean, 6.5 but after a moon shot), so that seats played alike have a
-mean of 0 by symmetry, and V is relative too.
+Results are **relative**: the seat's result minus the table's mean result in the unit, so that
+seats played alike have a mean of 0; V is relative too.
 
-V is a cheap :class:`ValueModel`: a linear function of the seat's hand (one weight per card of
-the deck, and the hand's size and its square), minus the table's mean of the same, fitted by
-least squares on the reference policy's self-play (every seat the policy; ``python -m
-replay.review.luck fit``; the fits ship in ``replay/data/luck/``). A rollout estimate of V would
-predict better but costs a playout per seat and draw: too slow for a store of a million hands.
+- A **deal** (a block that deals every seat a hand): V is the unit played out by the reference
+  policy in every seat (:func:`play_relative`); its expectation the mean of V over the n
+  rotations of the dealt hands among the seats, duplicate-style (a uniform deal is the same in
+  law whichever seat gets which hand).
+- **Another block** (Hez2's draws): V is a :class:`ValueModel`, a linear function of the hand
+  fitted on the policy's self-play (``python -m replay.review.luck fit``; the fits ship in
+  ``replay/data/luck/``); its expectation the mean over ``draws`` draws of the block by the
+  game's own ``sample_chance``.
 """
 
 from __future__ import annotations
@@ -141,12 +141,7 @@ def game_luck(
 ) -> list[UnitLuck]:
     """Every seat's luck in every complete scoring unit of a game (``events`` in seq order,
     assumed valid: see :func:`checked_luck`). The same seed gives the same figures."""
-    rules = get_rules(events[0].kind)
-    state = rules.start(events[0])
-    walk = _Walk(rules, model or shipped_model(rules.kind, state.n, policy), draws, seed, policy)
-    for event in events[1:]:
-        state = walk.step(state, event)
-    return walk.rows
+    return _luck(events, model, draws, seed, policy, check=False)[0]
 
 
 def checked_luck(
@@ -159,14 +154,27 @@ def checked_luck(
 ) -> tuple[list[UnitLuck], str | None]:
     """:func:`game_luck` of the units before the log's first fault (an event the rules refuse),
     and that fault's description (None: the log is sound)."""
+    return _luck(events, model, draws, seed, policy, check=True)
+
+
+def _luck(
+    events: Sequence[Event],
+    model: ValueModel | None,
+    draws: int,
+    seed: int,
+    policy: str,
+    *,
+    check: bool,
+) -> tuple[list[UnitLuck], str | None]:
     rules = get_rules(events[0].kind)
     state = rules.start(events[0])
     walk = _Walk(rules, model or shipped_model(rules.kind, state.n, policy), draws, seed, policy)
     for event in events[1:]:
-        try:
-            rules.verify(state, event)
-        except Exception as exc:  # a RuleViolation, or a reducer refusing a broken event
-            return walk.rows, f"step {event.seq}: {exc}"
+        if check:
+            try:
+                rules.verify(state, event)
+            except Exception as exc:  # a RuleViolation, or a reducer refusing a broken event
+                return walk.rows, f"step {event.seq}: {exc}"
         state = walk.step(state, event)
     return walk.rows, None
 
