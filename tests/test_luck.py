@@ -63,14 +63,16 @@ def test_same_bot_seats_have_adjusted_means_of_zero() -> None:
 
 def test_adjusted_results_tell_a_careless_seat_with_fewer_rounds() -> None:
     """A careless seat among heuristic ones at Fou!: the variance of its paired difference
-    (its result minus the others' mean) falls by more than half once the luck is out, so that
-    half the rounds tell it apart (benchmarks/bench_luck.py --part variance: every kind)."""
+    (its result minus the others' mean) falls once the luck is out, so fewer rounds tell it
+    apart (1.4x over 517 rounds, and every kind: benchmarks/bench_luck.py --part variance);
+    it still does worse than the others, luck or none."""
     heuristic = get_rules("fou").bots()["heuristic"]
     bots = [careless_bot("fou", 0.2)] + [heuristic] * 4
     rows = [r for g in corpus("fou", 10, 7, 5, bots) for r in game_luck(g)]
     raw, adjusted = paired(rows, 0, "relative"), paired(rows, 0, "adjusted")
-    assert statistics.variance(raw) / statistics.variance(adjusted) > 2.0
-    assert statistics.fmean(adjusted) < 0  # the careless seat does worse, luck or none
+    assert len(raw) > 100
+    assert statistics.variance(raw) / statistics.variance(adjusted) > 1.2
+    assert statistics.fmean(adjusted) < 0 and statistics.fmean(raw) < 0
 
 
 def test_draws_are_valued_by_the_hand_model() -> None:
