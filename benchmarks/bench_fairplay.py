@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from replay import engine_build
-from replay.analytics.rates import wilson
 from replay.games import get_rules
 from replay.review.fairplay import SeatPlay, game_plays, signals
+from replay.review.stats import wilson
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.*_support
 from tests.fairplay_support import cheater

@@ -79,9 +79,9 @@ def update_table(
     else:
         from concurrent.futures import ProcessPoolExecutor
 
-        from replay.audit.parallel import _fork_context
+        from replay.audit.parallel import fork_context
 
-        with ProcessPoolExecutor(jobs, mp_context=_fork_context()) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
             done = list(pool.map(compute, loaded, chunksize=max(1, len(loaded) // (8 * jobs))))
     rows = [r for r in old if r["game_id"] in kept]
     for game, (new, why) in zip(todo, done, strict=True):

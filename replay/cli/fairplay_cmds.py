@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import InputsArg, PolicyOpt, echo_problems, fail, read_inputs
 from replay.cli.output import Format, dump, echo, records_text
 from replay.review import DEFAULT_POLICY

@@ -46,7 +46,7 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
-from replay.model import faces
+from replay.model import decks
 from replay.model.cards import Deck, bits, highest, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
@@ -777,7 +777,7 @@ SPEC: Final = GameSpec(
     title=Hearts.title,
     event_fields=Hearts.event_fields,
     deck=DECK.order,
-    faces=faces.Deck("last", faces.FRENCH_SUITS, faces.FRENCH_RANKS, "{rank} of {suit}"),
+    faces=decks.Deck("last", decks.FRENCH_SUITS, decks.FRENCH_RANKS, "{rank} of {suit}"),
     players=(4,),
     sample_players=4,
     view_schema=VIEW_SCHEMA,
