@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from replay.games import available_kinds, get_plain_rules, get_spec
 from replay.engine.simulate import simulate_game
+from replay.games import available_kinds, get_plain_rules, get_spec
 
 
 def _states(kind: str) -> list[tuple[Any, int | None]]:
