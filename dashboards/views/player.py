@@ -1,5 +1,6 @@
 """A player: results per game kind with their 95% interval, the rating over time, head to
-head against each opponent, and the player's games (each opening its replay). The sidebar's
+head against each opponent, the results with the luck of the deal taken out, the fair-play
+signal, and the player's games (each opening its replay). The sidebar's
 filters apply; the player is the sidebar's, or one picked here (``?player=NAME``)."""
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import streamlit as st
 
 from dashboards.charts import in_words, rate_chart
 from dashboards.data import (
-    Chosen,
     Snapshot,
     analytics,
     chosen_games,
     csv_bytes,
+    library,
     page_context,
     player_names,
     show_problems,
     warned,
 )
+from replay.analytics import Filters
 from replay.analytics.words import value_words
 
 #: The most opponents the head-to-head chart shows (the most games together first).
@@ -31,22 +33,22 @@ OPPONENTS = 25
 
 
 @st.cache_resource(show_spinner="Reading the player's results…", max_entries=64)
-def statistic(path: str, name: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+def statistic(path: str, name: str, chosen: Filters, snap: Snapshot) -> pa.Table:
     """One statistic's rows of the chosen player (``player`` column) under the filters."""
-    table: pa.Table = analytics(path, snap).statistic(name, chosen.analytics()).table
+    table: pa.Table = library(path, snap).statistic(name, chosen).table
     return table.filter(pc.equal(table.column("player"), pa.scalar(str(chosen.player))))
 
 
 @st.cache_resource(show_spinner="Rating the players…", max_entries=32)
-def rating_history(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
-    table: pa.Table = analytics(path, snap).rating_history(chosen.analytics())
+def rating_history(path: str, chosen: Filters, snap: Snapshot) -> pa.Table:
+    table: pa.Table = library(path, snap).rating_history(chosen)
     return table
 
 
 @st.cache_resource(max_entries=32)
-def places(path: str, chosen: Chosen, snap: Snapshot) -> dict[str, int]:
+def places(path: str, chosen: Filters, snap: Snapshot) -> dict[str, int]:
     """The player's place in each of the chosen games, by game id."""
-    rows = analytics(path, snap).rating_results(chosen.analytics()).to_pylist()
+    rows = library(path, snap).rating_results(chosen).to_pylist()
     return {r["game_id"]: r["place"] for r in rows if r["player"] == chosen.player}
 
 
@@ -55,7 +57,7 @@ def adopt() -> None:
     st.session_state["player"] = st.session_state["player_pick"]
 
 
-def pick_player(path: str, chosen: Chosen, snap: Snapshot) -> str | None:
+def pick_player(path: str, chosen: Filters, snap: Snapshot) -> str | None:
     if chosen.player is not None:
         return chosen.player
     names = player_names(path, chosen.kind, snap)
@@ -75,7 +77,7 @@ def section(heading: str, table: pa.Table, nothing: str) -> bool:
     return table.num_rows > 0
 
 
-def results(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def results(path: str, chosen: Filters, snap: Snapshot) -> None:
     table = statistic(path, "games_played", chosen, snap)
     if not section("Results", table, "No game of this player among the chosen ones."):
         return
@@ -92,7 +94,7 @@ def results(path: str, chosen: Chosen, snap: Snapshot) -> None:
         st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
 
 
-def rating(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def rating(path: str, chosen: Filters, snap: Snapshot) -> None:
     table = rating_history(path, chosen, snap)
     if not section(
         "Rating over time", table, "No rated game of this player among the chosen ones."
@@ -119,7 +121,7 @@ def rating(path: str, chosen: Chosen, snap: Snapshot) -> None:
                "of each day the player played; the band narrows as games are rated.")  # fmt: skip
 
 
-def head_to_head(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def head_to_head(path: str, chosen: Filters, snap: Snapshot) -> None:
     table = statistic(path, "head_to_head", chosen, snap)
     if not section("Head to head", table, "No opponent among the chosen games."):
         return
@@ -133,7 +135,59 @@ def head_to_head(path: str, chosen: Chosen, snap: Snapshot) -> None:
         st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
 
 
-def games(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def luck(path: str, chosen: Filters, snap: Snapshot) -> None:
+    table = statistic(path, "luck_players", chosen, snap)
+    if not section("Luck", table, "No luck stored for this player among the chosen games: "
+                   "`replay reindex STORE --luck` computes it (docs/review.md)."):  # fmt: skip
+        return
+    rows = []
+    for r in table.to_pylist():
+        for measure, key in (("raw", "raw"), ("luck taken out", "adjusted")):
+            rows.append({"kind": value_words("kind", r["kind"]), "result": measure,
+                         "mean": r[f"{key}_mean"], "low": r[f"{key}_low"],
+                         "high": r[f"{key}_high"], "units": r["units"]})  # fmt: skip
+    base = alt.Chart(pa.Table.from_pylist(rows).to_pandas()).encode(
+        y=alt.Y("result:N", title=None), color=alt.Color("result:N", legend=None)
+    )
+    tips = [alt.Tooltip("kind:N", title="game"), alt.Tooltip("result:N"),
+            alt.Tooltip("mean:Q", format=".2f"), alt.Tooltip("low:Q", format=".2f"),
+            alt.Tooltip("high:Q", format=".2f"), alt.Tooltip("units:Q")]  # fmt: skip
+    rule = base.mark_rule().encode(x=alt.X("low:Q", title="mean result against the table"),
+                                   x2="high:Q")  # fmt: skip
+    point = base.mark_point(filled=True, size=80).encode(x="mean:Q", tooltip=tips)
+    title = "Mean result per unit, raw and with the luck taken out"
+    chart = (rule + point).properties(height=60).facet(row=alt.Row("kind:N", title=None))
+    st.altair_chart(chart.properties(title=title, description=title))
+    st.caption("Per hand (Hearts), round (Hiifuu, Fou!) or game (Hez2), the player's result "
+               "minus the table's mean, in the game's own measure (lower is better for Hearts "
+               "points and Hez2 places), with its 95% interval; the luck of the deals and draws "
+               "taken out, the interval narrows where the luck explained the spread "
+               "(docs/review.md, Luck).")  # fmt: skip
+    with st.expander("Table"):
+        st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
+
+
+def fair_play(path: str, chosen: Filters, snap: Snapshot) -> None:
+    table = statistic(path, "fairplay_players", chosen, snap)
+    if not section("Fair play", table, "No fair-play counts stored for this player among the "
+                   "chosen games: `replay reindex STORE --fairplay` makes them "
+                   "(docs/review.md)."):  # fmt: skip
+        return
+    past = [value_words("kind", r["kind"]) for r in table.to_pylist() if r["past_threshold"]]
+    if past:
+        st.warning(f"Past the threshold in {', '.join(past)}: this player played the card best "
+                   "with every hand visible more often than an honest player of the same "
+                   "agreement with the policy would. A signal for an arbiter to look further, "
+                   "never proof.")  # fmt: skip
+    st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
+    st.caption("At the plays near a unit's end where the card best with every hand visible is "
+               "not the honest policy's: how often the player played it (rate) against what an "
+               "honest player of the same agreement would (expected); past the threshold at z "
+               ">= 3.09 (one-sided p < 0.001). A signal, never proof (docs/review.md, Fair "
+               "play).")  # fmt: skip
+
+
+def games(path: str, chosen: Filters, snap: Snapshot) -> None:
     st.header("Games", anchor="games")
     table = chosen_games(path, chosen, snap)
     placed = places(path, chosen, snap)
@@ -169,13 +223,17 @@ def main() -> None:
     st.subheader(player)
     st.caption(f"{scope}; the sidebar's filters apply. [Results](#results) · "
                "[Rating over time](#rating-over-time) · [Head to head](#head-to-head) · "
-               "[Games](#games)")  # fmt: skip
+               "[Luck](#luck) · [Fair play](#fair-play) · [Games](#games)")  # fmt: skip
     with warned("The results could not be computed"):
         results(path, chosen, snap)
     with warned("The ratings could not be computed"):
         rating(path, chosen, snap)
     with warned("Head to head could not be computed"):
         head_to_head(path, chosen, snap)
+    with warned("The luck could not be read"):
+        luck(path, chosen, snap)
+    with warned("The fair-play signal could not be read"):
+        fair_play(path, chosen, snap)
     with warned("The games could not be listed"):
         games(path, chosen, snap)
 

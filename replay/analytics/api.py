@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from replay.analytics import catalog, engine
+from replay.analytics import catalog, derived, engine, fairplay, luck, ratings, reviews
 from replay.analytics.rates import MIN_SAMPLE, with_rates
 
 if TYPE_CHECKING:
@@ -31,6 +31,12 @@ DIMENSIONS: tuple[str, ...] = ("player", "seat", "players", "bot", "from_dealer"
 MATERIALIZE_ROWS = 5_000_000
 #: The note of a statistic over the reviews when none are stored.
 NO_REVIEWS = "no stored reviews: `replay reindex STORE --reviews` makes them (docs/review.md)"
+#: The note of a statistic over the luck when none is stored.
+NO_LUCK = "no stored luck: `replay reindex STORE --luck` computes it (docs/review.md)"
+#: The note of a statistic over the fair-play counts when none are stored.
+NO_FAIRPLAY = (
+    "no stored fair-play counts: `replay reindex STORE --fairplay` makes them (docs/review.md)"
+)
 #: Dimensions that exist only for kinds with a ``round_dealers.sql``.
 _DEALER_DIMENSIONS = ("from_dealer",)
 
@@ -108,6 +114,10 @@ class Analytics:
     #: Whether the store's reviews are stored (``replay reindex --reviews``): the views
     #: ``reviews``, ``decisions``... read them; otherwise they are empty.
     stored_reviews: bool = False
+    #: Whether the store's luck is stored (``replay reindex --luck``): the view ``luck`` reads it.
+    stored_luck: bool = False
+    #: Whether the fair-play counts are stored (``replay reindex --fairplay``).
+    stored_fairplay: bool = False
     min_sample: int = MIN_SAMPLE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _chosen: Filters | None = field(default=None, repr=False)
@@ -127,19 +137,19 @@ class Analytics:
         for a store of at most :data:`MATERIALIZE_ROWS` events without fresh derived tables).
         ``use_derived=False, materialize=False``: every query reads the raw events.
         """
-        from replay.analytics import catalog, derived, reviews
-
         if isinstance(source, pa.Table):
             con = engine.connect(source)
             if materialize is not False:
                 engine.materialize(con, catalog.derived_views())
             engine.seal(con, [])
             return cls(engine.DuckDBRunner(con))
-        files = source._readable(source.files())
+        files = source.readable_files()
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         notes: list[str] = []
         stored = reviews.stored_reviews(source, notes)
+        stored |= luck.stored_luck(source, notes)
+        stored |= fairplay.stored_fairplay(source, notes)
         con = engine.connect(paths, {**tables, **stored})
         if derived.RATING_LOG in tables:
             engine.create_view(con, derived.RATING_LOG, "", tables[derived.RATING_LOG])
@@ -153,7 +163,8 @@ class Analytics:
         engine.seal(con, [*paths, *tables.values(), *stored.values()])
         return cls(
             engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes,
-            stored_ratings=derived.RATING_LOG in tables, stored_reviews=bool(stored),
+            stored_ratings=derived.RATING_LOG in tables, stored_reviews=reviews.REVIEWS in stored,
+            stored_luck=luck.LUCK in stored, stored_fairplay=fairplay.FAIRPLAY in stored,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- queries
@@ -178,6 +189,11 @@ class Analytics:
         """The players of the chosen games, alphabetically."""
         table = self._run(_PLAYERS, f)
         return [p for p in table.column("player").to_pylist() if p is not None]
+
+    def chosen_game_ids(self, f: Filters) -> list[str]:
+        """The ids of the games the filters choose (the ``chosen`` view every statistic counts
+        from), in id order: a list of games that agrees with the statistics."""
+        return [str(g) for g in self._run(_CHOSEN_IDS, f).column("game_id").to_pylist()]
 
     def player_counts(self, f: Filters) -> pa.Table:
         """Distinct players of the chosen games per kind (kind, players; every seat, so a
@@ -209,6 +225,11 @@ class Analytics:
     def _result(self, s: catalog.SqlFile, f: Filters, games: dict[str | None, int]) -> StatResult:
         table = with_rates(self._run(s, f), self.min_sample)
         note = NO_REVIEWS if s.needs_reviews and not self.stored_reviews else None
+        needs = s.headers.get("needs")
+        if needs == "luck" and not self.stored_luck:
+            note = NO_LUCK
+        if needs == "fairplay" and not self.stored_fairplay:
+            note = NO_FAIRPLAY
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
             s.relative, s.section, s.words, note,
@@ -245,15 +266,21 @@ class Analytics:
         games."""
         return self._run(_RESULTS, f)
 
-    def ratings(self, f: Filters) -> pa.Table:
+    def ratings(self, f: Filters, *, luck_adjusted: bool = False) -> pa.Table:
         """OpenSkill Plackett-Luce ratings (kind, player, mu, sigma, conservative = mu - 3
         sigma, games), one ladder per kind, or per kind and seat count when ``f.players`` is
         given, of the ratings at the end of the window (``f.until``; with no date filter, after
         the last game) of the players who played in it (from ``f.since``), with their games in
-        it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings."""
-        from replay.analytics import ratings
+        it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings.
 
-        if self.stored_ratings:  # the rating log of replay reindex
+        ``luck_adjusted``: the places are those of the games' luck-adjusted results (the
+        stored luck, ``replay reindex --luck``: :func:`replay.analytics.luck.adjusted_places`);
+        only the games whose luck is stored are rated."""
+        if luck_adjusted:
+            results = luck.adjusted_places(self._run(luck.LADDER_SCORES, f))
+            log = ratings.rating_log(results, whole=f.players is None, split=f.players is not None)
+            table = ratings.ratings_of_log(log, f.params())
+        elif self.stored_ratings:  # the rating log of replay reindex
             table = self._run(ratings.LOG_RATINGS, f)
         else:
             results = self._run(_LADDER_RESULTS, f)
@@ -265,8 +292,6 @@ class Analytics:
         """The chosen player's (every player's, without one) rating at the end of every day
         they played, in the ladder the filters choose (the kind, the seat count), within the
         dates: kind, player, day, games, mu, sigma, conservative (ratings.HISTORY)."""
-        from replay.analytics import ratings
-
         if self.stored_ratings:
             log = self._run(ratings.STORED_LOG, f)
         else:
@@ -300,6 +325,7 @@ ORDER BY s.kind NULLS LAST
 """
 
 _GAMES_BY_KIND = "SELECT kind, count(*) AS games FROM chosen GROUP BY kind"
+_CHOSEN_IDS = "SELECT game_id FROM chosen ORDER BY game_id"
 
 _INSIGHT = """
 SELECT d.{dimension} AS {dimension}, sum(m.hit) AS hits, count(*) AS opportunities
@@ -310,15 +336,9 @@ ORDER BY d.{dimension}
 """
 
 
-#: The results the ratings rate: every seat with a place and a player, in date order (a seat
-#: recorded twice by a faulty log, in the order of its places on every engine).
-ALL_RESULTS = """
-SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
-FROM seats s
-WHERE s.place IS NOT NULL AND s.player IS NOT NULL
-ORDER BY s.started, s.game_id, s.seat, s.place
-"""
-_RESULTS = ALL_RESULTS.replace("FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n")
+_RESULTS = ratings.ALL_RESULTS.replace(
+    "FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n"
+)
 #: Those of the ladder the filters choose (the kind, the seat count; every date).
 _LADDER_RESULTS = """
 SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place

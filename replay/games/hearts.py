@@ -46,7 +46,7 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
-from replay.model import faces
+from replay.model import decks
 from replay.model.cards import Deck, bits, highest, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
@@ -680,15 +680,7 @@ class Hearts(Game[HeartsState]):
         }
 
     def render(self, state: HeartsState, seat: int | None = None) -> str:
-        due = self.due(state)
-        who = "over" if state.over else f"{due.what} by seat {','.join(map(str, due.seats))}"
-        if due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        head = (
-            f"hearts hand {state.hand_no} ({PASS_NAMES[pass_offset(state.hand_no)]}) "
-            f"trick {state.trick_no}: {who}"
-        )
-        lines = [head]
+        lines = [self.headline(state)]
         for s in range(4):
             hand = state.hand(s)
             shown = seat is None or seat == s
@@ -704,6 +696,18 @@ class Hearts(Game[HeartsState]):
         if state.over:
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
+
+    def headline(self, state: HeartsState) -> str:
+        """The one-line situation: hand (and its pass), trick and what is due (first line of
+        :meth:`render`)."""
+        due = self.due(state)
+        who = "over" if state.over else f"{due.what} by seat {','.join(map(str, due.seats))}"
+        if due.phase.value == "ruling":
+            who = f"ruling {due.what} due"
+        return (
+            f"hearts hand {state.hand_no} ({PASS_NAMES[pass_offset(state.hand_no)]}) "
+            f"trick {state.trick_no}: {who}"
+        )
 
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
@@ -777,7 +781,7 @@ SPEC: Final = GameSpec(
     title=Hearts.title,
     event_fields=Hearts.event_fields,
     deck=DECK.order,
-    faces=faces.Deck("last", faces.FRENCH_SUITS, faces.FRENCH_RANKS, "{rank} of {suit}"),
+    faces=decks.Deck("last", decks.FRENCH_SUITS, decks.FRENCH_RANKS, "{rank} of {suit}"),
     players=(4,),
     sample_players=4,
     view_schema=VIEW_SCHEMA,

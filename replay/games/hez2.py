@@ -27,7 +27,6 @@ from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -35,8 +34,8 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    due_words,
     first_undealt,
-    random_bot,
     replace_at,
     round_fault,
     same,
@@ -45,7 +44,7 @@ from replay.games.base import (
     setup_of,
     undealt_seats,
 )
-from replay.model import faces
+from replay.model import decks
 from replay.model.cards import Deck, bits, popcount
 from replay.model.events import Category, Event
 from replay.model.specs import GameSpec, ScoreUnit
@@ -816,12 +815,6 @@ class Hez2(Game[Hez2State]):
             return self.new_event(state, "start_card", round=ROUND, card=card)
         return self.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hez2_bots import heuristic_bot
-
-        return {"random": random_bot(self), "heuristic": heuristic_bot(self)}
-
     # ----------------------------------------------------------------- views
     def view(self, state: Hez2State, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -907,15 +900,7 @@ class Hez2(Game[Hez2State]):
 
     def headline(self, state: Hez2State) -> str:
         """The one-line summary that heads :meth:`render`: turn count, what is due, the top."""
-        due = self.due(state)
-        if state.over:
-            who = "over"
-        elif due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        elif due.seats:
-            who = f"{due.what} by seat {','.join(map(str, due.seats))}"
-        else:
-            who = due.what
+        who = due_words(self.due(state), state.over, "")
         top = "-"
         if state.top >= 0:
             top = f"{DECK.order[state.top]} ({SUIT_NAMES[state.suit]} to follow)"
@@ -1028,13 +1013,13 @@ SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
 }  # fmt: skip
 
 #: The Spanish deck's faces, in its own colours: gold coins, red cups, blue swords, green clubs.
-FACES: Final = faces.Deck(
+FACES: Final = decks.Deck(
     "last",
-    faces.suits(
-        faces.Suit("O", "oros", "◉", "bold yellow", faces.GOLD, "coin"),
-        faces.Suit("C", "copas", "⚱", "bold red", faces.RED, "cup"),
-        faces.Suit("E", "espadas", "⚔", "bold blue", faces.BLUE, "sword"),
-        faces.Suit("B", "bastos", "⚚", "bold green", faces.GREEN, "baton"),
+    decks.suits(
+        decks.Suit("O", "oros", "◉", "bold yellow", decks.GOLD, "coin"),
+        decks.Suit("C", "copas", "⚱", "bold red", decks.RED, "cup"),
+        decks.Suit("E", "espadas", "⚔", "bold blue", decks.BLUE, "sword"),
+        decks.Suit("B", "bastos", "⚚", "bold green", decks.GREEN, "baton"),
     ),
     SPANISH_RANKS,
     "{rank} de {suit}",

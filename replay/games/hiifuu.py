@@ -31,7 +31,6 @@ from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -40,6 +39,7 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    due_words,
     first_undealt,
     game_winners,
     highest_of,
@@ -54,7 +54,7 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
-from replay.model import faces
+from replay.model import decks
 from replay.model.cards import Deck, bits, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
@@ -783,12 +783,6 @@ class Hiifuu(Game[HiifuuState]):
             cards=tuple(deck.order[c] for c in hand),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hiifuu_bots import heuristic_bot, random_legal_bot
-
-        return {"random": random_legal_bot(self), "heuristic": heuristic_bot(self)}
-
     # ----------------------------------------------------------------- views
     def view(self, state: HiifuuState, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -855,16 +849,7 @@ class Hiifuu(Game[HiifuuState]):
         return seat is not None and state.covered[seat]
 
     def render(self, state: HiifuuState, seat: int | None = None) -> str:
-        due = self.due(state)
-        if state.over:
-            who = "over"
-        elif due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        elif due.seats:
-            who = f"{due.what} by seat {','.join(map(str, due.seats))}"
-        else:
-            who = f"{due.what} due"
-        lines = [f"hiifuu round {state.round}/{ROUNDS} trick {state.trick_no}: {who}"]
+        lines = [self.headline(state)]
         lines.append(f"  tokens: {self._render_tokens(state)}")
         deck = state.setup.deck
         for s in range(state.n):
@@ -876,6 +861,11 @@ class Hiifuu(Game[HiifuuState]):
         if state.over:
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
+
+    def headline(self, state: HiifuuState) -> str:
+        """The one-line situation: round, trick and what is due (first line of :meth:`render`)."""
+        who = due_words(self.due(state), state.over)
+        return f"hiifuu round {state.round}/{ROUNDS} trick {state.trick_no}: {who}"
 
     def _render_tokens(self, state: HiifuuState) -> str:
         """The layout in order, e.g. ``1(seat 2) 2(seat 0, covered) 3 4``."""
@@ -1021,7 +1011,7 @@ SPEC: Final = GameSpec(
     title=Hiifuu.title,
     event_fields=Hiifuu.event_fields,
     deck=None,
-    faces=faces.Deck("last", faces.colours("diamond"), {}, "{suit} {rank}"),
+    faces=decks.Deck("last", decks.colours("diamond"), {}, "{suit} {rank}"),
     players=tuple(range(Hiifuu.min_players, Hiifuu.max_players + 1)),
     variants=VARIANTS,
     options=("tokens",),

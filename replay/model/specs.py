@@ -22,10 +22,9 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from replay.model.faces import Deck as Faces
+from replay.model.decks import Deck
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +57,7 @@ class GameSpec:
     #: deck depends on the table (the rules check the cards then).
     deck: tuple[str, ...] | None
     #: The suits with their marks and colours, the rank labels (what renderers draw).
-    faces: Faces | None
+    faces: Deck | None
     players: tuple[int, ...]  # the player counts it is played with
     #: The JSON Schema of the ``game`` object of its state views (docs/state.md), which may
     #: refer to the common definitions (``#/$defs/cards``, ``seat``, ``seats``, ``ints``...)
