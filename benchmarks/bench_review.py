@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 from replay import engine_build
-from replay.analytics.rates import wilson
 from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
 from replay.model.events import Event
@@ -48,7 +47,7 @@ from replay.review.engine import (
     review_steps,
 )
 from replay.review.rollout import score_unit
-from replay.review.stats import clustered_p, mean_interval, welch_p
+from replay.review.stats import clustered_p, mean_interval, welch_p, wilson
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.review_support
 from tests.review_support import first_hand
