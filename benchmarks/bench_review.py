@@ -341,7 +341,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=32, help="of the validity part")
     parser.add_argument("--corpus-hands", type=int, default=10)
     parser.add_argument("--null-samples", type=int, default=8)
-    parser.add_argument("--label-hands", type=int, default=16)
+    parser.add_argument("--label-hands", type=int, default=32)
     parser.add_argument("--hez2-samples", type=int, default=DEFAULT_SAMPLES)
     parser.add_argument("--label-samples", type=int, default=DEFAULT_SAMPLES)
     args = parser.parse_args()
