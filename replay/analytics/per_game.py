@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from replay.analytics.derived import DERIVED_DIR
+from replay.audit.parallel import fork_context
 from replay.text import shown
 
 if TYPE_CHECKING:
@@ -78,8 +79,6 @@ def update_table(
         done = [compute(g) for g in loaded]
     else:
         from concurrent.futures import ProcessPoolExecutor
-
-        from replay.audit.parallel import fork_context
 
         with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
             done = list(pool.map(compute, loaded, chunksize=max(1, len(loaded) // (8 * jobs))))
