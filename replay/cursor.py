@@ -42,6 +42,7 @@ from typing import Any, Final, Literal
 
 from replay.events import Category, Event
 from replay.games.base import Game, RuleViolation
+from replay.games.fast import apply_in_place
 
 
 class StepOutOfRange(IndexError):
@@ -409,9 +410,9 @@ class Cursor:
         if base == step:
             return state
         state = state.clone()
-        apply = self.rules.apply_in_place
+        rules = self.rules
         for event in self._applied[base + 1 : step + 1]:
-            state = apply(state, event)
+            state = apply_in_place(rules, state, event)
         return state
 
     def state_before(self, step: int) -> Any:

@@ -7,10 +7,10 @@ samples read.
 A fifth game is one new module and one line in :data:`GAME_MODULES`, or, for a game defined
 elsewhere (a test, another package), a call of :func:`register` (and :func:`unregister`).
 
-A game may keep a fast path apart from its rules in a sibling module named ``<module>_fast``
-(``hearts_fast`` beside ``hearts``): a subclass of its game exposing ``RULES``, which the
-registry then hands out in place of the module's own (:func:`get_plain_rules` still gives the
-plain rules, and ``tests/test_fast_paths.py`` checks that both agree).
+:func:`get_rules` hands out the plain rules; :func:`fast_path` the engine's fast path over them
+(:class:`~replay.games.fast.FastPath`), which a game may keep apart in a sibling module named
+``<module>_fast`` (``hearts_fast`` beside ``hearts``) exposing ``FAST``; a game without one runs
+on the plain rules alone (``tests/test_fast_paths.py`` checks that both agree).
 Importing this package installs the registry as the catalogue of :mod:`replay.catalog`.
 ``docs/adding-a-game.md`` walks through it.
 """
@@ -23,6 +23,7 @@ from typing import Any
 
 from replay import catalog
 from replay.catalog import GameSpec
+from replay.games.fast import FastPath
 from replay.games.game import Game
 
 GAME_MODULES: dict[str, str] = {
@@ -43,7 +44,7 @@ class UnknownGame(KeyError):
 #: The suffix of a game module's sibling that holds its fast path (``hearts_fast``).
 FAST_SUFFIX = "_fast"
 
-_PLAIN: dict[str, Game[Any]] = {}
+_FAST: dict[str, FastPath[Any]] = {}
 
 
 def _import(module_name: str) -> ModuleType | None:
@@ -64,12 +65,12 @@ def _load(kind: str) -> None:
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec) or spec.kind != kind:
         raise TypeError(f"{module_name} declares no SPEC, the GameSpec of {kind!r}")
-    plain: Game[Any] = module.RULES
-    fast = _import(module_name + FAST_SUFFIX)
-    rules: Game[Any] = fast.RULES if fast is not None else plain
-    if not isinstance(rules, type(plain)):
-        raise TypeError(f"{module_name}{FAST_SUFFIX}.RULES is not a {type(plain).__name__}")
-    _PLAIN[kind] = plain
+    rules: Game[Any] = module.RULES
+    fast_module = _import(module_name + FAST_SUFFIX)
+    fast: FastPath[Any] = fast_module.FAST if fast_module is not None else FastPath(rules)
+    if not isinstance(fast, FastPath) or fast.rules is not rules:
+        raise TypeError(f"{module_name}{FAST_SUFFIX}.FAST is not a fast path of its RULES")
+    _FAST[kind] = fast
     _LOADED[kind] = rules
     _SPECS[kind] = spec
 
@@ -83,11 +84,24 @@ def get_rules(kind: str) -> Game[Any]:
     return rules
 
 
-def get_plain_rules(kind: str) -> Game[Any]:
-    """The rules of a game kind without its fast path (the game module's own ``RULES``; the
-    same object as :func:`get_rules` for a game with none)."""
-    get_rules(kind)
-    return _PLAIN[kind]
+def get_fast_path(kind: str) -> FastPath[Any]:
+    """The engine's fast path of a game kind (its ``<module>_fast.FAST``, or the plain rules
+    alone)."""
+    fast = _FAST.get(kind)
+    if fast is None:
+        _load(kind)
+        fast = _FAST[kind]
+    return fast
+
+
+def fast_path(rules: Game[Any]) -> FastPath[Any]:
+    """The engine's fast path of ``rules``: the registry's when they are the registry's rules
+    of their kind, else the plain rules alone."""
+    try:
+        fast = get_fast_path(rules.kind)
+    except UnknownGame:
+        return FastPath(rules)
+    return fast if fast.rules is rules else FastPath(rules)
 
 
 def get_spec(kind: str) -> GameSpec:
@@ -119,7 +133,7 @@ def register(spec: GameSpec, rules: Game[Any]) -> None:
     if spec.kind in GAME_MODULES:
         raise ValueError(f"game kind {spec.kind!r} is already registered")
     GAME_MODULES[spec.kind] = type(rules).__module__
-    _PLAIN[spec.kind] = rules
+    _FAST[spec.kind] = FastPath(rules)
     _LOADED[spec.kind] = rules
     _SPECS[spec.kind] = spec
     catalog.changed()
@@ -128,7 +142,7 @@ def register(spec: GameSpec, rules: Game[Any]) -> None:
 def unregister(kind: str) -> None:
     """Take a game added by :func:`register` out of the registry."""
     GAME_MODULES.pop(kind, None)
-    _PLAIN.pop(kind, None)
+    _FAST.pop(kind, None)
     _LOADED.pop(kind, None)
     _SPECS.pop(kind, None)
     catalog.changed()

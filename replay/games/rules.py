@@ -140,10 +140,9 @@ class Rules(ABC, Generic[S]):
     not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset()
 
     def __init__(self) -> None:
-        #: ``event_types`` as an instance dict: compiled, read without a class lookup.
+        #: The category of each event type (``event_types``).
         self.categories: dict[str, Category] = dict(self.event_types)
-        #: The decision and ruling types as sets: compiled, a set lookup costs about 80
-        #: instructions, the dict's ``get`` 130 (for the games' per-event checks).
+        #: The decision and ruling types.
         self.decision_types = self._types_of(Category.DECISION)
         self.ruling_types = self._types_of(Category.RULING)
 
@@ -159,15 +158,6 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def due(self, state: S) -> Due:
         """What the game waits for next."""
-
-    def is_due_ruling(self, state: S, event: Event) -> bool:
-        """Whether ``event`` is exactly the ruling due now (``due(state)`` is a ruling and
-        ``same_payload(event, due.ruling)``), answered without building the expected event.
-
-        The fast path for a correct ruling; a game may answer False whenever unsure (the general
-        path then decides and words the finding). The default always answers False.
-        """
-        return False
 
     @abstractmethod
     def verify_decision(self, state: S, event: Event) -> None:
@@ -220,8 +210,6 @@ class Rules(ABC, Generic[S]):
         category = self.categories.get(event.type)
         if category is None:
             raise RuleViolation(LogRule.ORDER, f"unknown {self.kind} event type {event.type!r}")
-        if category is Category.RULING and self.is_due_ruling(state, event):
-            return  # the ruling due, recorded as the rules give it
         due = self.due(state)
         if due.phase is Phase.OVER:
             raise RuleViolation(LogRule.AFTER_END, f"{event.type} after the end of the game")
@@ -349,46 +337,3 @@ class Rules(ABC, Generic[S]):
         """Verify, then apply."""
         self.verify(state, event)
         return self.apply(state, event)
-
-    def apply_in_place(self, state: S, event: Event) -> S:
-        """:meth:`apply` without the copy, for a state nobody else holds (bulk replay, audit).
-
-        The same reducer runs; only the snapshot is skipped. Returns the state to use next.
-        """
-        new = self.reduce(state, event)
-        new.seq = event.seq + 1
-        new.last = event
-        return new
-
-    def advance(self, state: S, event: Event) -> bool:
-        """:meth:`verify` then :meth:`apply_in_place` in one pass, for the events a game makes
-        cheap (a legal play...): True when ``event`` was legal and ``state`` now includes it.
-
-        False, with ``state`` untouched, leaves the event to the general path. The default
-        always answers False.
-
-        The bulk audit hands it one scratch event overwritten row by row
-        (``replay.audit.audit_clean_rows``): ``advance`` must not keep ``event`` anywhere but
-        in ``state.last`` (which the audit resets before any other call), nor read
-        ``state.last`` (by then it may hold ``event`` itself).
-        """
-        return False
-
-    def verify_dealt(self, state: S, event: Event) -> bool:
-        """Verify a deal, pass or discard (or the like: cards or tokens handed out) where one
-        is due, as :meth:`verify` does minus ``due()`` (the sequence number is the caller's to
-        check): True when checked, False (nothing checked) for any other event. The default
-        checks nothing."""
-        return False
-
-    def advance_dealt(self, state: S, event: Event) -> bool:
-        """The :meth:`advance` of what :meth:`verify_dealt` checks: True when ``event`` was
-        sound and is applied in place; False, with ``state`` untouched, otherwise (a fault is
-        raised again, refined, by :meth:`verify`)."""
-        try:
-            if not self.verify_dealt(state, event):
-                return False
-        except RuleViolation:
-            return False
-        self.reduce(state, event)
-        return True

@@ -21,6 +21,7 @@ from replay.catalog import ScoreUnit
 from replay.events import Category, Event
 from replay.games import get_rules
 from replay.games.base import Game
+from replay.games.fast import apply_in_place
 from replay.games.hidden import HiddenSampler, sampler_for
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
 from replay.review.rollout import Evaluator, Rollouts, score_unit
@@ -280,7 +281,7 @@ class Judge:
             world = self.world(events, i, seat, unit_state, unit_index, rng)
             stream = rng.getrandbits(64)
             for a, index in enumerate(picked):
-                after = rules.apply_in_place(world.clone(), legal[index])
+                after = apply_in_place(rules, world.clone(), legal[index])
                 values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
         mine = picked.index(chosen)
         costs = [[sign * x for x in v] for v in values]
@@ -309,9 +310,9 @@ class Judge:
         bears on what follows)."""
         log = self.sampler.sample(events[:i], seat, rng)
         state = unit_state.clone()
-        apply = self.rules.apply_in_place
+        rules = self.rules
         for event in log[unit_index:i]:
-            state = apply(state, event)
+            state = apply_in_place(rules, state, event)
         return state
 
 

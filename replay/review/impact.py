@@ -36,6 +36,7 @@ from replay.audit import Finding, audit_game
 from replay.events import Category, Event
 from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation, describe_payload
+from replay.games.fast import apply_in_place
 from replay.review import DEFAULT_IMPACT_SAMPLES, DEFAULT_POLICY
 from replay.review.rollout import play_game
 from replay.review.stats import Estimate, mean_interval
@@ -376,7 +377,7 @@ def _missing(recorded: Outcome | None, winners: frozenset[int] | None) -> str:
 def _corrected(rules: Game[Any], before: Any, applied: Event | None) -> Any:
     """The state the rollouts start from: the rules' event applied to (a copy of) the state
     before the finding; for an illegal decision, that state itself (the policy decides)."""
-    return before.clone() if applied is None else rules.apply_in_place(before.clone(), applied)
+    return before.clone() if applied is None else apply_in_place(rules, before.clone(), applied)
 
 
 def corrected_state(events: Sequence[Event], seq: int) -> Any | None:

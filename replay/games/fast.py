@@ -1,0 +1,133 @@
+"""The engine's fast path of a game: the same verdicts and states as its rules
+(:class:`~replay.games.rules.Rules`), reached without building what is due.
+
+The rules say what a game is; :class:`FastPath` is how the engine's hot loops (the audit, replay
+with checks, the cursor, simulation and the review's rollouts) run them quickly. A game may add
+one in a sibling module ``<game>_fast.py`` (``hearts_fast`` beside ``hearts``) exposing ``FAST``,
+a :class:`FastPath` subclass over its rules; a game without one runs on this class, which falls
+back to the plain rules for everything. The registry hands either out
+(:func:`replay.games.fast_path`), and ``tests/test_fast_paths.py`` checks that each game's fast
+path gives the plain rules' verdicts and states.
+
+The hooks, all answering "not sure" (False) by default:
+
+- :meth:`FastPath.advance`: verify and apply in one pass, in place;
+- :meth:`FastPath.is_due_ruling`: whether an event is exactly the ruling due, without building it;
+- :meth:`FastPath.verify_dealt`: verify a deal, pass or discard where one is due.
+
+:func:`apply_in_place` is the rules' reducer without the snapshot, for a state nobody else
+holds; :func:`is_payload` compares an event with the fields of the one due (a new event field is
+one edit there).
+"""
+
+from __future__ import annotations
+
+from typing import Generic
+
+from mypy_extensions import mypyc_attr
+
+from replay.events import Event
+from replay.games.game import Game
+from replay.games.rules import RuleViolation
+from replay.games.state import S
+
+
+def apply_in_place(rules: Game[S], state: S, event: Event) -> S:
+    """:meth:`~replay.games.rules.Rules.apply` without the copy, for a state nobody else holds
+    (bulk replay, audit, simulation): the same reducer; returns the state to use next."""
+    new = rules.reduce(state, event)
+    new.seq = event.seq + 1
+    new.last = event
+    return new
+
+
+def is_payload(
+    event: Event,
+    round_: int | None = None,
+    trick: int | None = None,
+    player: int | None = None,
+    target: int | None = None,
+    card: str | None = None,
+    suit: str | None = None,
+    amount: int | None = None,
+    total: int | None = None,
+    *,
+    has_cards: bool = False,
+) -> bool:
+    """Whether ``event`` carries exactly these fields (``None``: the field is absent) and no
+    ``values``; its ``cards`` present when ``has_cards`` (the caller compares their codes, with
+    :meth:`~replay.cards.Deck.matches_packed` or :meth:`~replay.cards.Deck.matches_mask`), absent
+    otherwise. The type is the caller's to check. Every payload field of
+    :data:`~replay.events.PAYLOAD_FIELDS` is named here once, for every game's fast path.
+
+    >>> is_payload(Event("g", 9, "hearts", "round_scored", 1, player=2, amount=3, total=40),
+    ...     1, None, 2, amount=3, total=40)
+    True
+    """
+    return (
+        _same(event.round, round_) and _same(event.trick, trick)
+        and _same(event.player, player) and _same(event.target, target)
+        and _same(event.amount, amount) and _same(event.total, total)
+        and event.card == card and event.suit == suit and event.values is None
+        and (event.cards is not None) == has_cards
+    )  # fmt: skip
+
+
+def _same(value: int | None, expected: int | None) -> bool:
+    """``value == expected`` for two optional numbers, narrowed first (a native comparison)."""
+    if value is None or expected is None:
+        return value is expected
+    return value == expected
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class FastPath(Generic[S]):
+    """A game's rules run by the engine: each hook answers "not sure" by default, and the
+    general path (the rules' own :meth:`~replay.games.rules.Rules.verify`) decides."""
+
+    def __init__(self, rules: Game[S]) -> None:
+        #: The plain rules this path runs, and falls back to.
+        self.rules = rules
+
+    def verify(self, state: S, event: Event) -> None:
+        """The rules' :meth:`~replay.games.rules.Rules.verify`, a ruling due accepted without
+        building it."""
+        if event.seq == state.seq and self.is_due_ruling(state, event):
+            return
+        self.rules.verify(state, event)
+
+    def advance(self, state: S, event: Event) -> bool:
+        """:meth:`verify` then :func:`apply_in_place` in one pass, for the events a game makes
+        cheap (a legal play...): True when ``event`` was legal and ``state`` now includes it.
+        False, with ``state`` untouched, leaves the event to the general path.
+
+        The bulk audit hands it one scratch event overwritten row by row
+        (``replay.audit.audit_clean_rows``): ``advance`` must not keep ``event`` anywhere but
+        in ``state.last`` (which the audit resets before any other call), nor read
+        ``state.last`` (by then it may hold ``event`` itself).
+        """
+        return False
+
+    def is_due_ruling(self, state: S, event: Event) -> bool:
+        """Whether ``event`` is exactly the ruling due now (``due(state)`` is a ruling and
+        ``same_payload(event, due.ruling)``), answered without building the expected event;
+        False whenever unsure (the general path then decides and words the finding)."""
+        return False
+
+    def verify_dealt(self, state: S, event: Event) -> bool:
+        """Verify a deal, pass or discard (or the like: cards or tokens handed out) where one
+        is due, as :meth:`verify` does minus ``due()`` (the sequence number is the caller's to
+        check): True when checked, False (nothing checked) for any other event."""
+        return False
+
+    def advance_dealt(self, state: S, event: Event) -> bool:
+        """The :meth:`advance` of what :meth:`verify_dealt` checks: True when ``event`` was
+        sound and is applied in place; False, with ``state`` untouched, otherwise (a fault is
+        raised again, refined, by :meth:`verify`)."""
+        try:
+            if not self.verify_dealt(state, event):
+                return False
+        except RuleViolation:
+            return False
+        self.rules.reduce(state, event)
+        return True
