@@ -60,7 +60,6 @@ from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
 from replay.text import shown as shown_id
 from replay.violation import LogRule, RuleId
 
-# Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 COLOURS: Final = "GRYB"
 COLOUR_NAMES: Final = ("green", "red", "yellow", "blue")
 #: Highest value of each colour in the full deck (every colour starts at 2).
@@ -84,7 +83,7 @@ ONES_MASK: Final = DECK.mask(ONE_CODES)
 COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
-#: Each hand is kept in two native halves (:mod:`replay.games.split_hands`): the low half holds
+#: Each hand is kept in two halves (:mod:`replay.games.split_hands`): the low half holds
 #: the 1s, green and red (cards 0..53), the high one yellow and blue: each colour lies in one
 #: half, so following it is one test of one half (:mod:`replay.games.fou_fast`).
 assert len(DECK) == 88 and DECK.index("Y2") == SPLIT and COLOUR_MASK[1] >> SPLIT == 0
@@ -216,7 +215,7 @@ def may_play(hand: int, led: int, card: int) -> bool:
     a 1, a card of the led colour, or any card when the hand has none of it (FOU-FOLLOW).
 
     The rule for one card: a hand past 62 cards is a long int, and testing one card costs
-    fewer long operations than building the whole legal set (the audit's fast path).
+    less than building the whole legal set.
 
     >>> hand = DECK.mask(["1a", "G5", "R7"])
     >>> may_play(hand, 0, DECK.index("R7")), may_play(hand, 2, DECK.index("R7"))
@@ -283,7 +282,7 @@ class Rule(RuleId):
 class FouState(SplitHandsState):
     """A Fou! game between events.
 
-    The hands, the tricks and the Fools are native ints (compiled, a play allocates nothing);
+    The hands, the tricks and the Fools are bit sets and packed ints (:mod:`replay.packed`);
     the lists (``totals``, ``plus``) are changed in place by the reducer and copied by
     :meth:`clone`. The other fields are immutable.
     """
@@ -309,8 +308,8 @@ class FouState(SplitHandsState):
     turn: int  # seat to play next, -1 when the trick is complete
     out: int  # seats sitting out the current trick (bit set of seats)
     need: int  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed in native ints (see replay.packed): compiled, a play
-    # allocates nothing. ``table`` and ``table_seats`` list them.
+    # The current trick in play order, packed (see replay.packed); ``table`` and ``table_seats``
+    # list them.
     played: int  # cards on the table
     table_cards: i64  # CARD_BITS per card
     table_players: i64  # SEAT_BITS per seat
@@ -414,7 +413,7 @@ def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]
 
 def next_seat(seat: int, n: int, out: int) -> int:
     """The next seat clockwise after ``seat`` that is not sitting out (FOU-TURN)."""
-    seat = seat + 1 if seat + 1 < n else 0  # compiled, cheaper than `% n`
+    seat = seat + 1 if seat + 1 < n else 0
     while out >> seat & 1:
         seat = seat + 1 if seat + 1 < n else 0
     return seat
@@ -679,7 +678,7 @@ class Fou(Game[FouState]):
         if fault is not None:
             raise fault
         cards = event.cards or ()
-        # The hand in two native halves (no long int per card), and whether a card repeats.
+        # The hand in its two halves, and whether a card repeats.
         low = high = 0
         repeats = False
         try:
@@ -694,7 +693,7 @@ class Fou(Game[FouState]):
                 else:
                     repeats = repeats or high & bit != 0
                     high |= bit
-        except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
+        except (KeyError, TypeError):  # TypeError: not a str, or unhashable
             known_cards(DECK, cards)  # raises LOG-CARD naming the unknown code
             raise
         if repeats or low & ~state.undealt_low or high & ~state.undealt_high:

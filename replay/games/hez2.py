@@ -52,8 +52,6 @@ from replay.games.base import (
 from replay.text import shown as shown_id
 from replay.violation import LogRule, RuleId
 
-# Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
-# looked up in the module's dict. Tuples indexed by a variable are typed tuple[X, ...].
 RANKS: Final = "1234567SCR"
 SUITS: Final = "OCEB"
 SUIT_CODES: Final[tuple[str, ...]] = tuple(SUITS)
@@ -146,8 +144,7 @@ class Rule(RuleId):
 class Hez2State(SeatHandsState):
     """A Hez2 round between events.
 
-    Each seat's hand is a field of its own (see :class:`SeatHandsState`; ``hands`` lists
-    them): compiled, a native int, so a play or a draw allocates nothing. The other fields are
+    The hands are :class:`SeatHandsState`'s (``hand(seat)``, ``hands``). The other fields are
     immutable values.
     """
 
@@ -618,8 +615,6 @@ class Hez2(Game[Hez2State]):
             state.to_draw = 1
             state.stage = DRAW
             return self._settle_draw(state)
-        # Direct calls, the commonest first: compiled, a call through a table of functions
-        # goes through the Python call protocol (about 1,000 instructions).
         if kind == "declare_suit":
             self._reduce_declare(state, event)
         elif kind == "accept_draw":

@@ -62,7 +62,6 @@ from replay.packed import CARD_BITS, nth, placed
 from replay.text import shown as shown_id
 from replay.violation import LogRule, RuleId
 
-# Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 SUITS: Final = "RGBY"
 SUIT_NAMES: Final = ("red", "green", "blue", "yellow")
 ROUNDS: Final = 5
@@ -147,7 +146,7 @@ class Setup:
         '0b11111111111110000000000000'
         """
         values = self.values
-        return ((1 << values) - 1) << (suit * values)  # compiled: native, no table lookup
+        return ((1 << values) - 1) << (suit * values)
 
 
 #: The setup of a state not started yet (:meth:`Hiifuu.start` gives each game its own): a
@@ -174,10 +173,9 @@ class Rule(RuleId):
 class HiifuuState(SeatTrickState):
     """A Hiifuu game between events.
 
-    ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer (no tuple
-    rebuilt per play); :meth:`clone` copies them. Each seat's hand is a field of its own and
-    the trick is packed in a native int (see :class:`SeatTrickState`; ``hands`` and ``table``
-    list them): compiled, a play allocates nothing. The other fields are immutable.
+    ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer;
+    :meth:`clone` copies them. The hands and the trick on the table are
+    :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The other fields are immutable.
     """
 
     setup: Setup  # the game's fixed setup
@@ -277,10 +275,7 @@ def play_card(state: HiifuuState, seat: int, card: int) -> None:
 
 def _all_discarded(discards: list[int]) -> bool:
     """Whether every seat has discarded (``-1``: not yet)."""
-    for discard in discards:  # noqa: SIM110 (a loop compiles to tighter code)
-        if discard < 0:
-            return False
-    return True
+    return all(discard >= 0 for discard in discards)
 
 
 def round_score(state: HiifuuState, seat: int) -> int:
@@ -500,7 +495,7 @@ class Hiifuu(Game[HiifuuState]):
             self._verify_unstated_tokens(state, number, values)
             return
         expected = state.setup.tokens[number - 1]
-        if values != expected and tuple(sorted(values)) != expected:  # sorted: a generic call
+        if values != expected and tuple(sorted(values)) != expected:
             raise RuleViolation(
                 Rule.TOKENS,
                 f"round {number} lays out tokens {_join(values)}, the game's tokens for it "
