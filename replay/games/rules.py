@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Generic
 
 from mypy_extensions import mypyc_attr
 
-from replay.events import COMPILED, Category, Event, same_payload
+from replay.events import Category, Event, same_payload
 from replay.games.checks import describe_payload
 from replay.games.state import GameState, S
 from replay.violation import LogRule, RuleId
@@ -48,15 +48,16 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(slots=True, init=False)
 class Due:
-    """The next thing a game waits for (see the module docstring)."""
+    """The next thing a game waits for (see the module docstring). A value: never changed
+    once made (:data:`OVER` and the games' constants are shared)."""
 
     phase: Phase
-    seats: tuple[int, ...] = ()
-    ruling: Event | None = None
-    rule: RuleId | None = None
-    what: str = ""
+    seats: tuple[int, ...]
+    ruling: Event | None
+    rule: RuleId | None
+    what: str
 
     def __init__(
         self,
@@ -66,20 +67,11 @@ class Due:
         rule: RuleId | None = None,
         what: str = "",
     ) -> None:
-        if not COMPILED:
-            set_field = object.__setattr__
-            set_field(self, "phase", phase)
-            set_field(self, "seats", seats)
-            set_field(self, "ruling", ruling)
-            set_field(self, "rule", rule)
-            set_field(self, "what", what)
-            return
-        # Compiled, mypyc writes the fields directly (see Event.__init__).
-        self.phase = phase  # type: ignore[misc]
-        self.seats = seats  # type: ignore[misc]
-        self.ruling = ruling  # type: ignore[misc]
-        self.rule = rule  # type: ignore[misc]
-        self.what = what  # type: ignore[misc]
+        self.phase = phase
+        self.seats = seats
+        self.ruling = ruling
+        self.rule = rule
+        self.what = what
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and copied) through the constructor, the same in both builds."""
