@@ -25,6 +25,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from replay.events import Category
     from replay.faces import Deck as Faces
 
 
@@ -51,8 +52,11 @@ class GameSpec:
 
     kind: str  # the ``kind`` column of its events: ``hearts``
     title: str  # how screens name it: ``Hearts``
-    #: Per event type, the optional fields its events carry (``ts`` is allowed everywhere);
-    #: the keys are the game's event types.
+    #: Every event type of the game (``game_start``, ``deal`` and ``game_end`` included) and
+    #: its category (a decision, a chance event, a ruling or the setup).
+    categories: Mapping[str, Category]
+    #: Per event type, the optional fields its events carry (``ts`` is allowed everywhere); a
+    #: type left out is not checked (:mod:`replay.fields`).
     event_fields: Mapping[str, tuple[str, ...]]
     #: The card codes of its deck, checked by the store's ingest (LOG-CARD); None when the
     #: deck depends on the table (the rules check the cards then).
@@ -77,7 +81,7 @@ class GameSpec:
     @property
     def event_types(self) -> frozenset[str]:
         """The event types the game knows."""
-        return frozenset(self.event_fields)
+        return frozenset(self.categories)
 
 
 class Catalog(Protocol):

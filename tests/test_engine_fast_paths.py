@@ -72,7 +72,7 @@ def test_every_correct_ruling_is_recognised_without_building_it(kind: str) -> No
     for events in simulated_games(kind, 6):
         state = rules.start(events[0])
         for event in events[1:]:
-            if rules.categories[event.type] is Category.RULING and event.type != "game_end":
+            if rules.event_types[event.type] is Category.RULING and event.type != "game_end":
                 assert get_fast_path(kind).is_due_ruling(state, event), event
                 recognised.add(event.type)
             state = rules.apply(state, event)

@@ -114,7 +114,7 @@ def test_the_registry_hands_out_each_games_fast_path() -> None:
         fast, plain = get_fast_path(kind), get_rules(kind)
         assert type(fast).__module__ == GAME_MODULES[kind] + "_fast"
         assert fast.rules is plain and fast_path(plain) is fast
-        assert type(fast_path(type(plain)())) is FastPath  # other rules: the plain path
+        assert type(fast_path(type(plain)(plain.spec))) is FastPath  # other rules: the plain path
 
 
 @pytest.mark.parametrize("kind", FAST_KINDS)

@@ -68,13 +68,23 @@ def is_payload(
         _same(event.round, round_) and _same(event.trick, trick)
         and _same(event.player, player) and _same(event.target, target)
         and _same(event.amount, amount) and _same(event.total, total)
-        and event.card == card and event.suit == suit and event.values is None
+        and _same_text(event.card, card) and _same_text(event.suit, suit)
+        and event.values is None
         and (event.cards is not None) == has_cards
     )  # fmt: skip
 
 
 def _same(value: int | None, expected: int | None) -> bool:
-    """``value == expected`` for two optional numbers, narrowed first (a native comparison)."""
+    """``value == expected`` for two optional numbers, narrowed first (compiled, a native
+    comparison, where comparing ``int | None`` as it is boxes the int)."""
+    if value is None or expected is None:
+        return value is expected
+    return value == expected
+
+
+def _same_text(value: str | None, expected: str | None) -> bool:
+    """``value == expected`` for two optional strings, narrowed first (compiled, a string
+    comparison, where comparing ``str | None`` as it is goes through the generic protocol)."""
     if value is None or expected is None:
         return value is expected
     return value == expected

@@ -31,6 +31,7 @@ from replay import faces
 from replay.cards import Deck, bits, popcount
 from replay.catalog import GameSpec, ScoreUnit
 from replay.events import Category, Event, same_payload
+from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -407,7 +408,7 @@ class FouState(SplitHandsState):
 
 def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The names and bot flags of a game's setup, one per seat (LOG-SETUP, FOU-SETUP)."""
-    n = check_players(setup, Fou.min_players, Fou.max_players, Rule.SETUP)
+    n = check_players(setup, min(SPEC.players), max(SPEC.players), Rule.SETUP)
     return seat_names(setup, n), bot_flags(setup, n)
 
 
@@ -436,10 +437,6 @@ def lowest_total_seat(totals: list[int], start: int) -> int:
 class Fou(Game[FouState]):
     """The Fou! rules of RULES.md."""
 
-    kind: ClassVar[str] = "fou"
-    title: ClassVar[str] = "Fou!"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 8
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.END
     due_rules: ClassVar[Mapping[str, RuleId]] = {
@@ -447,27 +444,6 @@ class Fou(Game[FouState]):
         "dealer": Rule.LEAD,
         "deal": Rule.SETUP,
         "play": Rule.TURN,
-    }
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "deck": Category.CHANCE,
-        "dealer": Category.CHANCE,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "fool": Category.RULING,
-        "round_scored": Category.RULING,
-    }
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "deck": ("cards",),
-        "dealer": ("player",),
-        "deal": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards"),
-        "fool": ("round", "trick", "player", "card"),
-        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     #: The end of a round is no event of its own: breaking it takes an inserted or a removed
@@ -1073,9 +1049,6 @@ def repeated(codes: tuple[str, ...]) -> list[str]:
     return twice
 
 
-RULES = Fou()
-
-
 #: The plug-in contract of Fou! (:mod:`replay.catalog`): four colours and six jokers.
 #: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
@@ -1106,9 +1079,30 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
 }
 
 SPEC: Final = GameSpec(
-    kind=Fou.kind,
-    title=Fou.title,
-    event_fields=Fou.event_fields,
+    kind="fou",
+    title="Fou!",
+    #: Every event type of the game (common ones included) and its category.
+    categories={
+        **COMMON_EVENT_TYPES,
+        "deck": Category.CHANCE,
+        "dealer": Category.CHANCE,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "fool": Category.RULING,
+        "round_scored": Category.RULING,
+    },
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "deck": ("cards",),
+        "dealer": ("player",),
+        "deal": ("round", "player", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards"),
+        "fool": ("round", "trick", "player", "card"),
+        "round_scored": ("round", "player", "amount", "total"),
+    },
     deck=DECK.order,
     faces=faces.Deck(
         "first",
@@ -1121,10 +1115,13 @@ SPEC: Final = GameSpec(
         {},
         "{suit} {rank}",
     ),
-    players=tuple(range(Fou.min_players, Fou.max_players + 1)),
+    players=(4, 5, 6, 7, 8),
     sample_players=6,
     view_schema=VIEW_SCHEMA,
     score_unit=ScoreUnit(
         "round", "score", ("round_scored",), lower_is_better=False, thresholds=(1.0, 3.0, 8.0)
     ),
 )
+
+#: The rules of Fou!, registered under their kind.
+RULES: Final = register(Fou(SPEC))

@@ -24,6 +24,7 @@ from replay import faces
 from replay.cards import Deck, bits, lowest, popcount, repeated
 from replay.catalog import GameSpec, ScoreUnit
 from replay.events import Category, Event
+from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -200,7 +201,7 @@ def trick_points(cards: i64) -> int:
 
 def shot_the_moon(taken: list[int]) -> bool:
     """Whether a seat took all 26 points of the hand (HEARTS-MOON)."""
-    return MOON in taken
+    return any(points == MOON for points in taken)
 
 
 def round_score(taken: list[int], seat: int) -> int:
@@ -217,7 +218,16 @@ def game_ends(totals: tuple[int, ...]) -> bool:
     >>> game_ends((103, 50, 48, 70)), game_ends((103, 48, 48, 70)), game_ends((99, 0, 1, 2))
     (True, False, False)
     """
-    return max(totals) >= GAME_TARGET and totals.count(min(totals)) == 1
+    low = high = totals[0]
+    lows = 0
+    for total in totals:
+        if total < low:
+            low, lows = total, 0
+        if total == low:
+            lows += 1
+        if total > high:
+            high = total
+    return high >= GAME_TARGET and lows == 1
 
 
 def legal_mask(state: HeartsState, seat: int) -> int:
@@ -268,33 +278,12 @@ def _pass_fault(state: HeartsState, event: Event) -> RuleViolation | None:
 class Hearts(Game[HeartsState]):
     """The Hearts rules of RULES.md."""
 
-    kind: ClassVar[str] = "hearts"
-    title: ClassVar[str] = "Hearts"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 4
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.END
     due_rules: ClassVar[Mapping[str, RuleId]] = {
         "deal": Rule.SETUP,
         "pass": Rule.PASS,
         "play": Rule.TURN,
-    }
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "pass": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "round_scored": Category.RULING,
-    }
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "deal": ("round", "player", "cards"),
-        "pass": ("round", "player", "target", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
@@ -672,9 +661,6 @@ class Hearts(Game[HeartsState]):
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
 
-RULES = Hearts()
-
-
 #: The plug-in contract of Hearts (:mod:`replay.catalog`).
 #: The JSON Schema of the ``game`` object of a Hearts view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
@@ -696,9 +682,26 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
 }
 
 SPEC: Final = GameSpec(
-    kind=Hearts.kind,
-    title=Hearts.title,
-    event_fields=Hearts.event_fields,
+    kind="hearts",
+    title="Hearts",
+    #: Every event type of the game (common ones included) and its category.
+    categories={
+        **COMMON_EVENT_TYPES,
+        "pass": Category.DECISION,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "round_scored": Category.RULING,
+    },
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "deal": ("round", "player", "cards"),
+        "pass": ("round", "player", "target", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards", "amount"),
+        "round_scored": ("round", "player", "amount", "total"),
+    },
     deck=DECK.order,
     faces=faces.Deck("last", faces.FRENCH_SUITS, faces.FRENCH_RANKS, "{rank} of {suit}"),
     players=(4,),
@@ -708,3 +711,6 @@ SPEC: Final = GameSpec(
         "hand", "points", ("round_scored",), lower_is_better=True, thresholds=(0.5, 1.5, 4.0)
     ),
 )
+
+#: The rules of Hearts, registered under their kind.
+RULES: Final = register(Hearts(SPEC))

@@ -31,6 +31,7 @@ from replay import faces
 from replay.cards import Deck, bits, lowest, popcount, repeated
 from replay.catalog import GameSpec, ScoreUnit
 from replay.events import Category, Event
+from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -289,10 +290,6 @@ def round_score(state: HiifuuState, seat: int) -> int:
 class Hiifuu(Game[HiifuuState]):
     """The Hiifuu rules of RULES.md."""
 
-    kind: ClassVar[str] = "hiifuu"
-    title: ClassVar[str] = "Hiifuu"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 6
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.END
     due_rules: ClassVar[Mapping[str, RuleId]] = {
@@ -301,31 +298,6 @@ class Hiifuu(Game[HiifuuState]):
         "deal": Rule.SETUP,
         "discard": Rule.SETUP,
         "play": Rule.TURN,
-    }
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "first_leader": Category.CHANCE,
-        "tokens": Category.CHANCE,
-        "discard": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "token_taken": Category.RULING,
-        "token_covered": Category.RULING,
-        "round_scored": Category.RULING,
-    }
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "first_leader": ("round", "player"),
-        "tokens": ("round", "values"),
-        "deal": ("round", "player", "cards"),
-        "discard": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "total"),
-        "token_taken": ("round", "player", "target", "amount"),
-        "token_covered": ("round", "player", "target", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
 
@@ -902,7 +874,7 @@ class Hiifuu(Game[HiifuuState]):
 # --------------------------------------------------------------------- helpers
 def _fixed_setup(setup: Mapping[str, Any]) -> Setup:
     """The fixed setup of a game from its ``game_start`` data, its seats counted."""
-    n = check_players(setup, Hiifuu.min_players, Hiifuu.max_players, Rule.SETUP)
+    n = check_players(setup, min(SPEC.players), max(SPEC.players), Rule.SETUP)
     return _parse_setup(setup, n)
 
 
@@ -951,9 +923,6 @@ def _token_round(values: object) -> tuple[int, ...] | None:
 
 def _join(values: Sequence[int]) -> str:
     return " ".join(map(str, values)) or "(none)"
-
-
-RULES = Hiifuu()
 
 
 #: The plug-in contract of Hiifuu (:mod:`replay.catalog`). Its deck depends on the table
@@ -1012,12 +981,37 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
 }
 
 SPEC: Final = GameSpec(
-    kind=Hiifuu.kind,
-    title=Hiifuu.title,
-    event_fields=Hiifuu.event_fields,
+    kind="hiifuu",
+    title="Hiifuu",
+    #: Every event type of the game (common ones included) and its category.
+    categories={
+        **COMMON_EVENT_TYPES,
+        "first_leader": Category.CHANCE,
+        "tokens": Category.CHANCE,
+        "discard": Category.DECISION,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "token_taken": Category.RULING,
+        "token_covered": Category.RULING,
+        "round_scored": Category.RULING,
+    },
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "first_leader": ("round", "player"),
+        "tokens": ("round", "values"),
+        "deal": ("round", "player", "cards"),
+        "discard": ("round", "player", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards", "total"),
+        "token_taken": ("round", "player", "target", "amount"),
+        "token_covered": ("round", "player", "target", "amount"),
+        "round_scored": ("round", "player", "amount", "total"),
+    },
     deck=None,
     faces=faces.Deck("last", faces.colours("diamond"), {}, "{suit} {rank}"),
-    players=tuple(range(Hiifuu.min_players, Hiifuu.max_players + 1)),
+    players=(4, 5, 6),
     variants=VARIANTS,
     options=("tokens",),
     sample_players=5,
@@ -1026,3 +1020,6 @@ SPEC: Final = GameSpec(
         "round", "tokens", ("round_scored",), lower_is_better=False, thresholds=(0.25, 0.75, 2.0)
     ),
 )
+
+#: The rules of Hiifuu, registered under their kind.
+RULES: Final = register(Hiifuu(SPEC))

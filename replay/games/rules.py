@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Generic
 
 from mypy_extensions import mypyc_attr
 
+from replay.catalog import GameSpec
 from replay.events import Category, Event, same_payload
 from replay.games.checks import describe_payload
 from replay.games.state import GameState, S
@@ -107,15 +108,6 @@ class Rules(ABC, Generic[S]):
     """One game's rules: the state after ``game_start``, what is due, the checks and the
     reducer."""
 
-    kind: ClassVar[str]
-    title: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    #: Every event type of the game (common ones included) and its category.
-    event_types: ClassVar[Mapping[str, Category]]
-    #: The optional fields each event type carries (``ts`` is allowed on every event); a type
-    #: left out, or a game that declares none, is not checked (:mod:`replay.fields`).
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: The game's rule IDs (as in RULES.md), besides the LOG-* integrity rules.
     rule_ids: ClassVar[tuple[RuleId, ...]]
     #: The rule cited when a decision is made by a seat whose turn it is not.
@@ -131,9 +123,18 @@ class Rules(ABC, Generic[S]):
     #: search (:mod:`replay.disputes`) does not look for them.
     not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset()
 
-    def __init__(self) -> None:
-        #: The category of each event type (``event_types``).
-        self.categories: dict[str, Category] = dict(self.event_types)
+    def __init__(self, spec: GameSpec) -> None:
+        #: What the game declares to the rest of replay (:class:`~replay.catalog.GameSpec`):
+        #: its kind, title, player counts, event types and their fields, deck...
+        self.spec = spec
+        self.kind = spec.kind
+        self.title = spec.title
+        self.min_players = min(spec.players)
+        self.max_players = max(spec.players)
+        #: Every event type of the game (common ones included) and its category.
+        self.event_types: dict[str, Category] = dict(spec.categories)
+        #: The optional fields each event type carries (``ts`` is allowed on every event).
+        self.event_fields = spec.event_fields
         #: The decision and ruling types.
         self.decision_types = self._types_of(Category.DECISION)
         self.ruling_types = self._types_of(Category.RULING)
@@ -199,7 +200,7 @@ class Rules(ABC, Generic[S]):
         """Raise :class:`RuleViolation` unless ``event`` may be recorded next in ``state``."""
         if event.seq != state.seq:
             raise RuleViolation(LogRule.SEQUENCE, f"expected seq {state.seq}, got {event.seq}")
-        category = self.categories.get(event.type)
+        category = self.event_types.get(event.type)
         if category is None:
             raise RuleViolation(LogRule.ORDER, f"unknown {self.kind} event type {event.type!r}")
         due = self.due(state)

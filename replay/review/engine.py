@@ -234,7 +234,7 @@ def _positions(
         event = events[i]
         if review is not None and review.stopped_at is not None and event.seq >= review.stopped_at:
             return
-        is_decision = rules.categories.get(event.type) is Category.DECISION
+        is_decision = rules.event_types.get(event.type) is Category.DECISION
         if is_decision and (seats is None or event.player in seats):
             yield i, state, unit_state, unit_index
         state = rules.apply(state, event)

@@ -393,7 +393,7 @@ def corrected_state(events: Sequence[Event], seq: int) -> Any | None:
 
 def _is_decision(rules: Game[Any], state: Any, finding: Finding) -> bool:
     """Whether the faulty event was an illegal decision (a legal one may take its place)."""
-    kind = rules.categories.get(str((finding.event_data or {}).get("type")))
+    kind = rules.event_types.get(str((finding.event_data or {}).get("type")))
     return kind is Category.DECISION and rules.due(state).phase is Phase.DECISION
 
 
