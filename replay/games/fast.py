@@ -63,31 +63,59 @@ def is_payload(
     >>> is_payload(Event("g", 9, "hearts", "round_scored", 1, player=2, amount=3, total=40),
     ...     1, None, 2, amount=3, total=40)
     True
+
+    Each field is narrowed before it is compared, written out here once: compiled, each
+    comparison is then native, without a call per field (a ruling is one event in five).
     """
-    return (
-        _same(event.round, round_) and _same(event.trick, trick)
-        and _same(event.player, player) and _same(event.target, target)
-        and _same(event.amount, amount) and _same(event.total, total)
-        and _same_text(event.card, card) and _same_text(event.suit, suit)
-        and event.values is None
-        and (event.cards is not None) == has_cards
-    )  # fmt: skip
-
-
-def _same(value: int | None, expected: int | None) -> bool:
-    """``value == expected`` for two optional numbers, narrowed first (compiled, a native
-    comparison, where comparing ``int | None`` as it is boxes the int)."""
-    if value is None or expected is None:
-        return value is expected
-    return value == expected
-
-
-def _same_text(value: str | None, expected: str | None) -> bool:
-    """``value == expected`` for two optional strings, narrowed first (compiled, a string
-    comparison, where comparing ``str | None`` as it is goes through the generic protocol)."""
-    if value is None or expected is None:
-        return value is expected
-    return value == expected
+    got = event.round
+    if round_ is None:
+        if got is not None:
+            return False
+    elif got is None or got != round_:
+        return False
+    got = event.trick
+    if trick is None:
+        if got is not None:
+            return False
+    elif got is None or got != trick:
+        return False
+    got = event.player
+    if player is None:
+        if got is not None:
+            return False
+    elif got is None or got != player:
+        return False
+    got = event.target
+    if target is None:
+        if got is not None:
+            return False
+    elif got is None or got != target:
+        return False
+    got = event.amount
+    if amount is None:
+        if got is not None:
+            return False
+    elif got is None or got != amount:
+        return False
+    got = event.total
+    if total is None:
+        if got is not None:
+            return False
+    elif got is None or got != total:
+        return False
+    text = event.card
+    if card is None:
+        if text is not None:
+            return False
+    elif text is None or text != card:
+        return False
+    text = event.suit
+    if suit is None:
+        if text is not None:
+            return False
+    elif text is None or text != suit:
+        return False
+    return event.values is None and (event.cards is not None) == has_cards
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
