@@ -55,7 +55,7 @@ screenshots: $(STAMP)
 	$(BIN)/python scripts/screenshots.py
 
 samples: $(STAMP)
-	$(BIN)/python -m replay.samples sample_logs
+	$(BIN)/python -m replay.corpus.samples sample_logs
 
 lint: $(STAMP)
 	$(BIN)/ruff check replay dashboards tests benchmarks scripts

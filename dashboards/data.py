@@ -7,8 +7,8 @@ moving one step of a replay re-reduces nothing (the cursor's snapshots) and a fi
 back is not recomputed. What covers the whole store (its figures, the games, the statistics, the
 findings) is also keyed by the store's :func:`snapshot`, so an import shows on the next run.
 Nothing here knows a rule, writes SQL or parses an event: views come from
-:class:`replay.cursor.Cursor`, findings from :mod:`replay.audit` (a store's slice by slice:
-:mod:`replay.store_audit`), verdicts from :mod:`replay.explain`, statistics from
+:class:`replay.engine.cursor.Cursor`, findings from :mod:`replay.audit` (a store's slice by slice:
+:mod:`replay.audit.store`), verdicts from :mod:`replay.audit.explain`, statistics from
 :mod:`replay.analytics`.
 """
 
@@ -29,12 +29,12 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from replay.audit import AuditReport, Finding, audit_game
-from replay.cursor import Cursor, Jump, Outcome
-from replay.events import Event
-from replay.explain import Verdict, explain_step
+from replay.audit.explain import Verdict, explain_step
+from replay.engine.cursor import Cursor, Jump, Outcome
 from replay.games import UnknownGame, get_rules
+from replay.model.events import Event
+from replay.model.violation import RuleViolation
 from replay.review.impact import Impact, game_impacts
-from replay.violation import RuleViolation
 
 if TYPE_CHECKING:
     from replay.store import EventStore, StoreInfo
@@ -396,7 +396,7 @@ def audit_report(
     path: str, snap: Snapshot, progress: Callable[[int, int], None] | None = None
 ) -> Audited:
     """The audit of every game of the source, once per snapshot (a store's, slice by slice:
-    memory bounded by a slice, :func:`replay.store_audit.audit_slices`; in this process, as the
+    memory bounded by a slice, :func:`replay.audit.store.audit_slices`; in this process, as the
     server runs threads, which a fork must not copy); ``progress(done, total)`` as games are
     audited."""
     with _AUDIT_LOCK:
@@ -411,7 +411,7 @@ _AUDIT_LOCK = threading.Lock()
 
 
 def _audit(path: str, progress: Callable[[int, int], None] | None) -> Audited:
-    from replay.store_audit import audit_slices
+    from replay.audit.store import audit_slices
 
     source = open_source(path)
     reports: Iterator[AuditReport]
@@ -446,7 +446,7 @@ def _finding_rows(findings: list[Finding]) -> pa.Table:
 @st.cache_resource(max_entries=64)
 def findings_table(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
     """The findings of the chosen games (:data:`FINDING_COLUMNS`)."""
-    from replay.rulebook import rule_text
+    from replay.model.rulebook import rule_text
 
     table = audit_report(path, snap).findings
     if chosen != Chosen():  # unfiltered: also games no list shows (live games)

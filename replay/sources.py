@@ -15,7 +15,7 @@ unreadable lines, a game id met twice) becomes :attr:`Sources.problems`, never a
 the rest is still read.
 
 >>> import tempfile, pathlib
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> from replay.games import get_rules
 >>> from replay.store.jsonl import event_to_line
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -41,7 +41,7 @@ from typing import IO, Any
 
 import pyarrow as pa
 
-from replay.events import Event, events_from_table
+from replay.model.events import Event, events_from_table
 from replay.words import did_you_mean
 
 #: The name of standard input, as a path argument and in messages.
@@ -281,7 +281,7 @@ def _refs_of(source: Input, problems: list[str]) -> list[GameRef]:
 
 def summarise(events: Sequence[Event]) -> dict[str, Any]:
     """A game's listing row from its events (the columns of ``EventStore.list_games_table``)."""
-    from replay.explain import seat_names
+    from replay.audit.explain import seat_names
 
     start = next((e for e in events if e.type == "game_start"), None)
     end = next((e for e in events if e.type == "game_end"), None)

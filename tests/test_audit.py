@@ -19,32 +19,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import replay.audit
+import replay.audit.check
 from replay import is_compiled
-from replay.audit import (
-    MAX_SLICE_ROWS,
-    MIN_ROWS_PER_JOB,
-    MIN_SLICE_ROWS,
-    UNREAD_COLUMNS,
-    AuditReport,
-    GameAudit,
-    _SlicePlan,
-    audit_clean_rows,
-    audit_game,
-    audit_many,
-    audit_rows,
-    audit_table,
-    count_games,
-    game_starts,
-    split_by_game,
-)
-from replay.decode import decode_columns, decode_table, row_changes
-from replay.events import COLUMNS, Event, events_to_table
-from replay.explain import explain_step
+from replay.audit import AuditReport, GameAudit, audit_game, audit_many, audit_table
+from replay.audit.check import audit_clean_rows, audit_rows, count_games, game_starts, split_by_game
+from replay.audit.explain import explain_step
+from replay.audit.findings import UNREAD_COLUMNS
+from replay.audit.parallel import MAX_SLICE_ROWS, MIN_ROWS_PER_JOB, MIN_SLICE_ROWS, _SlicePlan
+from replay.audit.report import format_report
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_fast_path, get_rules
 from replay.games.hearts import DECK
-from replay.report import format_report
-from replay.simulate import simulate_game
+from replay.model.decode import decode_columns, decode_table, row_changes
+from replay.model.events import COLUMNS, Event, events_to_table
 from tests.builders import one_field_away
 
 KINDS = available_kinds()
@@ -87,7 +74,7 @@ def test_the_clean_path_verifies_with_the_previous_event_as_last(
             seen.append((state.last, event))
             super().verify(state, event)
 
-    monkeypatch.setattr(replay.audit, "get_fast_path", lambda _: Spy(get_rules(kind)))
+    monkeypatch.setattr(replay.audit.check, "get_fast_path", lambda _: Spy(get_rules(kind)))
     events = cached_game(kind, 0)
     assert audit_clean_rows(rows_of(events), 0, len(events)) is not None
     assert seen  # every game leaves the fast path a few times
@@ -554,7 +541,7 @@ def test_a_worker_process_that_ends_without_its_results_stops_the_audit(
 
 RELOAD_FREED_BLOCKS = """
 import resource, sys
-from replay.audit import retain_freed_memory
+from replay.audit.parallel import retain_freed_memory
 if sys.argv[1] == "retain":
     retain_freed_memory()
 blocks = [bytes(100_000) for _ in range(400)]  # 40 MB from malloc's heap (below mmap's size)

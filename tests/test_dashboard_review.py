@@ -15,11 +15,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards.verdicts import in_notation
-from replay.cursor import Cursor
-from replay.events import Event
+from replay.corpus.samples import write_jsonl
+from replay.engine.cursor import Cursor
 from replay.games import get_rules
+from replay.model.events import Event
 from replay.review.engine import Settings, move_text, review_game
-from replay.samples import write_jsonl
 from tests.review_support import first_hand
 from tests.test_dashboard_app import Open, open_page, texts  # noqa: F401  (a fixture)
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from replay.events import Category, Event, same_payload
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_fast_path, get_rules
 from replay.games.base import Phase, RuleViolation
-from replay.simulate import simulate_game
+from replay.model.events import Category, Event, same_payload
 from tests.builders import one_field_away, simulated_games, state_fields
 
 KINDS = available_kinds()
@@ -159,7 +159,7 @@ def test_setup_cache_is_bounded_and_kept_per_kind() -> None:
 def test_popcount_and_mask_matching_agree_with_their_definitions() -> None:
     import random
 
-    from replay.cards import Deck, popcount
+    from replay.model.cards import Deck, popcount
 
     rng = random.Random(5)
     for bits in (1, 13, 52, 61, 62, 63, 88, 200):

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from replay.engine import walk
-from replay.events import Event
 from replay.games import (
     GAME_MODULES,
     available_kinds,
@@ -28,6 +27,7 @@ from replay.games import (
 )
 from replay.games.base import RuleViolation
 from replay.games.fast import FastPath
+from replay.model.events import Event
 from tests.builders import one_field_away, simulated_games, state_fields
 
 #: The built-in games whose fast path lives apart (every one of them).

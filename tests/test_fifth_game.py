@@ -20,11 +20,9 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from replay import faces, render, svg
 from replay.audit import audit_game
-from replay.catalog import GameSpec, state_schema
-from replay.cursor import Cursor
-from replay.events import Category, Event
+from replay.engine.cursor import Cursor
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, register, unregister
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -42,9 +40,13 @@ from replay.games.base import (
     simulated_seats,
 )
 from replay.games.hidden import NoSampler, sampler_for
-from replay.simulate import simulate_game
+from replay.model import faces
+from replay.model.events import Category, Event
+from replay.model.specs import GameSpec, state_schema
+from replay.model.violation import LogRule, RuleId
+from replay.render import svg
+from replay.render import terminal as render
 from replay.store import EventStore
-from replay.violation import LogRule, RuleId
 
 KIND = "twelve"
 SUITS = ("S", "M", "T")

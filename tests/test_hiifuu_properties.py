@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games.base import RuleViolation
 from replay.games.hiifuu import PLAY, RULES, TABLE_SIZES, HiifuuState
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 BOT_MIXES = [("random",), ("heuristic",), ("random", "heuristic")]
 VARIANTS = [None, {"variant": "random-tokens"}]

@@ -20,7 +20,7 @@ import pytest
 from deltalake import DeltaTable
 
 from replay.audit import AuditReport, audit_many
-from replay.events import SCHEMA
+from replay.model.events import SCHEMA
 from replay.spark.snapshot import unsupported_features
 from replay.store import EventStore
 from tests.spark_support import DISPUTES, UNAVAILABLE, needs_spark

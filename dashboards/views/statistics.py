@@ -34,10 +34,10 @@ from dashboards.data import (
     show_problems,
     warned,
 )
-from replay import catalog
 from replay.analytics.words import column_words
-from replay.faces import Face, card_face, card_order
 from replay.games import available_kinds
+from replay.model import specs
+from replay.model.faces import Face, card_face, card_order
 
 #: The sections of the page, in order (a statistic's file names its own).
 SECTIONS = ("Players", "Seats and the deal", "Rounds and scores", "Cards", "More")
@@ -66,7 +66,7 @@ def ratings(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
 
 
 def kind_title(kind: str) -> str:
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     return spec.title if spec is not None else kind
 
 

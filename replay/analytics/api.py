@@ -1,8 +1,8 @@
 """The statistics library: views over the events, statistics, rates and ratings.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
->>> from replay.events import events_to_table
+>>> from replay.engine.simulate import simulate_game
+>>> from replay.model.events import events_to_table
 >>> table = events_to_table(simulate_game(get_rules("hearts"), "g1", players=4, seed=1))
 >>> stats = Analytics.open(table)
 >>> stats.overview(Filters()).column("games").to_pylist()

@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 
 from replay.analytics import catalog
-from replay.events import COLUMNS, SCHEMA
+from replay.model.events import COLUMNS, SCHEMA
 
 
 class QueryRefused(ValueError):

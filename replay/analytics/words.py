@@ -75,8 +75,8 @@ def value_words(column: str, value: Any) -> str:
     if value is None:
         return "-"
     if column == "kind":
-        from replay import catalog
+        from replay.model import specs
 
-        spec = catalog.spec(str(value))
+        spec = specs.spec(str(value))
         return spec.title if spec is not None else str(value)
     return VALUES.get(column, "{}").format(value)

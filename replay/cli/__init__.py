@@ -65,7 +65,7 @@ def _root(
 ) -> None:
     """Replay, audit and analyse recorded card games (Hearts, Hez2, Hiifuu, Fou!)."""
     from replay.cli.output import use_color
-    from replay.render import set_ascii
+    from replay.render.terminal import set_ascii
 
     COLOR["mode"] = color
     set_ascii(ascii_cards or not _can_show_marks(), colour=use_color())

@@ -3,8 +3,8 @@ the rules each module registers.
 
 A game module ends with ``RULES = register(MyGame(SPEC))``: its
 :class:`~replay.games.game.Game` object (rules, simulation, presentation) made from its
-:class:`~replay.catalog.GameSpec` (kind, title, player counts, event types and their fields, deck,
-suits and their faces, variants), the one declaration of the game, which the store, the
+:class:`~replay.model.specs.GameSpec` (kind, title, player counts, event types and their fields,
+deck, suits and their faces, variants), the one declaration of the game, which the store, the
 renderers and the samples read. A fifth game is one new module and one line in
 :data:`GAME_MODULES`; a game defined elsewhere (a test, another package) is registered by the
 same call (and taken out by :func:`unregister`).
@@ -14,7 +14,7 @@ engine's fast path over them (:class:`~replay.games.fast.FastPath`), which a gam
 in a sibling module named ``<module>_fast`` (``hearts_fast`` beside ``hearts``) exposing
 ``FAST``; a game without one runs on the plain rules alone (``tests/test_fast_paths.py`` checks
 that both agree).
-Importing this package installs the registry as the catalogue of :mod:`replay.catalog`.
+Importing this package installs the registry as the catalogue of :mod:`replay.model.specs`.
 ``docs/adding-a-game.md`` walks through it.
 """
 
@@ -24,10 +24,10 @@ import importlib
 from types import ModuleType
 from typing import Any, TypeVar
 
-from replay import catalog
-from replay.catalog import GameSpec
 from replay.games.fast import FastPath
 from replay.games.game import Game
+from replay.model import specs
+from replay.model.specs import GameSpec
 
 GAME_MODULES: dict[str, str] = {
     "hearts": "replay.games.hearts",
@@ -71,7 +71,7 @@ def register(rules: G) -> G:
         raise ValueError(f"game kind {kind!r} is already registered")
     GAME_MODULES[kind] = module
     _LOADED[kind] = rules
-    catalog.changed()
+    specs.changed()
     return rules
 
 
@@ -80,7 +80,7 @@ def unregister(kind: str) -> None:
     GAME_MODULES.pop(kind, None)
     _FAST.pop(kind, None)
     _LOADED.pop(kind, None)
-    catalog.changed()
+    specs.changed()
 
 
 def get_rules(kind: str) -> Game[Any]:
@@ -137,7 +137,7 @@ def available_kinds() -> list[str]:
 
 
 class Registry:
-    """The registry seen as the :class:`~replay.catalog.Catalog` of the store and renderers."""
+    """The registry seen as the :class:`~replay.model.specs.Catalog` of the store and renderers."""
 
     def find_spec(self, kind: str) -> GameSpec | None:
         try:
@@ -149,4 +149,4 @@ class Registry:
         return available_kinds()
 
 
-catalog.install(Registry())
+specs.install(Registry())

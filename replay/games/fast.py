@@ -26,10 +26,10 @@ from typing import Generic
 
 from mypy_extensions import mypyc_attr
 
-from replay.events import Event
 from replay.games.game import Game
 from replay.games.rules import RuleViolation
 from replay.games.state import S
+from replay.model.events import Event
 
 
 def apply_in_place(rules: Game[S], state: S, event: Event) -> S:
@@ -56,9 +56,10 @@ def is_payload(
 ) -> bool:
     """Whether ``event`` carries exactly these fields (``None``: the field is absent) and no
     ``values``; its ``cards`` present when ``has_cards`` (the caller compares their codes, with
-    :meth:`~replay.cards.Deck.matches_packed` or :meth:`~replay.cards.Deck.matches_mask`), absent
-    otherwise. The type is the caller's to check. Every payload field of
-    :data:`~replay.events.PAYLOAD_FIELDS` is named here once, for every game's fast path.
+    :meth:`~replay.model.cards.Deck.matches_packed` or
+    :meth:`~replay.model.cards.Deck.matches_mask`), absent otherwise. The type is the caller's to
+    check. Every payload field of :data:`~replay.model.events.PAYLOAD_FIELDS` is named here once,
+    for every game's fast path.
 
     >>> is_payload(Event("g", 9, "hearts", "round_scored", 1, player=2, amount=3, total=40),
     ...     1, None, 2, amount=3, total=40)

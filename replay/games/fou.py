@@ -10,7 +10,7 @@ dealer), then per round ``deal`` x n, and per trick ``play`` by each seat not si
 ``trick_won`` and one ``fool`` (two at 7-8 players); a round ends with ``round_scored`` x n, the
 game with ``game_end``.
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=5, seed=3, check=True)
 >>> final = RULES.replay(events)
 >>> final.over, min(final.totals) <= -80 or max(final.plus) >= 6
@@ -27,10 +27,6 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
-from replay import faces
-from replay.cards import Deck, bits, popcount
-from replay.catalog import GameSpec, ScoreUnit
-from replay.events import Category, Event, same_payload
 from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -57,9 +53,13 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
-from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
+from replay.model import faces
+from replay.model.cards import Deck, bits, popcount
+from replay.model.events import Category, Event, same_payload
+from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
+from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
-from replay.violation import LogRule, RuleId
 
 COLOURS: Final = "GRYB"
 COLOUR_NAMES: Final = ("green", "red", "yellow", "blue")
@@ -283,7 +283,7 @@ class Rule(RuleId):
 class FouState(SplitHandsState):
     """A Fou! game between events.
 
-    The hands, the tricks and the Fools are bit sets and packed ints (:mod:`replay.packed`);
+    The hands, the tricks and the Fools are bit sets and packed ints (:mod:`replay.model.packed`);
     the lists (``totals``, ``plus``) are changed in place by the reducer and copied by
     :meth:`clone`. The other fields are immutable.
     """
@@ -309,8 +309,8 @@ class FouState(SplitHandsState):
     turn: int  # seat to play next, -1 when the trick is complete
     out: int  # seats sitting out the current trick (bit set of seats)
     need: int  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed (see replay.packed); ``table`` and ``table_seats``
-    # list them.
+    # The current trick in play order, packed (see replay.model.packed); ``table`` and
+    # ``table_seats`` list them.
     played: int  # cards on the table
     table_cards: i64  # CARD_BITS per card
     table_players: i64  # SEAT_BITS per seat
@@ -1049,7 +1049,7 @@ def repeated(codes: tuple[str, ...]) -> list[str]:
     return twice
 
 
-#: The plug-in contract of Fou! (:mod:`replay.catalog`): four colours and six jokers.
+#: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
 #: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
     "type": "object",

@@ -1,6 +1,6 @@
 """The heuristic Fou! bot: shed high cards, avoid the worst card, keep 1s for discard tricks.
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> from replay.games.fou import RULES
 >>> events = simulate_game(RULES, "doc", players=4, seed=5, bots=("heuristic",), check=True)
 >>> events[-1].type
@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-from replay.cards import bits, lowest
 from replay.games.fou import (
     COLOUR,
     COLOUR_MASK,
@@ -20,6 +19,7 @@ from replay.games.fou import (
     fools_per_trick,
     legal_mask,
 )
+from replay.model.cards import bits, lowest
 
 
 def highest_value(mask: int) -> int:

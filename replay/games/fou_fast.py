@@ -15,7 +15,7 @@ their one-field mutants.
 
 >>> from replay.engine import replay
 >>> from replay.games.fast import FastPath
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=7, seed=4)
 >>> fast, plain = replay(RULES, events, fast=FAST), replay(RULES, events, fast=FastPath(RULES))
 >>> (fast.seq, fast.totals, fast.plus) == (plain.seq, plain.totals, plain.plus)
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.events import Event
 from replay.games.base import RuleViolation, card_in_turn
 from replay.games.fast import FastPath, is_payload
 from replay.games.fou import (
@@ -49,7 +48,8 @@ from replay.games.fou import (
     trick_winner_seat,
 )
 from replay.games.split_hands import HALF_POS, SPLIT
-from replay.packed import CARD_BITS, SEAT_BITS, nth
+from replay.model.events import Event
+from replay.model.packed import CARD_BITS, SEAT_BITS, nth
 
 #: Each colour's cards in its half of a hand (green and red low, yellow and blue high: each
 #: colour lies in one half, so following it is one test of one half).

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from replay.events import Event
 from replay.games.presentation import Presentation
 from replay.games.rules import Rules
 from replay.games.simulation import Bot, Simulation
 from replay.games.state import S
+from replay.model.events import Event
 
 if TYPE_CHECKING:
     from replay.engine import Step

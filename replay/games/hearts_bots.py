@@ -1,7 +1,7 @@
 """The Hearts bots: ``random`` (uniform among legal decisions) and ``heuristic`` (pass the
 dangerous cards, duck under the led suit, dump the queen and hearts when void).
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> from replay.games.hearts import RULES
 >>> events = simulate_game(RULES, "doc", players=4, seed=5, bots=("heuristic",), check=True)
 >>> events[-1].type
@@ -13,8 +13,6 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from replay.cards import bits, highest, lowest
-from replay.events import Event
 from replay.games.base import Bot
 from replay.games.hearts import (
     HEARTS,
@@ -30,6 +28,8 @@ from replay.games.hearts import (
     card_points,
     legal_mask,
 )
+from replay.model.cards import bits, highest, lowest
+from replay.model.events import Event
 
 
 def random_decision(state: HeartsState, seat: int, rng: random.Random) -> Event:

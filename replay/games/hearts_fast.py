@@ -13,7 +13,7 @@ states on simulated games and their one-field mutants.
 
 >>> from replay.engine import replay
 >>> from replay.games.fast import FastPath
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=4, seed=2)
 >>> fast, plain = replay(RULES, events, fast=FAST), replay(RULES, events, fast=FastPath(RULES))
 >>> (fast.seq, fast.totals) == (plain.seq, plain.totals), fast.seq == len(events)
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.events import Event
 from replay.games.base import card_in_turn
 from replay.games.fast import FastPath, is_payload
 from replay.games.hearts import (
@@ -42,6 +41,7 @@ from replay.games.hearts import (
     trick_points,
     trick_winner,
 )
+from replay.model.events import Event
 
 
 class FastHearts(FastPath[HeartsState]):

@@ -8,7 +8,7 @@ One game is one round. The stock is a set of unknown order: every card taken fro
 event naming the card (``deal``, ``start_card``, ``card_drawn``). Places, payouts and the end are
 rulings. See ``docs/games/hez2.md`` for every event type.
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=3, seed=4, check=True)
 >>> final = RULES.replay(events)
 >>> final.over, sorted(final.places)
@@ -23,10 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from replay import faces
-from replay.cards import Deck, bits, popcount
-from replay.catalog import GameSpec, ScoreUnit
-from replay.events import Category, Event
 from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -50,8 +46,12 @@ from replay.games.base import (
     setup_of,
     undealt_seats,
 )
+from replay.model import faces
+from replay.model.cards import Deck, bits, popcount
+from replay.model.events import Category, Event
+from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
-from replay.violation import LogRule, RuleId
 
 RANKS: Final = "1234567SCR"
 SUITS: Final = "OCEB"
@@ -994,7 +994,7 @@ FACES: Final = faces.Deck(
     "{rank} de {suit}",
 )
 
-#: The plug-in contract of Hez2 (:mod:`replay.catalog`).
+#: The plug-in contract of Hez2 (:mod:`replay.model.specs`).
 #: The JSON Schema of the ``game`` object of a Hez2 view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
     "type": "object",

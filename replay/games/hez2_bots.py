@@ -1,7 +1,7 @@
 """The Hez2 heuristic bot: answers 2s and aces, holds its 7s until blocked, sheds risky cards.
 
 >>> from replay.games.hez2 import RULES
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=4, seed=2, bots=["heuristic"], check=True)
 >>> events[-1].type
 'game_end'
@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import random
 
-from replay.cards import bits, popcount
-from replay.events import Event
 from replay.games.base import Bot
 from replay.games.hez2 import (
     ACES,
@@ -28,6 +26,8 @@ from replay.games.hez2 import (
     holders_after,
     playable_mask,
 )
+from replay.model.cards import bits, popcount
+from replay.model.events import Event
 
 
 def heuristic_bot(rules: Hez2) -> Bot:

@@ -14,7 +14,7 @@ states on simulated games and their one-field mutants.
 
 >>> from replay.engine import replay
 >>> from replay.games.fast import FastPath
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=3, seed=2)
 >>> fast, plain = replay(RULES, events, fast=FAST), replay(RULES, events, fast=FastPath(RULES))
 >>> (fast.seq, fast.payouts) == (plain.seq, plain.payouts), fast.seq == len(events)
@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.cards import popcount
-from replay.events import Event
 from replay.games.base import round_fault
 from replay.games.fast import FastPath, is_payload
 from replay.games.hez2 import (
@@ -42,6 +40,8 @@ from replay.games.hez2 import (
     queued_round,
     reshuffled,
 )
+from replay.model.cards import popcount
+from replay.model.events import Event
 
 
 class FastHez2(FastPath[Hez2State]):

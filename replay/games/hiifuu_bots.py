@@ -3,7 +3,7 @@
 Both are deterministic given the ``random.Random`` passed in.
 
 >>> from replay.games.hiifuu import RULES
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "b", players=4, seed=2, bots=("heuristic",), check=True)
 >>> events[-1].type
 'game_end'
@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from replay.cards import bits, highest, lowest
-from replay.events import Event
 from replay.games.base import Bot
 from replay.games.hiifuu import DISCARD, TOKENS_PER_ROUND, HiifuuState, legal_mask
+from replay.model.cards import bits, highest, lowest
+from replay.model.events import Event
 
 if TYPE_CHECKING:
     from replay.games.hiifuu import Hiifuu

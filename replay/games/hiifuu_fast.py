@@ -14,7 +14,7 @@ states on simulated games and their one-field mutants.
 
 >>> from replay.engine import replay
 >>> from replay.games.fast import FastPath
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=5, seed=3)
 >>> fast, plain = replay(RULES, events, fast=FAST), replay(RULES, events, fast=FastPath(RULES))
 >>> (fast.seq, fast.totals, fast.winners) == (plain.seq, plain.totals, plain.winners)
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.events import Event
 from replay.games.base import card_in_turn
 from replay.games.fast import FastPath, is_payload
 from replay.games.hiifuu import (
@@ -45,6 +44,7 @@ from replay.games.hiifuu import (
     round_score,
     trick_winner,
 )
+from replay.model.events import Event
 
 
 class FastHiifuu(FastPath[HiifuuState]):

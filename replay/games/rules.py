@@ -32,12 +32,14 @@ from typing import Any, ClassVar, Generic
 
 from mypy_extensions import mypyc_attr
 
-from replay.catalog import GameSpec
-from replay.events import Category, Event, same_payload
 from replay.games.checks import describe_payload
 from replay.games.state import GameState, S
-from replay.violation import LogRule, RuleId
-from replay.violation import RuleViolation as RuleViolation  # re-exported: part of the protocol
+from replay.model.events import Category, Event, same_payload
+from replay.model.specs import GameSpec
+from replay.model.violation import LogRule, RuleId
+from replay.model.violation import (
+    RuleViolation as RuleViolation,  # re-exported: part of the protocol
+)
 
 
 class Phase(StrEnum):
@@ -120,11 +122,11 @@ class Rules(ABC, Generic[S]):
     #: finding cites", 4.).
     due_rules: ClassVar[Mapping[str, RuleId]]
     #: The game's rules that no single changed event can break (docs/audit.md): the dispute
-    #: search (:mod:`replay.disputes`) does not look for them.
+    #: search (:mod:`replay.corpus.disputes`) does not look for them.
     not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset()
 
     def __init__(self, spec: GameSpec) -> None:
-        #: What the game declares to the rest of replay (:class:`~replay.catalog.GameSpec`):
+        #: What the game declares to the rest of replay (:class:`~replay.model.specs.GameSpec`):
         #: its kind, title, player counts, event types and their fields, deck...
         self.spec = spec
         self.kind = spec.kind

@@ -1,4 +1,4 @@
-"""What a game adds to simulate itself (:mod:`replay.simulate`): a new ``game_start``, the
+"""What a game adds to simulate itself (:mod:`replay.engine.simulate`): a new ``game_start``, the
 chance events drawn with a seeded generator, and its bots; and the helpers its bots and
 deals share.
 
@@ -15,9 +15,9 @@ from typing import Any, Generic
 
 from mypy_extensions import mypyc_attr, trait
 
-from replay.events import Event
 from replay.games.rules import Rules
 from replay.games.state import S
+from replay.model.events import Event
 
 Bot = Callable[[Any, int, random.Random], Event]
 """A bot: ``bot(state, seat, rng) -> decision event`` (seeded by ``rng``)."""

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.audit import audit_game
-from replay.catalog import ScoreUnit
-from replay.events import Category, Event
 from replay.games import get_rules
 from replay.games.base import Game
 from replay.games.fast import apply_in_place
 from replay.games.hidden import HiddenSampler, sampler_for
+from replay.model.events import Category, Event
+from replay.model.specs import ScoreUnit
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
 from replay.review.rollout import Evaluator, Rollouts, score_unit
 from replay.review.stats import Estimate, mean_interval
@@ -437,7 +437,7 @@ def review_games(
     else:
         from concurrent.futures import ProcessPoolExecutor
 
-        from replay.audit import _fork_context
+        from replay.audit.parallel import _fork_context
 
         with ProcessPoolExecutor(jobs, mp_context=_fork_context()) as pool:
             done = list(

@@ -14,7 +14,7 @@ to the end: the table played as if the ruling had been right, or the field was c
 changes nothing: the adjusted result is the recorded one, exactly, with no rollout.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> import dataclasses
 >>> events = simulate_game(get_rules("hearts"), "doc", players=4, seed=9)
 >>> i = next(i for i, e in enumerate(events) if e.type == "trick_won")
@@ -33,10 +33,10 @@ from itertools import chain
 from typing import Any
 
 from replay.audit import Finding, audit_game
-from replay.events import Category, Event
 from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation, describe_payload
 from replay.games.fast import apply_in_place
+from replay.model.events import Category, Event
 from replay.review import DEFAULT_IMPACT_SAMPLES, DEFAULT_POLICY
 from replay.review.rollout import play_game
 from replay.review.stats import Estimate, mean_interval

@@ -30,9 +30,9 @@ from typing import Final
 
 from mypy_extensions import i64, mypyc_attr
 
-from replay.cards import popcount
 from replay.games import fou, hearts, hiifuu
-from replay.packed import CARD_BITS, placed
+from replay.model.cards import popcount
+from replay.model.packed import CARD_BITS, placed
 
 #: The table's default cap: about 260 bytes an entry, so at most about 260 MB.
 CAPACITY: Final = 1_000_000
@@ -193,7 +193,8 @@ class Model:
         return self.map.cards[card]
 
     def packed_table(self, trick: list[int]) -> i64:
-        """The trick's deck cards packed as the reducers pack a table (:mod:`replay.packed`)."""
+        """The trick's deck cards packed as the reducers pack a table
+        (:mod:`replay.model.packed`)."""
         packed: i64 = 0
         for position in range(len(trick)):
             packed |= placed(self.map.cards[trick[position]], position, CARD_BITS)

@@ -25,7 +25,8 @@ import pyarrow.parquet as pq
 from deltalake import ColumnProperties, DeltaTable, WriterProperties
 from deltalake.exceptions import DeltaError
 
-from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
+from replay.model.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
+from replay.model.violation import LogRule, RuleId
 from replay.store.errors import (
     AmbiguousGameId,
     GameNotFound,
@@ -39,7 +40,6 @@ from replay.store.storage import storage_cause, storage_guard
 from replay.store.validate import Rejection, check_games, conform, first_difference
 from replay.store.writer import write_files
 from replay.text import shown
-from replay.violation import LogRule, RuleId
 from replay.words import counted, did_you_mean
 
 LIVE_DIR = "_live"
@@ -723,7 +723,7 @@ class EventStore:
 
         With ``dictionary``, string columns (``data`` excepted) keep the dictionary encoding they
         have in Parquet: each distinct value is read once instead of copied into every row (the
-        audit's fast path, see :mod:`replay.decode`). Some Arrow compute functions refuse such
+        audit's fast path, see :mod:`replay.model.decode`). Some Arrow compute functions refuse such
         columns (sorting, ``count_distinct``); ``pc.cast`` to the plain type restores them.
         """
         names = columns or list(COLUMNS)

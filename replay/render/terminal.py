@@ -1,7 +1,7 @@
 """Terminal rendering shared by the CLI: cards with their suit marks, a panel for a state view.
 
 Everything here reads the common keys of a game's view (see ``docs/state.md``); what a card
-code shows (rank, suit mark, terminal colour, ASCII fallback) comes from :mod:`replay.faces`.
+code shows (rank, suit mark, terminal colour, ASCII fallback) comes from :mod:`replay.model.faces`.
 The panel shows each seat with its name and the card it has on the table, the last trick while
 the table is empty again, a score sheet at a round's end and at game over, and the game's own
 data in words (``hearts broken: no``), leaving out what is empty.
@@ -33,12 +33,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay import catalog
-from replay.cursor import Cursor, Outcome
-from replay.events import Category
-from replay.faces import JOKER, card_face, faces_of, suit_of
-from replay.faces import PLAIN as PLAIN
-from replay.rulebook import rule_text
+from replay.engine.cursor import Cursor, Outcome
+from replay.model import specs
+from replay.model.events import Category
+from replay.model.faces import JOKER, card_face, faces_of, suit_of
+from replay.model.faces import PLAIN as PLAIN
+from replay.model.rulebook import rule_text
 from replay.text import escaped, shown
 
 #: ``on``: cards show as the logs write them (``QS``) rather than with their marks (``Q♠``),
@@ -68,7 +68,7 @@ def marks_tell_suits_apart(kind: str) -> bool:
     return len(set(marks)) == len(marks)
 
 
-catalog.on_change(marks_tell_suits_apart.cache_clear)
+specs.on_change(marks_tell_suits_apart.cache_clear)
 
 
 @contextmanager
@@ -88,7 +88,7 @@ def _dot() -> str:
 
 
 def card_style(kind: str, code: str) -> str:
-    """The rich style of a card code in a game (its suit's colour, :mod:`replay.faces`)."""
+    """The rich style of a card code in a game (its suit's colour, :mod:`replay.model.faces`)."""
     return card_face(kind, code).style
 
 

@@ -30,7 +30,7 @@ from typing import Any, Final
 import pyarrow as pa
 from mypy_extensions import i64, mypyc_attr
 
-from replay.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS, Column
+from replay.model.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS, Column
 
 
 class Category(StrEnum):
@@ -270,14 +270,14 @@ def same_payload(a: Event, b: Event) -> bool:
 
 def events_from_table(table: pa.Table) -> list[Event]:
     """Convert an Arrow table in :data:`SCHEMA` (any row order) to events, as stored."""
-    from replay.decode import decode_table, paused_gc
+    from replay.model.decode import decode_table, paused_gc
 
     with paused_gc():  # events hold no cycles: the collector would only slow the build
         return events_from_columns(decode_table(table), 0, table.num_rows)
 
 
 def events_from_columns(columns: list[Column], start: int, stop: int) -> list[Event]:
-    """The events of rows ``start`` to ``stop`` of decoded columns (``replay.decode``)."""
+    """The events of rows ``start`` to ``stop`` of decoded columns (``replay.model.decode``)."""
     collector = _Collector()
     visit_rows(columns, start, stop, collector)
     return collector.events
@@ -330,7 +330,7 @@ def visit_rows(
     its ``visit`` call, must not be kept, and must be one that nobody else holds: events are
     facts.
 
-    ``changes``, from :func:`replay.decode.row_changes` on the same columns (and nothing
+    ``changes``, from :func:`replay.model.decode.row_changes` on the same columns (and nothing
     else), says which cells of each row may differ from the row before: compiled, only those
     fields are read and written after the first row (about 4 of the 16 in a game's rows).
     """
@@ -512,7 +512,7 @@ def fact_of(event: Event) -> Event:
 
 
 def _cut_reader(column: Column, row: i64) -> tuple[bool, tuple[Any, ...], i64]:
-    """Whether a column is cut as it is read (:data:`~replay.cells.CUT`), its items, and
+    """Whether a column is cut as it is read (:data:`~replay.model.cells.CUT`), its items, and
     where row ``row``'s begin among them."""
     if column.form != CUT:
         return False, (), 0

@@ -6,7 +6,7 @@ ruling replaced by the rules' own, as the audit does), the recorded one what the
 ``game_end`` and payout events say.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(get_rules("hez2"), "doc", players=3, seed=4)
 >>> result = recomputed_result(events)
 >>> result["over"], sorted(result["places"])
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from replay.audit import group_games
-from replay.events import Event
+from replay.audit.findings import group_games
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
+from replay.model.events import Event
 
 
 def recomputed_result(events: Sequence[Event]) -> dict[str, Any]:

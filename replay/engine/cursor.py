@@ -17,7 +17,7 @@ every face (``docs/audit.md``, "Going on after a fault"):
   before it (:attr:`Cursor.stopped` tells where and why).
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> rules = get_rules("hearts")
 >>> cursor = Cursor(rules, simulate_game(rules, "doc", players=4, seed=3))
 >>> cursor.seek(6).event.type
@@ -40,9 +40,9 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, Final, Literal
 
-from replay.events import Category, Event
 from replay.games.base import Game, RuleViolation
 from replay.games.fast import apply_in_place
+from replay.model.events import Category, Event
 
 
 class StepOutOfRange(IndexError):

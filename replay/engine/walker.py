@@ -14,12 +14,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.events import Event
 from replay.games import fast_path
 from replay.games.fast import FastPath, apply_in_place
 from replay.games.game import Game
 from replay.games.state import S
-from replay.violation import LogRule, RuleViolation
+from replay.model.events import Event
+from replay.model.violation import LogRule, RuleViolation
 
 
 @dataclass(slots=True, init=False)

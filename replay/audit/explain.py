@@ -1,7 +1,7 @@
 """The disputed-ruling view: the state just before one event, the event, and the verdict.
 
 >>> from replay.games import UnknownGame, get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(get_rules("hearts"), "doc", players=4, seed=9)
 >>> verdict = explain_step(events, 13)
 >>> verdict.ok, verdict.rule
@@ -16,14 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.audit import GameAudit, check_sequence
-from replay.cursor import CONTINUES_WORDS, Outcome, cards_in_text, event_words
-from replay.events import Category, Event
+from replay.audit.check import check_sequence
+from replay.audit.findings import GameAudit
+from replay.engine.cursor import CONTINUES_WORDS, Outcome, cards_in_text, event_words
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
-from replay.rulebook import rule_text
+from replay.model.events import Category, Event
+from replay.model.rulebook import rule_text
+from replay.model.violation import LogRule
 from replay.text import escaped, shown
-from replay.violation import LogRule
 
 _WORDS = {
     Category.DECISION: ("legal", "illegal"),
@@ -140,7 +141,7 @@ def _plain(value: Any) -> Any:
 def cards_named(kind: str, text: str) -> list[str]:
     """The card codes a message names, in order, once each (``2D``, ``4C`` in "seat 0 played
     2D while holding 4C")."""
-    from replay.faces import card_face
+    from replay.model.faces import card_face
 
     found: list[str] = []
     for token in re.findall(r"[0-9A-Za-z]+", text):
@@ -184,7 +185,7 @@ class Verdict:
         their codes): the state before, the event as recorded, the verdict, what the rules give,
         the rule and the state play continues from. Each line escaped (:mod:`replay.text`), as
         an id, a name or a card code of the log may hold control characters."""
-        from replay.render import plain_card_label
+        from replay.render.terminal import plain_card_label
 
         def card(code: str) -> str:
             return plain_card_label(self.kind, code)

@@ -1,8 +1,9 @@
 """What a card code shows, per game: rank label, suit (or colour), mark, name and colours.
 
-Each game declares its suits in its spec (:class:`~replay.catalog.GameSpec`, ``faces``);
-they serve every screen: the terminal (:mod:`replay.render`, a rich style per
-suit), the SVG cards of :mod:`replay.svg` (a CSS colour and a drawn mark) and the HTML reports.
+Each game declares its suits in its spec (:class:`~replay.model.specs.GameSpec`, ``faces``);
+they serve every screen: the terminal (:mod:`replay.render.terminal`, a rich style per
+suit), the SVG cards of :mod:`replay.render.svg` (a CSS colour and a drawn mark) and the HTML
+reports.
 A game's codes put the suit letter last (Hearts ``QS``, Hez2 ``7O``, Hiifuu ``12R``) or the
 colour letter first (Fou! ``G12``, and its six 1s ``1a``..``1f``, jokers without a colour).
 A code a game does not know (a damaged log, an unknown game) still gets a face: its code as
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
-from replay import catalog
+from replay.model import specs
 
 #: The rich style of a card whose suit is unknown (an unknown game, a malformed code).
 PLAIN: Final = "bold"
@@ -45,7 +46,7 @@ class Suit:
     mark: str  # one character: ``♥``; the Spanish suits and the colours get a symbol too
     style: str  # the rich (terminal) style
     css: str  # the CSS colour of its cards
-    shape: str  # how :mod:`replay.svg` draws the mark: ``heart``, ``coin``, ``disc``...
+    shape: str  # how :mod:`replay.render.svg` draws the mark: ``heart``, ``coin``, ``disc``...
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +129,9 @@ def colours(shape: str) -> dict[str, Suit]:
 
 
 def faces_of(kind: str) -> Deck | None:
-    """A game's faces, as its :class:`~replay.catalog.GameSpec` declares them (None: an
+    """A game's faces, as its :class:`~replay.model.specs.GameSpec` declares them (None: an
     unknown game, or one that declares none: its codes show plain)."""
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     return spec.faces if spec is not None else None
 
 
@@ -144,7 +145,7 @@ class _Decks(Mapping[str, Deck]):
         return deck
 
     def __iter__(self) -> Iterator[str]:
-        return (kind for kind in catalog.kinds() if faces_of(kind) is not None)
+        return (kind for kind in specs.kinds() if faces_of(kind) is not None)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -197,7 +198,7 @@ def suit_of(kind: str, code: str) -> str | None:
     return suit.letter if suit else None
 
 
-catalog.on_change(card_face.cache_clear)
+specs.on_change(card_face.cache_clear)
 
 
 def card_order(kind: str, code: str) -> tuple[int, int, str]:
@@ -210,7 +211,7 @@ def card_order(kind: str, code: str) -> tuple[int, int, str]:
     >>> sorted(["3G", "12R", "2R"], key=lambda c: card_order("hiifuu", c))
     ['2R', '12R', '3G']
     """
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     if spec is not None and spec.deck is not None:
         where = _deck_index(spec.deck).get(code)
         return (0, where, code) if where is not None else (2, 0, code)

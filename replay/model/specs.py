@@ -3,8 +3,8 @@
 Each game module declares its ``SPEC`` next to its rules (``replay/games/<kind>.py``) and the
 registry of :mod:`replay.games` installs the catalogue here. Everything that needs to know a
 game without running its rules reads the spec: the store's ingest checks (event types, the
-fields each uses, the deck's card codes), the card faces of the renderers (:mod:`replay.faces`),
-the samples and the benchmarks (player counts, variants).
+fields each uses, the deck's card codes), the card faces of the renderers
+(:mod:`replay.model.faces`), the samples and the benchmarks (player counts, variants).
 
 This module imports no game and no store: the store (``replay/store/``) reads the catalogue
 through :func:`spec` and never imports :mod:`replay.games`. Until someone installs a catalogue,
@@ -25,8 +25,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from replay.events import Category
     from replay.faces import Deck as Faces
+    from replay.model.events import Category
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ class GameSpec:
     #: its category (a decision, a chance event, a ruling or the setup).
     categories: Mapping[str, Category]
     #: Per event type, the optional fields its events carry (``ts`` is allowed everywhere); a
-    #: type left out is not checked (:mod:`replay.fields`).
+    #: type left out is not checked (:mod:`replay.model.fields`).
     event_fields: Mapping[str, tuple[str, ...]]
     #: The card codes of its deck, checked by the store's ingest (LOG-CARD); None when the
     #: deck depends on the table (the rules check the cards then).
