@@ -159,11 +159,4 @@ def replay(
     """Reduce a whole game (``events[0]`` is its ``game_start``), verifying each event, on
     ``fast`` (by default the registry's fast path, :func:`fast_path`)."""
     path: FastPath[S] = fast if fast is not None else fast_path(rules)
-    state = rules.start(events[0])
-    for event in events[1:]:
-        if check:
-            if path.advance(state, event):
-                continue
-            path.verify(state, event)
-        state = apply_in_place(rules, state, event)
-    return state
+    return path.replay(events, check=check)

@@ -22,23 +22,16 @@ one edit there).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Generic
 
 from mypy_extensions import mypyc_attr
 
 from replay.games.game import Game
 from replay.games.rules import RuleViolation
+from replay.games.rules import apply_in_place as apply_in_place  # the fast paths' reducer
 from replay.games.state import S
 from replay.model.events import Event
-
-
-def apply_in_place(rules: Game[S], state: S, event: Event) -> S:
-    """:meth:`~replay.games.rules.Rules.apply` without the copy, for a state nobody else holds
-    (bulk replay, audit, simulation): the same reducer; returns the state to use next."""
-    new = rules.reduce(state, event)
-    new.seq = event.seq + 1
-    new.last = event
-    return new
 
 
 def is_payload(
@@ -158,6 +151,19 @@ class FastPath(Generic[S]):
         is due, as :meth:`verify` does minus ``due()`` (the sequence number is the caller's to
         check): True when checked, False (nothing checked) for any other event."""
         return False
+
+    def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
+        """The state after a whole game (``events[0]`` is its ``game_start``), each event
+        verified first unless ``check`` is False: the bulk replay, on this path."""
+        rules = self.rules
+        state = rules.start(events[0])
+        for event in events[1:]:
+            if check:
+                if self.advance(state, event):
+                    continue
+                self.verify(state, event)
+            state = apply_in_place(rules, state, event)
+        return state
 
     def advance_dealt(self, state: S, event: Event) -> bool:
         """The :meth:`advance` of what :meth:`verify_dealt` checks: True when ``event`` was

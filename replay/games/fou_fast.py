@@ -13,11 +13,10 @@ precise rule broken. ``tests/test_fast_paths.py`` checks that the registered :da
 the plain ``replay.games.fou.RULES`` give the same verdicts and states on simulated games and
 their one-field mutants.
 
->>> from replay.engine import replay
 >>> from replay.games.fast import FastPath
 >>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=7, seed=4)
->>> fast, plain = replay(RULES, events, fast=FAST), replay(RULES, events, fast=FastPath(RULES))
+>>> fast, plain = FAST.replay(events), FastPath(RULES).replay(events)
 >>> (fast.seq, fast.totals, fast.plus) == (plain.seq, plain.totals, plain.plus)
 True
 >>> fast.seq == len(events), fast.over

@@ -583,9 +583,9 @@ class Hearts(Game[HeartsState]):
 
     # ----------------------------------------------------------------- bots
     def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hearts_bots import BOTS  # the bots play by these rules
+        from replay.games.hearts_bots import bots  # the bots play by these rules
 
-        return BOTS
+        return bots(self)
 
     # ----------------------------------------------------------------- views
     def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:

@@ -11,7 +11,7 @@ dangerous cards, duck under the led suit, dump the queen and hearts when void).
 from __future__ import annotations
 
 import random
-from typing import Final
+from collections.abc import Mapping
 
 from replay.games.base import Bot
 from replay.games.hearts import (
@@ -21,9 +21,9 @@ from replay.games.hearts import (
     POINT_CARDS,
     QS_BIT,
     QUEEN_OF_SPADES,
-    RULES,
     SPADES,
     SUIT_MASK,
+    Hearts,
     HeartsState,
     card_points,
     legal_mask,
@@ -32,19 +32,23 @@ from replay.model.cards import bits, highest, lowest
 from replay.model.events import Event
 
 
-def random_decision(state: HeartsState, seat: int, rng: random.Random) -> Event:
-    """Uniform among legal decisions (passes drawn directly, not from all 286 triples)."""
-    if state.stage == PASS:
-        cards = tuple(rng.sample(list(bits(state.hand(seat))), PASS_SIZE))
-        return RULES.pass_event(state, seat, cards)
-    return RULES.play_event(state, seat, rng.choice(list(bits(legal_mask(state, seat)))))
+def bots(rules: Hearts) -> Mapping[str, Bot]:
+    """Hearts' bots by name (:meth:`~replay.games.game.Game.bots`)."""
 
+    def random_decision(state: HeartsState, seat: int, rng: random.Random) -> Event:
+        """Uniform among legal decisions (passes drawn directly, not from all 286 triples)."""
+        if state.stage == PASS:
+            cards = tuple(rng.sample(list(bits(state.hand(seat))), PASS_SIZE))
+            return rules.pass_event(state, seat, cards)
+        return rules.play_event(state, seat, rng.choice(list(bits(legal_mask(state, seat)))))
 
-def heuristic_decision(state: HeartsState, seat: int, rng: random.Random) -> Event:
-    """:func:`heuristic_pass` or :func:`heuristic_play`, as the hand's stage asks."""
-    if state.stage == PASS:
-        return RULES.pass_event(state, seat, heuristic_pass(state.hand(seat)))
-    return RULES.play_event(state, seat, heuristic_play(state, seat))
+    def heuristic_decision(state: HeartsState, seat: int, rng: random.Random) -> Event:
+        """:func:`heuristic_pass` or :func:`heuristic_play`, as the hand's stage asks."""
+        if state.stage == PASS:
+            return rules.pass_event(state, seat, heuristic_pass(state.hand(seat)))
+        return rules.play_event(state, seat, heuristic_play(state, seat))
+
+    return {"random": random_decision, "heuristic": heuristic_decision}
 
 
 def danger(card: int) -> int:
@@ -84,7 +88,3 @@ def heuristic_play(state: HeartsState, seat: int) -> int:
         highest_safe = suited & ~QS_BIT
         return highest(highest_safe) if highest_safe else highest(suited)
     return lowest(suited & ~QS_BIT) if suited & ~QS_BIT else lowest(suited)
-
-
-#: The bots of Hearts by name (:meth:`replay.games.hearts.Hearts.bots`).
-BOTS: Final[dict[str, Bot]] = {"random": random_decision, "heuristic": heuristic_decision}

@@ -12,11 +12,10 @@ path, which finds the precise rule broken. ``tests/test_fast_paths.py`` checks t
 registered :data:`FAST` and the plain ``replay.games.hez2.RULES`` give the same verdicts and
 states on simulated games and their one-field mutants.
 
->>> from replay.engine import replay
 >>> from replay.games.fast import FastPath
 >>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=3, seed=2)
->>> fast, plain = replay(RULES, events, fast=FAST), replay(RULES, events, fast=FastPath(RULES))
+>>> fast, plain = FAST.replay(events), FastPath(RULES).replay(events)
 >>> (fast.seq, fast.payouts) == (plain.seq, plain.payouts), fast.seq == len(events)
 (True, True)
 """

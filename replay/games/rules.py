@@ -42,6 +42,15 @@ from replay.model.violation import (
 )
 
 
+def apply_in_place(rules: Rules[S], state: S, event: Event) -> S:
+    """:meth:`Rules.apply` without the copy, for a state nobody else holds (bulk replay, audit,
+    simulation): the same reducer; returns the state to use next."""
+    new = rules.reduce(state, event)
+    new.seq = event.seq + 1
+    new.last = event
+    return new
+
+
 class Phase(StrEnum):
     """What a game waits for next."""
 
