@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from replay.model import specs
 from replay.model.faces import card_face
 from replay.render.svg import card_img, cards_html
 from replay.render.terminal import format_value
@@ -225,8 +226,6 @@ def _data(view: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], Any
 
 def _property(kind: str, key: str) -> Mapping[str, Any]:
     """The schema of one key of a game's ``game`` data (empty when the game declares none)."""
-    from replay.model import specs
-
     spec = specs.spec(kind)
     properties = (spec.view_schema.get("properties") or {}) if spec is not None else {}
     found = properties.get(key)

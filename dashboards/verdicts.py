@@ -18,8 +18,8 @@ from html import escape
 import pyarrow as pa
 
 from replay.engine.cursor import Outcome, cards_in_text
+from replay.model.faces import plain_card_label
 from replay.model.rulebook import rule_text
-from replay.render.terminal import plain_card_label
 
 
 def outcome_lines(

@@ -27,6 +27,7 @@ from replay.audit.explain import explain_step
 from replay.audit.findings import UNREAD_COLUMNS
 from replay.audit.parallel import MAX_SLICE_ROWS, MIN_ROWS_PER_JOB, MIN_SLICE_ROWS, _SlicePlan
 from replay.audit.report import format_report
+from replay.engine import walk
 from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_fast_path, get_rules
 from replay.games.hearts import DECK
@@ -266,13 +267,13 @@ def test_a_walk_of_faults_only_yields_the_same_faults_and_final_state(kind: str)
     events = game(kind, 3)
     i = first(events, "play", 7)
     for log in (events, changed(events, i, seq=i + 1), changed(events, i, card="nonsense")):
-        every = [(s.event.seq, s.violation and s.violation.rule) for s in rules.walk(log)]
-        steps = list(rules.walk(log, faults_only=True))
+        every = [(s.event.seq, s.violation and s.violation.rule) for s in walk(rules, log)]
+        steps = list(walk(rules, log, faults_only=True))
         faults = [(s.event.seq, s.violation and s.violation.rule) for s in steps]
         assert faults[0] == every[0]  # the start, whose state is the working state
         assert faults[1:] == [f for f in every[1:] if f[1] is not None]
-        assert steps[-1].state == list(rules.walk(log))[-1].state
-    assert len(list(rules.walk(events, faults_only=True))) == 1  # a clean game: the start only
+        assert steps[-1].state == list(walk(rules, log))[-1].state
+    assert len(list(walk(rules, events, faults_only=True))) == 1  # a clean game: the start only
 
 
 def test_findings_from_worker_processes_are_the_same_as_in_one_process() -> None:

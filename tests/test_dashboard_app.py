@@ -430,7 +430,7 @@ def test_an_import_is_read_on_the_next_run_and_nothing_before_it(
 
 
 def read_events(path: Path) -> list[Event]:
-    from replay.model.events import events_from_table
+    from replay.model.decode import events_from_table
     from replay.store.jsonl import read_jsonl
 
     return events_from_table(read_jsonl(path).table)

@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-import replay.model.faces
 from replay.engine.cursor import Cursor
 from replay.engine.simulate import simulate_game
 from replay.games import GAME_MODULES, available_kinds, get_rules
+from replay.model.decks import JOKER
 from replay.model.faces import DECKS, PLAIN, card_face
 from replay.render.svg import card_svg, cards_html
 
@@ -43,7 +43,7 @@ def test_every_dealt_card_has_a_face_that_tells_it_apart(kind: str) -> None:
 def test_suit_letters_are_the_game_modules(kind: str) -> None:
     module = importlib.import_module(GAME_MODULES[kind])
     letters = getattr(module, "SUITS", None) or module.COLOURS
-    assert {s for s in DECKS[kind].suits if s != replay.model.faces.JOKER} == set(letters)
+    assert {s for s in DECKS[kind].suits if s != JOKER} == set(letters)
 
 
 def test_fou_jokers_and_colours() -> None:

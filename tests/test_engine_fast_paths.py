@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from replay.engine import walk
 from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_fast_path, get_rules
 from replay.games.base import Phase, RuleViolation
@@ -187,8 +188,8 @@ def test_audit_walk_finds_what_the_full_walk_finds(kind: str) -> None:
         for at in (1 + s, len(events) // 3, len(events) // 2 + s, len(events) - 2):
             for bad in one_field_away(events[at])[s::4]:
                 log = [*events[:at], bad, *events[at + 1 :]]
-                full = list(rules.walk(log))
-                brief = list(rules.walk(log, faults_only=True))
+                full = list(walk(rules, log))
+                brief = list(walk(rules, log, faults_only=True))
                 faults = [(st.event, st.violation and st.violation.rule) for st in full
                           if st.violation is not None]  # fmt: skip
                 assert faults == [

@@ -40,7 +40,7 @@ from replay.games.base import (
     simulated_seats,
 )
 from replay.games.hidden import NoSampler, sampler_for
-from replay.model import faces
+from replay.model import decks, faces
 from replay.model.events import Category, Event
 from replay.model.specs import GameSpec, state_schema
 from replay.model.violation import LogRule, RuleId
@@ -253,12 +253,12 @@ SPEC = GameSpec(
         "trick_won": ("trick", "player", "cards", "amount"),
     },
     deck=DECK,
-    faces=faces.Deck(
+    faces=decks.Deck(
         "last",
-        faces.suits(
-            faces.Suit("S", "suns", "☀", "bold yellow", faces.GOLD, "coin"),
-            faces.Suit("M", "moons", "☾", "bold blue", faces.BLUE, "disc"),
-            faces.Suit("T", "stars", "★", "bold magenta", faces.MAGENTA, "star"),
+        decks.suits(
+            decks.Suit("S", "suns", "☀", "bold yellow", decks.GOLD, "coin"),
+            decks.Suit("M", "moons", "☾", "bold blue", decks.BLUE, "disc"),
+            decks.Suit("T", "stars", "★", "bold magenta", decks.MAGENTA, "star"),
         ),
         {},
         "{rank} of {suit}",
@@ -335,9 +335,9 @@ def test_it_simulates_stores_audits_replays_and_renders(twelve: Game[Any], tmp_p
     console.print(render.state_panel(Cursor(twelve, loaded).seek(8).view()))
     text = console.export_text()
     assert "twelve" in text.lower() and any(m in text for m in "☀☾★")
-    assert render.card_label(KIND, "3M") == "3☾"
+    assert faces.card_label(KIND, "3M") == "3☾"
     card = svg.card_svg(KIND, "4T")
-    assert card.startswith("<svg") and faces.MAGENTA in card
+    assert card.startswith("<svg") and decks.MAGENTA in card
     assert faces.card_face(KIND, "2S").name == "2 of suns"
 
 

@@ -18,8 +18,8 @@ from replay.engine.cursor import Cursor, event_words
 from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
 from replay.model.events import Event
+from replay.model.faces import PLAIN, card_label, card_style
 from replay.model.specs import state_schema
-from replay.render.terminal import PLAIN, card_label, card_style
 from replay.store import EventStore
 
 SCHEMA = state_schema()

@@ -11,7 +11,7 @@ from typing import Any
 
 from replay.corpus.samples import write_jsonl
 from replay.engine.cursor import cards_in_text
-from replay.render.terminal import plain_card_label
+from replay.model.faces import plain_card_label
 from replay.review.engine import Settings, review_game
 from replay.review.report import loss_words
 from tests.review_support import first_hand

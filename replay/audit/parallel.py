@@ -45,7 +45,7 @@ def audit_many(
         table = sorted_by_game(table)
         starts = game_starts(table)
     plan = _SlicePlan(starts, table.num_rows, jobs, complete)
-    context = _fork_context() if jobs > 1 and len(starts) > 2 else None
+    context = fork_context() if jobs > 1 and len(starts) > 2 else None
     if context is None:  # one process: not worth starting workers, or no fork here
         ends = [0, table.num_rows]
         while (piece := plan.take(ends, from_back=False)) is not None:
@@ -112,7 +112,7 @@ class _SlicePlan:
         return audit_table(table.slice(offset, rows), starts, complete=self.complete)
 
 
-def _fork_context() -> Any:
+def fork_context() -> Any:
     """The ``fork`` start method's context (workers inherit the table, not a copy), or None
     on a platform without fork."""
     import multiprocessing

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TextIO
 
 from replay.audit.findings import AuditReport, Finding, GameAudit, problem_object
 from replay.engine.cursor import cards_in_text
+from replay.model.faces import plain_card_label
 from replay.text import escaped, shown
 from replay.words import counted
 
@@ -273,7 +274,6 @@ def clip(text: str, limit: int = MAX_SHOWN) -> str:
 
 def _finding_block(f: Finding, origin: str = "") -> str:
     """A finding as a text block, its cards as the faces show them (``--ascii``: codes)."""
-    from replay.render.terminal import plain_card_label
 
     def words(text: str) -> str:
         return _text(cards_in_text(text, lambda w: plain_card_label(f.kind, w)))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     Engine,
     EngineOpt,
@@ -106,7 +106,7 @@ def audit(
     from replay.audit import audit_game
     from replay.audit.report import write_report
     from replay.audit.spool import SpooledReport
-    from replay.spark.cli import audit_with_spark
+    from replay.cli.spark_engine import audit_with_spark
 
     impacts = _Impacts(samples, seed) if impact else None
     with SpooledReport() as report:
@@ -235,7 +235,7 @@ def _audit_file(
 ) -> bool:
     """Audit a JSON Lines file, streamed; False (and a problem) when it is no log at all."""
     from replay.audit import group_games
-    from replay.model.events import events_from_table
+    from replay.model.decode import events_from_table
     from replay.sources import unreadable_start
     from replay.store.stream import game_tables
     from replay.store.validate import Rejection

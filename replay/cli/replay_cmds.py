@@ -31,7 +31,7 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
 from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, console, records_text
 from replay.text import shown

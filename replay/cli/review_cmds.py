@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     AlternativesOpt,
     GameOpt,

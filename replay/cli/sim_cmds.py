@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     echo_problems,
     fail,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     InputsArg,
     KindOpt,
@@ -260,7 +260,7 @@ def _export_batches(store: EventStore, game: str | None, kind: str | None) -> It
     names = sorted(str(v) for v in ids.to_pylist())
     step = 2000
     for i in range(0, len(names), step):
-        yield store._load_tables(names[i : i + step])
+        yield store.load_games_table(names[i : i + step])
 
 
 class ExportFormat(StrEnum):

@@ -4,6 +4,6 @@ step of a game (:mod:`.cursor`), and the simulator that plays whole games with b
 
 from __future__ import annotations
 
-from replay.engine.walker import Step, checked_step, replay, walk
+from replay.engine.walker import Step, checked_step, walk
 
-__all__ = ["Step", "checked_step", "replay", "walk"]
+__all__ = ["Step", "checked_step", "walk"]

@@ -40,6 +40,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, Final, Literal
 
+from replay.engine.walker import walk
 from replay.games.base import Game, RuleViolation
 from replay.games.fast import apply_in_place
 from replay.model.events import Category, Event
@@ -268,7 +269,7 @@ class Cursor:
 
     def _build(self) -> None:
         every = self.snapshot_every
-        for step in self.rules.walk(self.events):
+        for step in walk(self.rules, self.events):
             if step.violation is not None:
                 self.violations[step.event.seq] = step.violation
                 self._faults[len(self._applied)] = Outcome(step.event, step.applied, step.violation)
@@ -414,10 +415,6 @@ class Cursor:
         for event in self._applied[base + 1 : step + 1]:
             state = apply_in_place(rules, state, event)
         return state
-
-    def state_before(self, step: int) -> Any:
-        """The state in which event ``step`` was recorded (step >= 1)."""
-        return self.state_at(step - 1)
 
     def rulings(self) -> list[Event]:
         """The rulings recorded up to the current step."""

@@ -1,7 +1,7 @@
 """The engine's walk through a game's log: each event checked by the game's rules and applied,
 a wrong ruling replaced by the one the rules give, the walk ended where the state cannot absorb an
-event (:func:`walk`, what the audit, the cursor and the explanations use), and the bulk replay of
-a game (:func:`replay`).
+event (:func:`walk`, what the audit, the cursor and the explanations use). The bulk replay of a
+game is :meth:`~replay.games.game.Game.replay`.
 
 Both run a game's fast path (:class:`~replay.games.fast.FastPath`, the registry's unless one
 is given): the walk is the hot loop of the audit, its clean stretches run in a plain loop
@@ -151,12 +151,3 @@ def advance_run(
             return index
         index += 1
     return index
-
-
-def replay(
-    rules: Game[S], events: Sequence[Event], *, check: bool = True, fast: FastPath[S] | None = None
-) -> S:
-    """Reduce a whole game (``events[0]`` is its ``game_start``), verifying each event, on
-    ``fast`` (by default the registry's fast path, :func:`fast_path`)."""
-    path: FastPath[S] = fast if fast is not None else fast_path(rules)
-    return path.replay(events, check=check)

@@ -32,7 +32,6 @@ from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     Phase,
@@ -45,7 +44,6 @@ from replay.games.base import (
     held_fault,
     known_cards,
     lowest_of,
-    random_bot,
     seat_description,
     seat_names,
     setup_of,
@@ -53,8 +51,8 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
-from replay.model import faces
-from replay.model.cards import Deck, bits, popcount
+from replay.model import decks
+from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
 from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
 from replay.model.specs import GameSpec, ScoreUnit
@@ -881,15 +879,6 @@ class Fou(Game[FouState]):
             cards=DECK.codes_of(tuple(hand)),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.fou_bots import heuristic_play
-
-        def heuristic(state: FouState, seat: int, rng: random.Random) -> Event:
-            return self.play_event(state, seat, heuristic_play(state, seat))
-
-        return {"random": random_bot(self), "heuristic": heuristic}
-
     # ----------------------------------------------------------------- views
     def view(self, state: FouState, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -1038,17 +1027,6 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
     return False
 
 
-def repeated(codes: tuple[str, ...]) -> list[str]:
-    """The codes that appear more than once."""
-    seen: set[str] = set()
-    twice = []
-    for code in codes:
-        if code in seen:
-            twice.append(code)
-        seen.add(code)
-    return twice
-
-
 #: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
 #: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
@@ -1104,12 +1082,12 @@ SPEC: Final = GameSpec(
         "round_scored": ("round", "player", "amount", "total"),
     },
     deck=DECK.order,
-    faces=faces.Deck(
+    faces=decks.Deck(
         "first",
         {
-            **faces.colours("disc"),
-            faces.JOKER: faces.Suit(
-                faces.JOKER, "joker", "★", "bold magenta", faces.MAGENTA, "star"
+            **decks.colours("disc"),
+            decks.JOKER: decks.Suit(
+                decks.JOKER, "joker", "★", "bold magenta", decks.MAGENTA, "star"
             ),
         },
         {},

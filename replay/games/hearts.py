@@ -25,7 +25,6 @@ from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -47,7 +46,7 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
-from replay.model import faces
+from replay.model import decks
 from replay.model.cards import Deck, bits, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
@@ -581,12 +580,6 @@ class Hearts(Game[HeartsState]):
             cards=tuple(DECK.order[c] for c in hand),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hearts_bots import bots  # the bots play by these rules
-
-        return bots(self)
-
     # ----------------------------------------------------------------- views
     def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
         """Penalty points so far (the fewest wins)."""
@@ -703,7 +696,7 @@ SPEC: Final = GameSpec(
         "round_scored": ("round", "player", "amount", "total"),
     },
     deck=DECK.order,
-    faces=faces.Deck("last", faces.FRENCH_SUITS, faces.FRENCH_RANKS, "{rank} of {suit}"),
+    faces=decks.Deck("last", decks.FRENCH_SUITS, decks.FRENCH_RANKS, "{rank} of {suit}"),
     players=(4,),
     sample_players=4,
     view_schema=VIEW_SCHEMA,

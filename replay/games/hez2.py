@@ -28,7 +28,6 @@ from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -37,7 +36,6 @@ from replay.games.base import (
     check_round,
     deal_fault,
     first_undealt,
-    random_bot,
     replace_at,
     round_fault,
     same,
@@ -46,7 +44,7 @@ from replay.games.base import (
     setup_of,
     undealt_seats,
 )
-from replay.model import faces
+from replay.model import decks
 from replay.model.cards import Deck, bits, popcount
 from replay.model.events import Category, Event
 from replay.model.specs import GameSpec, ScoreUnit
@@ -773,12 +771,6 @@ class Hez2(Game[Hez2State]):
             return self.new_event(state, "start_card", round=ROUND, card=card)
         return self.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hez2_bots import heuristic_bot
-
-        return {"random": random_bot(self), "heuristic": heuristic_bot(self)}
-
     # ----------------------------------------------------------------- views
     def view(self, state: Hez2State, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -982,13 +974,13 @@ SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
 }  # fmt: skip
 
 #: The Spanish deck's faces, in its own colours: gold coins, red cups, blue swords, green clubs.
-FACES: Final = faces.Deck(
+FACES: Final = decks.Deck(
     "last",
-    faces.suits(
-        faces.Suit("O", "oros", "◉", "bold yellow", faces.GOLD, "coin"),
-        faces.Suit("C", "copas", "⚱", "bold red", faces.RED, "cup"),
-        faces.Suit("E", "espadas", "⚔", "bold blue", faces.BLUE, "sword"),
-        faces.Suit("B", "bastos", "⚚", "bold green", faces.GREEN, "baton"),
+    decks.suits(
+        decks.Suit("O", "oros", "◉", "bold yellow", decks.GOLD, "coin"),
+        decks.Suit("C", "copas", "⚱", "bold red", decks.RED, "cup"),
+        decks.Suit("E", "espadas", "⚔", "bold blue", decks.BLUE, "sword"),
+        decks.Suit("B", "bastos", "⚚", "bold green", decks.GREEN, "baton"),
     ),
     SPANISH_RANKS,
     "{rank} de {suit}",

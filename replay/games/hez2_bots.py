@@ -10,8 +10,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
-from replay.games.base import Bot
+from replay.games.base import Bot, random_bot
 from replay.games.hez2 import (
     ACES,
     DECLARE,
@@ -28,6 +29,11 @@ from replay.games.hez2 import (
 )
 from replay.model.cards import bits, popcount
 from replay.model.events import Event
+
+
+def bots(rules: Hez2) -> Mapping[str, Bot]:
+    """Hez2's bots by name (:meth:`~replay.games.game.Game.bots`)."""
+    return {"random": random_bot(rules), "heuristic": heuristic_bot(rules)}
 
 
 def heuristic_bot(rules: Hez2) -> Bot:

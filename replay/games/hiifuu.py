@@ -32,7 +32,6 @@ from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -55,7 +54,7 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
-from replay.model import faces
+from replay.model import decks
 from replay.model.cards import Deck, bits, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
@@ -750,12 +749,6 @@ class Hiifuu(Game[HiifuuState]):
             cards=tuple(deck.order[c] for c in hand),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hiifuu_bots import heuristic_bot, random_legal_bot
-
-        return {"random": random_legal_bot(self), "heuristic": heuristic_bot(self)}
-
     # ----------------------------------------------------------------- views
     def view(self, state: HiifuuState, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -1010,7 +1003,7 @@ SPEC: Final = GameSpec(
         "round_scored": ("round", "player", "amount", "total"),
     },
     deck=None,
-    faces=faces.Deck("last", faces.colours("diamond"), {}, "{suit} {rank}"),
+    faces=decks.Deck("last", decks.colours("diamond"), {}, "{suit} {rank}"),
     players=(4, 5, 6),
     variants=VARIANTS,
     options=("tokens",),

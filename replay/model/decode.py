@@ -50,7 +50,7 @@ from replay.model.cells import (
     Column,
     column_tuple,
 )
-from replay.model.events import COLUMNS
+from replay.model.events import COLUMNS, Event, events_from_columns
 
 __all__ = [
     "Column",
@@ -78,6 +78,13 @@ def decode_table(table: pa.Table, skip: Collection[str] = ()) -> list[Column]:
             Column(CONSTANT, [None]) if name in skip else _decode_column(table.column(name))
             for name in COLUMNS
         ]
+
+
+def events_from_table(table: pa.Table) -> list[Event]:
+    """Convert an Arrow table in :data:`~replay.model.events.SCHEMA` (any row order) to events,
+    as stored."""
+    with paused_gc():  # events hold no cycles: the collector would only slow the build
+        return events_from_columns(decode_table(table), 0, table.num_rows)
 
 
 def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any]]:

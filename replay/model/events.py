@@ -21,7 +21,7 @@ Every event type belongs to one of four categories:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from enum import StrEnum
@@ -266,14 +266,6 @@ def same_payload(a: Event, b: Event) -> bool:
         and a.card == b.card and a.cards == b.cards and a.suit == b.suit
         and a.total == b.total and a.values == b.values
     )  # fmt: skip
-
-
-def events_from_table(table: pa.Table) -> list[Event]:
-    """Convert an Arrow table in :data:`SCHEMA` (any row order) to events, as stored."""
-    from replay.model.decode import decode_table, paused_gc
-
-    with paused_gc():  # events hold no cycles: the collector would only slow the build
-        return events_from_columns(decode_table(table), 0, table.num_rows)
 
 
 def events_from_columns(columns: list[Column], start: int, stop: int) -> list[Event]:
@@ -535,3 +527,27 @@ def events_to_table(events: list[Event]) -> pa.Table:
             values = [list(v) if v is not None else None for v in values]
         arrays.append(pa.array(values, type=SCHEMA.field(name).type))
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
+
+
+def conform_events(table: pa.Table) -> pa.Table:
+    """An events table with every column of :data:`SCHEMA` (missing ones null)."""
+    columns: list[Any] = [
+        table.column(f.name).cast(f.type)
+        if f.name in table.column_names
+        else pa.nulls(table.num_rows, f.type)
+        for f in SCHEMA
+    ]
+    return pa.Table.from_arrays(columns, schema=SCHEMA)
+
+
+def seat_names(events: Sequence[Event]) -> list[str]:
+    """The players' names from ``game_start`` (empty when it has none)."""
+    start = next((e for e in events if e.type == "game_start"), None)
+    if start is None or not start.data:
+        return []
+    try:
+        setup = json.loads(start.data)
+    except (ValueError, RecursionError):  # a setup nested too deep is a LOG-SETUP finding
+        return []
+    names = setup.get("names") if isinstance(setup, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else []

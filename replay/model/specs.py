@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
+from replay.model.decks import Deck
+
 if TYPE_CHECKING:
-    from replay.faces import Deck as Faces
     from replay.model.events import Category
 
 
@@ -62,7 +63,7 @@ class GameSpec:
     #: deck depends on the table (the rules check the cards then).
     deck: tuple[str, ...] | None
     #: The suits with their marks and colours, the rank labels (what renderers draw).
-    faces: Faces | None
+    faces: Deck | None
     players: tuple[int, ...]  # the player counts it is played with
     #: The JSON Schema of the ``game`` object of its state views (docs/state.md), which may
     #: refer to the common definitions (``#/$defs/cards``, ``seat``, ``seats``, ``ints``...)

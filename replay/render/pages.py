@@ -19,9 +19,9 @@ from replay.audit.explain import Verdict
 from replay.engine.cursor import CONTINUES_WORDS, Cursor, cards_in_text, event_words
 from replay.games import UnknownGame, get_rules
 from replay.model.events import Event
+from replay.model.faces import plain_card_label
 from replay.model.rulebook import rule_text
 from replay.render.svg import card_svg, cards_html
-from replay.render.terminal import plain_card_label
 from replay.review.impact import Impact
 from replay.review.report import loss_words, ranked_alternatives, review_caption, stop_words
 from replay.text import escaped

@@ -33,13 +33,14 @@ from itertools import chain
 from typing import Any
 
 from replay.audit import Finding, audit_game
+from replay.engine import walk
 from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation, describe_payload
 from replay.games.fast import apply_in_place
 from replay.model.events import Category, Event
 from replay.review import DEFAULT_IMPACT_SAMPLES, DEFAULT_POLICY
 from replay.review.rollout import play_game
-from replay.review.stats import Estimate, mean_interval
+from replay.review.stats import Estimate, mean_interval, wilson
 from replay.text import aligned
 
 
@@ -238,7 +239,7 @@ class _Walked:
 def _walk(rules: Game[Any], events: Sequence[Event], seqs: set[int]) -> _Walked:
     walked = _Walked({}, {}, {}, None)
     state = None
-    steps = rules.walk(list(events))
+    steps = walk(rules, list(events))
     try:
         first = next(steps)
     except RuleViolation:  # the game cannot start: no state to play on from
@@ -430,7 +431,6 @@ def _winner_change(
     winners: frozenset[int] | None,
 ) -> Estimate:
     """The share of rollouts whose winners differ from the recorded, with its Wilson interval."""
-    from replay.analytics.rates import wilson
 
     if winners is None or not outcomes:
         return _none()

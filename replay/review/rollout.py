@@ -55,11 +55,6 @@ def score_unit(kind: str) -> ScoreUnit:
     return unit
 
 
-def policy_names(rules: Game[Any]) -> list[str]:
-    """The policies a game offers: its bots' names."""
-    return list(rules.bots())
-
-
 class Rollouts:
     """Values a state by playing it out with a policy (every seat plays the same bot)."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -440,10 +440,3 @@ def write_lines(batches: Iterable[pa.RecordBatch], out: TextIO) -> int:
         out.write(table_text(batch))
         count += batch.num_rows
     return count
-
-
-def iter_lines(batches: Iterable[pa.RecordBatch]) -> Iterator[str]:
-    """The canonical lines of record batches (without newlines)."""
-    for batch in batches:
-        for row in batch.to_pylist():
-            yield row_to_line(row)

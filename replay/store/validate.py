@@ -173,9 +173,6 @@ class _Batch:
         self.types = table.column("type")
         self.kinds = table.column("kind")
 
-    def column_strings(self, name: str, row: int) -> object:
-        return self.table.column(name)[row].as_py()
-
     def is_type(self, name: str) -> np.ndarray:
         equal = pc.equal(self.types, pa.scalar(name, pa.string())).fill_null(False)
         return np.asarray(equal.to_numpy(zero_copy_only=False), dtype=bool)
