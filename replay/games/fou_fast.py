@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Final
 
 from replay.games.base import RuleViolation, card_in_turn
-from replay.games.fast import FastPath, is_payload
+from replay.games.fast import ABSENT, FastPath, is_payload
 from replay.games.fou import (
     COLOUR,
     COLOUR_MASK,
@@ -131,7 +131,7 @@ class FastFou(FastPath[FouState]):
             seat = state.scored
             amount = self.fou.round_score(state, seat)
             return is_payload(
-                event, state.round, None, seat, amount=amount, total=state.totals[seat] + amount
+                event, state.round, ABSENT, seat, amount=amount, total=state.totals[seat] + amount
             )
         return False
 

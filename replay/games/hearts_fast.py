@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Final
 
 from replay.games.base import card_in_turn
-from replay.games.fast import FastPath, is_payload
+from replay.games.fast import ABSENT, FastPath, is_payload
 from replay.games.hearts import (
     DEAL,
     DECK,
@@ -110,7 +110,7 @@ class FastHearts(FastPath[HeartsState]):
             seat = state.scored
             amount = round_score(state.taken, seat)
             return is_payload(
-                event, state.hand_no, None, seat, amount=amount, total=state.totals[seat] + amount
+                event, state.hand_no, ABSENT, seat, amount=amount, total=state.totals[seat] + amount
             )
         return False
 

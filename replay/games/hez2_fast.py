@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Final
 
 from replay.games.base import round_fault
-from replay.games.fast import FastPath, is_payload
+from replay.games.fast import ABSENT, FastPath, is_payload, or_absent
 from replay.games.hez2 import (
     DECK,
     DECLARE,
@@ -96,8 +96,9 @@ class FastHez2(FastPath[Hez2State]):
         if event.type != type_ or type_ == "game_end":
             return False
         return is_payload(
-            event, queued_round(type_), None, player, amount=queued_amount(type_, amount)
-        )
+            event, or_absent(queued_round(type_)), ABSENT, or_absent(player),
+            amount=or_absent(queued_amount(type_, amount)),
+        )  # fmt: skip
 
 
 #: Hez2's fast path, as the registry hands it out (:func:`replay.games.fast_path`).

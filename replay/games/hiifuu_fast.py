@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Final
 
 from replay.games.base import card_in_turn
-from replay.games.fast import FastPath, is_payload
+from replay.games.fast import ABSENT, FastPath, is_payload
 from replay.games.hiifuu import (
     DEAL,
     DISCARD,
@@ -112,7 +112,7 @@ class FastHiifuu(FastPath[HiifuuState]):
             seat = state.scored
             score = round_score(state, seat)
             return kind == "round_scored" and is_payload(
-                event, state.round, None, seat, amount=score, total=state.totals[seat] + score
+                event, state.round, ABSENT, seat, amount=score, total=state.totals[seat] + score
             )
         if stage != PLAY:
             return False
@@ -121,7 +121,7 @@ class FastHiifuu(FastPath[HiifuuState]):
             seat = state.leader
             index = state.next_token if token_due == TAKE else state.token_of[seat]
             return kind == ("token_taken" if token_due == TAKE else "token_covered") and (
-                is_payload(event, state.round, None, seat, index, amount=state.layout[index])
+                is_payload(event, state.round, ABSENT, seat, index, amount=state.layout[index])
             )
         if kind != "trick_won" or state.played != state.n:
             return False
