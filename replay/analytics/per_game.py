@@ -102,12 +102,12 @@ BATCH = 512
 def _computed(
     store: EventStore, todo: list[str], compute: Compute, jobs: int
 ) -> Iterator[tuple[list[dict[str, Any]], str]]:
-    """``compute`` of every game of ``todo`` in order, :data:`BATCH` games loaded at a time,
-    spread over ``jobs`` worker processes."""
-    batches = (todo[i : i + BATCH] for i in range(0, len(todo), BATCH))
+    """``compute`` of every game of ``todo`` in order, :data:`BATCH` games read at a time (one
+    read of the store's files a batch), spread over ``jobs`` worker processes."""
+    batches = (_loaded(store, todo[i : i + BATCH]) for i in range(0, len(todo), BATCH))
     if jobs <= 1 or len(todo) <= 1:
         for batch in batches:
-            yield from (compute(list(store.load_game(g))) for g in batch)
+            yield from (compute(events) for events in batch)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -115,8 +115,18 @@ def _computed(
 
     with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
         for batch in batches:
-            loaded = [list(store.load_game(g)) for g in batch]
-            yield from pool.map(compute, loaded, chunksize=max(1, len(loaded) // (4 * jobs)))
+            yield from pool.map(compute, batch, chunksize=max(1, len(batch) // (4 * jobs)))
+
+
+def _loaded(store: EventStore, game_ids: list[str]) -> list[list[Event]]:
+    """The games' events in seq order, in the order of ``game_ids`` (a game still in the live
+    journal read from it)."""
+    from replay.model.decode import events_from_table
+
+    games: dict[str, list[Event]] = {g: [] for g in game_ids}
+    for event in events_from_table(store.load_games_table(game_ids)):
+        games[event.game_id].append(event)
+    return [games[g] or store.load_game(g) for g in game_ids]
 
 
 def _read(store: EventStore, name: str, schema: pa.Schema, problems: list[str]) -> pa.Table:
