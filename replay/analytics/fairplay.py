@@ -17,6 +17,8 @@ import pyarrow as pa
 
 from replay.analytics.per_game import TableUpdate, stored_table, update_table
 from replay.review import DEFAULT_POLICY
+from replay.review.fairplay import FAIRPLAY_VERSION, game_plays
+from replay.solver import KINDS
 
 if TYPE_CHECKING:
     from replay.model.events import Event
@@ -50,8 +52,6 @@ class FairplaySettings:
 
     @property
     def key(self) -> str:
-        from replay.review.fairplay import FAIRPLAY_VERSION
-
         return f"v{FAIRPLAY_VERSION} max_cards={self.max_cards} policy={self.policy}"
 
 
@@ -63,9 +63,6 @@ def stored_fairplay(store: EventStore, problems: list[str] | None = None) -> dic
 def game_rows(settings: FairplaySettings, events: list[Event]) -> tuple[list[dict[str, Any]], str]:
     """One game's rows (one a seat); none for a kind the solver does not know, and why for a
     game the signal cannot judge."""
-    from replay.review.fairplay import game_plays
-    from replay.solver import KINDS
-
     if not events or events[0].kind not in KINDS:
         return [], ""
     try:

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from replay.analytics.per_game import TableUpdate, stored_table, table_path, update_table
+from replay.model.specs import spec
 from replay.review import DEFAULT_POLICY
+from replay.review.luck import LUCK_VERSION, checked_luck
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -52,8 +54,6 @@ class LuckSettings:
 
     @property
     def key(self) -> str:
-        from replay.review.luck import LUCK_VERSION
-
         return f"v{LUCK_VERSION} draws={self.draws} seed={self.seed} policy={self.policy}"
 
 
@@ -74,8 +74,6 @@ def adjusted_places(scores: pa.Table) -> pa.Table:
     """``scores`` (LADDER_SCORES) with each seat's place in its game by its luck-adjusted
     score (1 best; lower scores best where the kind's scoring unit says so; equal scores share
     a place), without the scores: the results :mod:`replay.analytics.ratings` rates."""
-    from replay.model.specs import spec
-
     rows = scores.to_pylist()
     by_game: dict[str, list[float]] = {}
     for r in rows:
@@ -102,8 +100,6 @@ def stored_luck(store: EventStore, problems: list[str] | None = None) -> dict[st
 
 def game_rows(settings: LuckSettings, events: list[Event]) -> tuple[list[dict[str, Any]], str]:
     """The rows of one game's luck, and why they stop early ("" when they do not)."""
-    from replay.review.luck import checked_luck
-
     try:
         units, fault = checked_luck(
             events, draws=settings.draws, seed=settings.seed, policy=settings.policy

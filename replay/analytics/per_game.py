@@ -18,6 +18,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from replay.analytics.derived import DERIVED_DIR
+from replay.audit.parallel import fork_context
+from replay.model.decode import events_from_table
 from replay.text import shown
 
 if TYPE_CHECKING:
@@ -111,8 +113,6 @@ def _computed(
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    from replay.audit.parallel import fork_context
-
     with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
         for batch in batches:
             yield from pool.map(compute, batch, chunksize=max(1, len(batch) // (4 * jobs)))
@@ -121,8 +121,6 @@ def _computed(
 def _loaded(store: EventStore, game_ids: list[str]) -> list[list[Event]]:
     """The games' events in seq order, in the order of ``game_ids`` (a game still in the live
     journal read from it)."""
-    from replay.model.decode import events_from_table
-
     games: dict[str, list[Event]] = {g: [] for g in game_ids}
     for event in events_from_table(store.load_games_table(game_ids)):
         games[event.game_id].append(event)

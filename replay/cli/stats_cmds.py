@@ -261,8 +261,8 @@ def reindex_cmd(
         str | None,
         typer.Option(
             "--memory-limit",
-            help="DuckDB's memory limit (e.g. 1GB; default: 80 percent of RAM): beyond it, "
-            "its work spills to STORE/_analytics/.tmp.",
+            help="DuckDB's memory limit (default: 1GB; e.g. 4GB, or 80% of the RAM, DuckDB's "
+            "own default): beyond it, its work spills to STORE/_analytics/.tmp.",
         ),
     ] = None,
     reviews: Annotated[
@@ -309,7 +309,7 @@ def reindex_cmd(
 
     store = open_store(store_path)
     try:
-        rows = derived.rebuild(store, memory_limit=memory_limit)
+        rows = derived.rebuild(store, memory_limit=memory_limit or derived.DEFAULT_MEMORY_LIMIT)
     except OSError as exc:
         fail(os_error(exc, store_path), code=1)
     except duckdb.Error as exc:  # a limit DuckDB does not read, or the work does not fit it

@@ -34,6 +34,7 @@ from typing import Any
 from replay.games import get_rules
 from replay.model.events import Category, Event
 from replay.review import DEFAULT_POLICY
+from replay.solver import KINDS, NotSolvable, solve
 
 #: Every hand at most this many cards for a play to be judged (the solver's fast range).
 DEFAULT_MAX_CARDS = 4
@@ -100,8 +101,6 @@ def game_plays(
 ) -> list[SeatPlay]:
     """Every seat's :class:`SeatPlay` in one game (``events`` in seq order; a log the rules
     refuse is read up to its fault). ValueError for a game the solver does not know."""
-    from replay.solver import KINDS, NotSolvable
-
     rules = get_rules(events[0].kind)
     if rules.kind not in KINDS:
         raise ValueError(f"no fair-play signal for {rules.kind}: the solver knows "
@@ -141,8 +140,6 @@ def game_plays(
 
 def _judge(state: Any, event: Event, honest: Event, legal: int) -> Telling | None:
     """The decision as a :class:`Telling` one, or None when it is not telling."""
-    from replay.solver import solve
-
     seat = event.player
     assert seat is not None
     solution = solve(state, line=False)

@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import Any
 
+from replay.engine.simulate import simulate_corpus
 from replay.games import get_rules
 from replay.games.base import Game, Phase
 from replay.model.events import Category, Event
@@ -392,8 +393,6 @@ def fit_model(
     ``policy``: the seat's relative result on its hand's cards, size and size squared, each
     minus the table's mean."""
     import numpy as np
-
-    from replay.engine.simulate import simulate_corpus
 
     rules = get_rules(kind)
     samples: list[tuple[list[int], list[float]]] = []
