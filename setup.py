@@ -34,14 +34,15 @@ CORE_MODULES = [
     "replay/engine.py",
     "replay/review/rollout.py",
 ]
-#: The registry, whose game modules (and their ``*_fast.py`` and ``*_bots.py``) are compiled too.
+#: The registry, whose game modules (and their ``*_fast.py``, ``*_bots.py`` and ``*_solver.py``)
+#: are compiled too.
 REGISTRY = Path("replay/games/__init__.py")
 
 
 def game_modules(registry: Path = REGISTRY) -> list[str]:
-    """The module of every game in the registry's ``GAME_MODULES``, and its fast path's and its
-    bots' modules when it has them, as paths (read from the source, relative to the directory
-    the build runs in)."""
+    """The module of every game in the registry's ``GAME_MODULES``, and its fast path's, its
+    bots' and its solver's modules when it has them, as paths (read from the source, relative to
+    the directory the build runs in)."""
     tree = ast.parse(registry.read_text(encoding="utf-8"))
     games: dict[str, str] = {}
     for node in tree.body:
@@ -51,14 +52,14 @@ def game_modules(registry: Path = REGISTRY) -> list[str]:
     paths = []
     for module in games.values():
         path = module.replace(".", "/") + ".py"
-        siblings = [path.removesuffix(".py") + f"_{part}.py" for part in ("fast", "bots")]
+        siblings = [path.removesuffix(".py") + f"_{part}.py" for part in ("fast", "bots", "solver")]
         paths += [path, *(s for s in siblings if registry.parent.joinpath(Path(s).name).exists())]
     return paths
 
 
 #: Modules compiled by mypyc: the hot path of replay and audit (events, cards, the games), and
 #: the all-cards-visible solver's search.
-NATIVE_MODULES = [*CORE_MODULES, *game_modules(), "replay/audit.py", "replay/solver/search.py"]
+NATIVE_MODULES = ["replay/solver/search.py", *CORE_MODULES, *game_modules(), "replay/audit.py"]
 
 
 def native_extensions() -> list[object]:
