@@ -23,6 +23,7 @@ from replay.games import get_rules
 from replay.games.base import Game
 from replay.games.hidden import HiddenSampler, sampler_for
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
+from replay.review.exact import VISIBLE_CARDS, exact_play, exact_values, visible_loss
 from replay.review.rollout import Evaluator, Rollouts, score_unit
 from replay.review.stats import Estimate, mean_interval
 
@@ -30,7 +31,7 @@ from replay.review.stats import Estimate, mean_interval
 LABELS = ("inaccuracy", "mistake", "blunder")
 #: The version of the review's method: raise it when the same settings would give other numbers
 #: (the reviews stored by ``replay reindex --reviews`` are then made again).
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,9 @@ class DecisionReview:
     alternatives: list[Alternative]
     loss: Estimate
     label: str | None
+    #: The card's loss with all cards visible (:mod:`replay.review.exact`); None where the
+    #: solver was not used (another game, a decision other than a play, too many cards).
+    visible_loss: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +263,7 @@ class Judge:
         self.sampler = sampler
         self.rollouts = Rollouts(rules, settings.policy)
         self.evaluator: Evaluator = evaluator or self.rollouts
+        self.exact = evaluator is None  # the solver values the endgames of the default review
         self.unit = self.rollouts.unit
 
     def review(
@@ -274,11 +279,17 @@ class Judge:
         policy_move = _index_of(legal, self.rollouts.bot(state, seat, random.Random(name)))
         picked = _alternatives(len(legal), chosen, policy_move, settings.max_alternatives, name)
         sign = 1.0 if self.unit.lower_is_better else -1.0
+        exact = self.exact and exact_play(rules.kind, state, played)
+        cards = [str(legal[index].card) for index in picked] if exact else []
         values: list[list[float]] = [[] for _ in picked]
         for j in range(settings.samples):
             rng = random.Random(f"{name}/{j}")
             world = self.world(events, i, seat, unit_state, unit_index, rng)
             stream = rng.getrandbits(64)
+            if exact:
+                for a, value in enumerate(exact_values(world, seat, cards)):
+                    values[a].append(value)
+                continue
             for a, index in enumerate(picked):
                 after = rules.apply_in_place(world.clone(), legal[index])
                 values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
@@ -293,7 +304,14 @@ class Judge:
         return DecisionReview(
             played.game_id, played.kind, played.seq, seat, played.type, move_text(played),
             move_text(legal[picked[best]]), len(legal), options, loss, label_of(loss, self.unit),
+            self.visible_loss(state, played),
         )  # fmt: skip
+
+    def visible_loss(self, state: Any, played: Event) -> int | None:
+        """The play's loss with all cards visible, where the solver costs little enough."""
+        if not exact_play(self.rules.kind, state, played, VISIBLE_CARDS):
+            return None
+        return visible_loss(state, played)
 
     def world(
         self,
