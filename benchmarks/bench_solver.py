@@ -27,6 +27,8 @@ from typing import Any
 from replay import engine_build
 from replay.events import Event
 from replay.games import get_rules
+from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY
+from replay.review.rollout import Rollouts
 from replay.simulate import simulate_game
 from replay.solver import card_losses, solve
 
@@ -91,14 +93,69 @@ def annotate_hand(seed: int, max_cards: int | None) -> str:
     )
 
 
+def decisions(kind: str, cards: int, count: int, seed: int) -> Iterator[Any]:
+    """``count`` states of simulated four-player games where the seat to play holds ``cards``
+    cards and has a choice (one a scoring unit, each from its own game)."""
+    rules = get_rules(kind)
+    rng = random.Random(seed)
+    game = 0
+    made = 0
+    while made < count:
+        events = simulate_game(rules, f"r{game}", players=4, seed=rng.randrange(1 << 30))
+        game += 1
+        state = rules.start(events[0])
+        for event in events[1:]:
+            seat = event.player
+            if event.type == "play" and seat is not None:
+                held = bin(state.hand(seat)).count("1")
+                if held == cards and len(rules.legal_decisions(state, seat)) > 1:
+                    yield state
+                    made += 1
+                    break
+            state = rules.apply(state, event)
+
+
+def solver_or_rollouts(kind: str, cards: int, count: int, seed: int) -> str:
+    """The review's choice at one decision: one solve of the deal (every alternative at once)
+    against one heuristic rollout an alternative (CPU time, means)."""
+    rules = get_rules(kind)
+    rollouts = Rollouts(rules, DEFAULT_POLICY)
+    solves: list[float] = []
+    rolled: list[float] = []
+    for state in decisions(kind, cards, count, seed):
+        start = time.process_time()
+        solve(state, rules, line=False)
+        solves.append(time.process_time() - start)
+        seat = rules.due(state).seats[0]
+        start = time.process_time()
+        for move in rules.legal_decisions(state, seat)[:DEFAULT_ALTERNATIVES]:
+            after = rules.apply(state, move)
+            rollouts.value(after, seat, random.Random(0))
+        rolled.append(time.process_time() - start)
+    solve_ms = statistics.fmean(solves) * 1000
+    roll_ms = statistics.fmean(rolled) * 1000
+    return (
+        f"{kind:<7} {cards:>2} cards  n={len(solves):<3} one solve {solve_ms:9.3f} ms  "
+        f"one rollout an alternative {roll_ms:7.3f} ms  ratio {solve_ms / roll_ms:8.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20, help="positions a size (4-6 cards)")
     parser.add_argument("--sizes", default="4,6,8", help="cards a hand, e.g. 4,6,8,10")
     parser.add_argument("--full", type=int, default=0, help="13-card Hearts positions")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--review", action="store_true", help="the review's threshold: solver against rollouts"
+    )
     args = parser.parse_args()
     print(f"rules engine: {engine_build()}")
+    if args.review:
+        for kind in ("hearts", "hiifuu", "fou"):
+            for cards in (int(s) for s in args.sizes.split(",")):
+                print(solver_or_rollouts(kind, cards, args.positions, args.seed), flush=True)
+        return
     for kind in ("hearts", "hiifuu", "fou"):
         for cards in (int(s) for s in args.sizes.split(",")):
             if kind == "hiifuu" and cards > 9:

@@ -153,30 +153,14 @@ class HeartsModel(Model):
         return -self.taken[seat] - self.sure_points(seat)
 
     def sure_points(self, seat: int) -> int:
-        """The points on the table when the trick in progress is surely ``seat``'s: it holds
-        the trick's highest card of the led suit and no seat still to play holds a higher
-        one."""
-        tlen = self.tlen
-        if tlen == 0:
+        """The points on the table when the trick in progress is surely ``seat``'s
+        (:meth:`Model.sure_winner`)."""
+        if self.sure_winner(self.suit, self.suit_mask) != seat:
             return 0
-        plays = self.plays
-        start = len(plays) - tlen
-        led = self.suit[plays[start]]
-        top = plays[start]
-        winner = 0
         points = 0
-        for position in range(tlen):
-            card = plays[start + position]
-            points += self.points[card]
-            if card > top and self.suit[card] == led:
-                top = card
-                winner = position
-        if not points or (self.leader + winner) % 4 != seat:
-            return 0
-        above = self.suit_mask[led] & ~((2 << top) - 1)
-        for position in range(tlen, 4):
-            if self.hands[(self.leader + position) % 4] & above:
-                return 0
+        plays = self.plays
+        for position in range(len(plays) - self.tlen, len(plays)):
+            points += self.points[plays[position]]
         return points
 
     def sweeps(self) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from replay.cards import popcount
 from replay.games import hiifuu
 from replay.solver.search import CardMap, GameSolver, Model
 
@@ -119,11 +120,20 @@ class HiifuuModel(Model):
         return (self.owners(), self.suit_counts(self.suit_mask), self.leader, self.next_token, past)
 
     def upper(self, seat: int) -> int:
+        """The token the seat holds (it may take no more trick), 0 for a dead seat or one
+        that can no longer reach two tricks (counting the trick in progress when it is surely
+        the seat's, :meth:`Model.sure_winner`), else the best token still to take."""
         standing = self.standing(seat)
         if standing < 0:
             return 0
+        sure = int(self.sure_winner(self.suit, self.suit_mask) == seat)
         if standing >= 2:
-            return self.layout[standing - 2]
+            return 0 if sure else self.layout[standing - 2]
+        on_table = int((seat - self.leader) % self.n < self.tlen)
+        if self.won[seat] + on_table + popcount(self.hands[seat]) < 2:
+            return 0
+        if self.won[seat] + sure == 2:
+            return self.layout[self.next_token] if self.next_token < len(self.layout) else 0
         best = 0
         for index in range(self.next_token, len(self.layout)):
             best = max(best, self.layout[index])

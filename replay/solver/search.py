@@ -133,6 +133,13 @@ class Model:
         """The inverse of :meth:`relative`."""
         return stored
 
+    def forced(self) -> bool:
+        """Whether no seat holds more than one card: every play left is forced."""
+        for hand in self.hands:
+            if hand & (hand - 1):
+                return False
+        return True
+
     def sweeps(self) -> bool:
         """At a trick's start, whether the leader surely wins every trick left, whatever is
         played (then every line of play gives the same result: :meth:`Search.value` plays one
@@ -196,6 +203,29 @@ class Model:
         for mask in suit_masks:
             packed = packed << 7 | popcount(self.live & mask)
         return packed
+
+    def sure_winner(self, suit: list[int], suit_masks: list[int]) -> int:
+        """For a game where the highest card of the led suit wins: the seat that surely wins
+        the trick in progress (it played the trick's highest card of the led suit and no seat
+        still to play holds a higher one), or -1 (not known yet, or no trick on the table)."""
+        tlen = self.tlen
+        if tlen == 0:
+            return -1
+        plays = self.plays
+        start = len(plays) - tlen
+        top = plays[start]
+        led = suit[top]
+        winner = 0
+        for position in range(1, tlen):
+            card = plays[start + position]
+            if card > top and suit[card] == led:
+                top = card
+                winner = position
+        above = suit_masks[led] & ~((2 << top) - 1)
+        for position in range(tlen, self.n):
+            if self.hands[(self.leader + position) % self.n] & above:
+                return -1
+        return (self.leader + winner) % self.n
 
     def top_cards_sweep(self, suit_masks: list[int]) -> bool:
         """:meth:`sweeps` for a game where the highest card of the led suit wins the trick:
@@ -262,7 +292,7 @@ class Search:
             return model.final()
         if not model.trick_start():
             return self.best(model.mover())
-        if model.sweeps():
+        if model.forced() or model.sweeps():
             return self.played_out()
         key = model.key()
         stored = self.table.get(key)
