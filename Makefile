@@ -10,7 +10,7 @@ NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
 
-.PHONY: venv venv-pure native install-native demo e2e screenshots check test lint typecheck unit unit-native unit-spark bench bench-instructions samples clean
+.PHONY: venv venv-pure native install-native demo e2e screenshots check test lint imports typecheck unit unit-native unit-spark bench bench-instructions samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,11 +55,15 @@ screenshots: $(STAMP)
 	$(BIN)/python scripts/screenshots.py
 
 samples: $(STAMP)
-	$(BIN)/python -m replay.samples sample_logs
+	$(BIN)/python -m replay.corpus.samples sample_logs
 
 lint: $(STAMP)
 	$(BIN)/ruff check replay dashboards tests benchmarks scripts
 	$(BIN)/ruff format --check replay dashboards tests benchmarks scripts
+
+# The layers of the package as import-linter's contracts ([tool.importlinter] in pyproject.toml).
+imports: $(STAMP)
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -81,12 +85,12 @@ unit-native: $(NATIVE_STAMP)
 unit-spark: $(STAMP)
 	$(BIN)/pytest -n 0 -m spark
 
-# The everyday tier (under a minute on an idle 2-core machine): ruff, then the tests not marked
-# slow, pure build only. CI runs `make test`.
-check: lint
+# The everyday tier (under a minute on an idle 2-core machine): ruff, the import contracts, then
+# the tests not marked slow, pure build only. CI runs `make test`.
+check: lint imports
 	$(BIN)/pytest -n $(TEST_JOBS) -m 'not slow and not spark'
 
-test: lint typecheck unit unit-native unit-spark
+test: lint imports typecheck unit unit-native unit-spark
 
 # Benchmarks run the compiled build (the figures the targets are about).
 bench: $(NATIVE_STAMP)

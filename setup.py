@@ -17,10 +17,10 @@ from setuptools import setup
 
 #: Modules compiled by mypyc besides the games: the hot path of replay, audit and review.
 CORE_MODULES = [
-    "replay/cards.py",
-    "replay/packed.py",
-    "replay/cells.py",
-    "replay/events.py",
+    "replay/model/cards.py",
+    "replay/model/packed.py",
+    "replay/model/cells.py",
+    "replay/model/events.py",
     "replay/games/state.py",
     "replay/games/split_hands.py",
     "replay/games/native.py",
@@ -31,8 +31,9 @@ CORE_MODULES = [
     "replay/games/presentation.py",
     "replay/games/game.py",
     "replay/games/base.py",
-    "replay/engine.py",
+    "replay/engine/walker.py",
     "replay/review/rollout.py",
+    "replay/games/solving.py",
 ]
 #: The registry, whose game modules (and their ``*_fast.py``, ``*_bots.py`` and ``*_solver.py``)
 #: are compiled too.
@@ -59,7 +60,8 @@ def game_modules(registry: Path = REGISTRY) -> list[str]:
 
 #: Modules compiled by mypyc: the hot path of replay and audit (events, cards, the games), and
 #: the all-cards-visible solver's search.
-NATIVE_MODULES = ["replay/solver/search.py", *CORE_MODULES, *game_modules(), "replay/audit.py"]
+AUDIT_MODULES = ["replay/audit/findings.py", "replay/audit/check.py", "replay/audit/parallel.py"]
+NATIVE_MODULES = [*CORE_MODULES, *game_modules(), *AUDIT_MODULES, "replay/solver/search.py"]
 
 
 def native_extensions() -> list[object]:

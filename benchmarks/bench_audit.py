@@ -37,12 +37,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from replay import engine_build
-from replay.events import Event, events_to_table
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, get_spec
 from replay.games.rules import Phase
-from replay.simulate import simulate_game
+from replay.model.events import Event, events_to_table
+from replay.model.violation import RuleViolation
 from replay.store import EventStore
-from replay.violation import RuleViolation
 
 #: Events per kind: each kind's throughput is measured on the same volume (about 1,000 Hearts
 #: games), large enough that starting the worker processes is a small part of the time.
@@ -123,7 +123,8 @@ def _fault(rules: Any, state: Any, event: Event, seats: int, *, recoverable: boo
 
 def measure(path: str, kind: str, jobs: int) -> dict[str, Any]:
     """One audit as ``replay audit`` runs it (in this fresh process)."""
-    from replay.audit import audit_many, plain_strings
+    from replay.audit import audit_many
+    from replay.audit.check import plain_strings
 
     start = time.perf_counter()
     table = pa.Table.from_batches(list(EventStore.open(path).scan(kind, dictionary=True)))

@@ -30,9 +30,9 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards.data import PAGE_SECONDS, SOURCE_ENV, Replay, game_replay
 from replay import engine_build
-from replay.cursor import Cursor
+from replay.engine.cursor import Cursor
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
 from replay.store import EventStore
 
 ROOT = Path(__file__).parent.parent

@@ -6,7 +6,7 @@ For a simulated corpus of each game, prints ns/event (best of R runs) of:
 - ``to_pylist``: the reference conversion of ``events_from_table`` (``to_pylist`` per column,
   list cells made tuples), garbage collector on, as today;
 - ``gc off``: the same with the collector paused (what the pause alone gains);
-- ``decode``: :func:`replay.decode.decode_columns` (which pauses the collector itself).
+- ``decode``: :func:`replay.model.decode.decode_columns` (which pauses the collector itself).
 
 With ``--columns``, each column too. Both results are checked equal first.
 Target: Hearts total under 250 ns/event.
@@ -22,10 +22,10 @@ from typing import Any
 import pyarrow as pa
 
 from replay import engine_build
-from replay.decode import _decode_column, decode_columns, paused_gc
-from replay.events import COLUMNS, events_to_table
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, get_spec
-from replay.simulate import simulate_game
+from replay.model.decode import _decode_column, decode_columns, paused_gc
+from replay.model.events import COLUMNS, events_to_table
 
 LIST_COLUMNS = ("cards", "values")
 

@@ -13,9 +13,9 @@ import time
 from typing import Any
 
 from replay import engine_build
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 
 def rounds_in(events: list[Event]) -> int:

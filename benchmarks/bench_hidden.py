@@ -16,10 +16,10 @@ import random
 import time
 
 from replay import engine_build
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
 from replay.games.hidden import NoSampler, sampler_for
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 
 def middle_of_last_round(events: list[Event]) -> int:

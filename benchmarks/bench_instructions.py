@@ -23,9 +23,9 @@ import pyarrow as pa
 
 from replay import engine_build
 from replay.audit import audit_table
-from replay.events import Event, events_to_table
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, get_spec
-from replay.simulate import simulate_game
+from replay.model.events import Event, events_to_table
 from replay.store import EventStore
 
 GAMES = {"hez2": 30}

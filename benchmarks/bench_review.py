@@ -30,14 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from replay import engine_build
-from replay.catalog import spec
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
+from replay.model.events import Event
+from replay.model.specs import spec
 from replay.review import DEFAULT_SAMPLES
 from replay.review.engine import GameReview, Settings, review_games, review_steps
 from replay.review.rollout import score_unit
 from replay.review.stats import mean_interval, welch_p
-from replay.simulate import simulate_game
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.review_support
 from tests.review_support import first_hand
@@ -108,7 +108,7 @@ def scaling() -> None:
 
 def strength(hands: int) -> None:
     """Mean points of a Hearts hand for a seat of one bot among three of another."""
-    from replay.simulate import play_out
+    from replay.engine.simulate import play_out
 
     rules = get_rules("hearts")
     bots = rules.bots()

@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 
 from replay import engine_build
-from replay.cursor import Cursor
-from replay.events import Event
+from replay.engine.cursor import Cursor
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 TARGET_MS = 1.0
 

@@ -25,11 +25,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from replay import engine_build
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
+from replay.model.events import Event
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY
 from replay.review.rollout import Rollouts
-from replay.simulate import simulate_game
 from replay.solver import card_losses, solve
 
 

@@ -81,9 +81,9 @@ def _with_tables(table: pa.Table, seed: int, suffix: str, days: int) -> pa.Table
 
 
 def _simulate(kind: str, counts: tuple[int, ...], bots: tuple[str, ...], start: int, n: int) -> Any:
-    from replay.events import events_to_table
+    from replay.engine.simulate import simulate_game
     from replay.games import get_rules
-    from replay.simulate import simulate_game
+    from replay.model.events import events_to_table
 
     rules = get_rules(kind)
     events = []

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from replay import engine_build
+from replay.engine.simulate import simulate_corpus
 from replay.games import get_rules
-from replay.simulate import simulate_corpus
 from replay.store import EventStore
 from replay.store.jsonl import read_jsonl, write_lines
 from replay.store.synthetic import hearts_like_table

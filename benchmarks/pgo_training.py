@@ -17,9 +17,9 @@ from pathlib import Path
 import pyarrow as pa
 
 from replay.audit import audit_game, audit_many
-from replay.events import Event, events_to_table
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, get_spec
-from replay.simulate import simulate_game
+from replay.model.events import Event, events_to_table
 from replay.store import EventStore
 
 #: Games per kind: about 30,000 events of each.

@@ -15,7 +15,6 @@ import streamlit as st
 
 from dashboards.data import (
     PAGE_SECONDS,
-    Chosen,
     Snapshot,
     open_source,
     player_names,
@@ -23,13 +22,14 @@ from dashboards.data import (
     snapshot,
     source_path,
 )
+from replay.analytics import Filters
 from replay.games import available_kinds
 
 PAGES = Path(__file__).parent / "views"
 ANY = "any"
 
 
-def sidebar_filters(path: str, snap: Snapshot) -> Chosen:
+def sidebar_filters(path: str, snap: Snapshot) -> Filters:
     """The filters, in the sidebar and in the URL (``bind``: the widget and the URL agree)."""
     side = st.sidebar
     side.header("Filters")
@@ -45,7 +45,7 @@ def sidebar_filters(path: str, snap: Snapshot) -> Chosen:
     )  # fmt: skip
     since = side.date_input("From", value=None, key="since", bind="query-params")
     until = side.date_input("Until", value=None, key="until", bind="query-params")
-    return Chosen(
+    return Filters(
         chosen_kind,
         None if player == ANY else str(player),
         None if seats == ANY else int(seats),

@@ -26,9 +26,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from replay.faces import card_face
-from replay.render import format_value
-from replay.svg import card_img, cards_html
+from replay.model import specs
+from replay.model.faces import card_face
+from replay.render.svg import card_img, cards_html
+from replay.render.terminal import format_value
 
 #: Keys of ``game`` drawn on the board itself (the rest are listed as facts).
 ON_BOARD = frozenset(
@@ -225,9 +226,7 @@ def _data(view: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], Any
 
 def _property(kind: str, key: str) -> Mapping[str, Any]:
     """The schema of one key of a game's ``game`` data (empty when the game declares none)."""
-    from replay import catalog
-
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     properties = (spec.view_schema.get("properties") or {}) if spec is not None else {}
     found = properties.get(key)
     return found if isinstance(found, Mapping) else {}

@@ -7,14 +7,13 @@ moving one step of a replay re-reduces nothing (the cursor's snapshots) and a fi
 back is not recomputed. What covers the whole store (its figures, the games, the statistics, the
 findings) is also keyed by the store's :func:`snapshot`, so an import shows on the next run.
 Nothing here knows a rule, writes SQL or parses an event: views come from
-:class:`replay.cursor.Cursor`, findings from :mod:`replay.audit` (a store's slice by slice:
-:mod:`replay.store_audit`), verdicts from :mod:`replay.explain`, statistics from
+:class:`replay.engine.cursor.Cursor`, findings from :mod:`replay.audit` (a store's slice by slice:
+:mod:`replay.audit.store`), verdicts from :mod:`replay.audit.explain`, statistics from
 :mod:`replay.analytics`.
 """
 
 from __future__ import annotations
 
-import datetime
 import os
 import sys
 import threading
@@ -28,13 +27,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
+from replay.analytics import Analytics, Filters
 from replay.audit import AuditReport, Finding, audit_game
-from replay.cursor import Cursor, Jump, Outcome
-from replay.events import Event
-from replay.explain import Verdict, explain_step
+from replay.audit.explain import Verdict, explain_step
+from replay.audit.report import Counts
+from replay.audit.store import audit_slices
+from replay.engine.cursor import Cursor, Jump, Outcome
 from replay.games import UnknownGame, get_rules
+from replay.model.events import Event
+from replay.model.rulebook import rule_text
+from replay.model.violation import RuleViolation
 from replay.review.impact import Impact, game_impacts
-from replay.violation import RuleViolation
+from replay.sources import SourceError, Sources, StoreInput, open_sources
 
 if TYPE_CHECKING:
     from replay.store import EventStore, StoreInfo
@@ -64,23 +68,24 @@ def source_path() -> str:
 
 @dataclass
 class Source:
-    """The inputs the dashboard was started on, as the CLI opens them
+    """The inputs the dashboard was started on, opened as the CLI opens them
     (:func:`replay.sources.open_sources`): one store alone is read in place; anything else (JSON
-    Lines files, a folder of stores and files) is read into memory, its games by id."""
+    Lines files, a folder of stores and files) is read by :class:`~replay.sources.Sources`."""
 
     path: str
-    store: EventStore | None = None  # the one input, when it is a store
-    games: dict[str, list[Event]] = field(default_factory=dict)  # otherwise: every game by id
-    table: pa.Table | None = None  # their events, for the statistics
-    opening_problems: list[str] = field(default_factory=list)
+    sources: Sources = field(default_factory=Sources)
     what: str = "file"
-    rows: list[dict[str, Any]] = field(default_factory=list)  # their listing (Sources.summaries)
+
+    @property
+    def store(self) -> EventStore | None:
+        """The one input, when it is a store."""
+        inputs = self.sources.inputs
+        return inputs[0].store if len(inputs) == 1 and isinstance(inputs[0], StoreInput) else None
 
     @property
     def problems(self) -> list[str]:
-        """Everything that could not be read so far (the store adds files as it meets them)."""
-        store = [str(p) for p in self.store.problems] if self.store is not None else []
-        return list(dict.fromkeys([*self.opening_problems, *store]))
+        """Everything that could not be read so far (a store adds files as it meets them)."""
+        return list(self.sources.collect_problems())
 
     @property
     def label(self) -> str:
@@ -92,20 +97,15 @@ def open_source(path: str) -> Source:
     """Open the inputs ``path`` names as every command of the CLI does (a store, a JSON Lines
     file, a folder searched for both), read-only; what cannot be read is one problem each, in
     the CLI's words (the pages show them), the rest is read."""
-    from replay.sources import StoreInput, open_sources
-
-    what = "folder" if Path(path).is_dir() and not (Path(path) / "_delta_log").is_dir() else ""
+    folder = Path(path).is_dir() and not (Path(path) / "_delta_log").is_dir()
     try:
         sources = open_sources([path])
-        only = sources.inputs[0] if len(sources.inputs) == 1 else None
-        if isinstance(only, StoreInput):
-            return Source(path, store=only.store, opening_problems=sources.problems, what="store")
-        games = {ref.game_id: sources.load(ref) for ref in sources.games()}
-        table = sources.events_table() if games else None
-        return Source(path, games=games, table=table, opening_problems=sources.collect_problems(),
-                      what=what or "file", rows=sources.summaries())  # fmt: skip
     except Exception as exc:  # a damaged input must be a message, never a traceback
-        return Source(path, opening_problems=[f"{path}: cannot be read: {exc}"])
+        return Source(path, Sources(problems=[f"{path}: cannot be read: {exc}"]))
+    source = Source(path, sources, "folder" if folder else "file")
+    if source.store is not None:
+        source.what = "store"
+    return source
 
 
 def snapshot(path: str) -> Snapshot:
@@ -139,24 +139,6 @@ def store_info(path: str, snap: Snapshot) -> StoreInfo | None:
     return store.info() if store is not None else None
 
 
-# --------------------------------------------------------------------- filters
-@dataclass(frozen=True)
-class Chosen:
-    """The sidebar's filters (every page honours them): :class:`replay.analytics.Filters`'s
-    fields."""
-
-    kind: str | None = None
-    player: str | None = None
-    players: int | None = None
-    since: datetime.date | None = None
-    until: datetime.date | None = None
-
-    def analytics(self) -> Any:
-        from replay.analytics import Filters
-
-        return Filters(self.kind, self.player, self.players, self.since, self.until)
-
-
 # --------------------------------------------------------------------- games
 @st.cache_resource(show_spinner="Listing the games…", max_entries=32)
 def all_games(path: str, kind: str | None, snap: Snapshot) -> pa.Table:
@@ -166,14 +148,13 @@ def all_games(path: str, kind: str | None, snap: Snapshot) -> pa.Table:
         try:
             table = source.store.list_games_table(kind)
         except Exception as exc:  # reported on the page by the store's problems
-            source.opening_problems.append(f"{path}: cannot list the games: {exc}")
+            source.sources.problems.append(f"{path}: cannot list the games: {exc}")
             return _empty_games()
         seats = pc.list_value_length(table.column("players"))
         return table.append_column("seats", seats).select(list(GAME_COLUMNS))
     rows = [
         {**{c: r.get(c) for c in GAME_COLUMNS}, "seats": len(r["players"])}
-        for r in source.rows
-        if kind in (None, r["kind"])
+        for r in source.sources.summaries(kind)
     ]
     return pa.Table.from_pylist(rows, schema=_empty_games().schema) if rows else _empty_games()
 
@@ -193,23 +174,16 @@ def _empty_games() -> pa.Table:
 
 
 @st.cache_resource(max_entries=64)
-def chosen_games(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
-    """The games the filters choose (kind, player, seat count, dates)."""
+def chosen_games(path: str, chosen: Filters, snap: Snapshot) -> pa.Table:
+    """The games the filters choose, as the statistics choose them
+    (:meth:`~replay.analytics.Analytics.chosen_game_ids`: the same SQL), listed as
+    :func:`all_games` lists them."""
     table = all_games(path, chosen.kind, snap)
-    mask: Any = pa.array([True] * table.num_rows, pa.bool_())
-    if chosen.player is not None:
-        mask = pc.and_(mask, _has_player(table, chosen.player))
-    if chosen.players is not None:
-        seats: Any = table.column("seats")
-        mask = pc.and_(mask, pc.equal(seats, pa.scalar(chosen.players, pa.int32())))
-    day: Any = pc.cast(table.column("started"), pa.date32())
-    if chosen.since is not None:
-        since = pa.scalar(chosen.since, pa.date32())
-        mask = pc.and_(mask, pc.fill_null(pc.greater_equal(day, since), False))
-    if chosen.until is not None:
-        until = pa.scalar(chosen.until, pa.date32())
-        mask = pc.and_(mask, pc.fill_null(pc.less_equal(day, until), False))
-    return table.filter(mask)
+    if chosen == Filters(kind=chosen.kind) or table.num_rows == 0:
+        return table
+    lib = analytics(path, snap)
+    ids = lib.chosen_game_ids(chosen) if lib is not None else []
+    return table.filter(pc.is_in(table.column("game_id"), value_set=pa.array(ids, pa.string())))
 
 
 def _has_player(table: pa.Table, player: str) -> Any:
@@ -286,7 +260,10 @@ def load_events(path: str, game_id: str) -> list[Event]:
     source = open_source(path)
     if source.store is not None:
         return source.store.load_game(game_id)
-    return source.games[game_id]
+    try:
+        return source.sources.load(source.sources.resolve(game_id))
+    except SourceError as exc:
+        raise KeyError(game_id) from exc
 
 
 @st.cache_resource(show_spinner="Replaying the game…", max_entries=64)
@@ -386,17 +363,24 @@ class Audited:
     and the findings (game, kind, seq, rule, message: no state, no event; a verdict is recomputed
     when a finding is selected), in ``replay audit``'s order (kind, game id, then as found)."""
 
-    games: int
-    events: int
+    counts: Counts
     findings: pa.Table
     problems: tuple[str, ...] = ()
+
+    @property
+    def games(self) -> int:
+        return self.counts.games
+
+    @property
+    def events(self) -> int:
+        return self.counts.events
 
 
 def audit_report(
     path: str, snap: Snapshot, progress: Callable[[int, int], None] | None = None
 ) -> Audited:
     """The audit of every game of the source, once per snapshot (a store's, slice by slice:
-    memory bounded by a slice, :func:`replay.store_audit.audit_slices`; in this process, as the
+    memory bounded by a slice, :func:`replay.audit.store.audit_slices`; in this process, as the
     server runs threads, which a fork must not copy); ``progress(done, total)`` as games are
     audited."""
     with _AUDIT_LOCK:
@@ -411,26 +395,25 @@ _AUDIT_LOCK = threading.Lock()
 
 
 def _audit(path: str, progress: Callable[[int, int], None] | None) -> Audited:
-    from replay.store_audit import audit_slices
-
     source = open_source(path)
     reports: Iterator[AuditReport]
     if source.store is None:
-        reports = iter([AuditReport(games=[audit_game(g) for g in source.games.values()])])
+        games = [audit_game(events) for _, events in source.sources.iter_games()]
+        reports = iter([AuditReport(games=games)])
     else:
         reports = audit_slices(source.store, on_progress=progress)
-    games = events = 0
+    counts = Counts()
     parts = [_finding_rows([])]
     try:
-        for report in reports:  # each slice's audits dropped once its findings are kept
-            games += len(report.games)
-            events += report.events
+        for report in reports:  # each slice's audits dropped once counted, its findings kept
+            for game in report.games:
+                counts.add(game)
             if report.findings:
                 parts.append(_finding_rows(report.findings))
     except Exception as exc:
-        return Audited(0, 0, parts[0], (f"{path}: cannot be read: {exc}",))
+        return Audited(Counts(), parts[0], (f"{path}: cannot be read: {exc}",))
     found = pa.concat_tables(parts).sort_by([("kind", "ascending"), ("game_id", "ascending")])
-    return Audited(games, events, found)  # a stable sort: a game's findings stay in order
+    return Audited(counts, found)  # a stable sort: a game's findings stay in order
 
 
 def _finding_rows(findings: list[Finding]) -> pa.Table:
@@ -444,12 +427,10 @@ def _finding_rows(findings: list[Finding]) -> pa.Table:
 
 
 @st.cache_resource(max_entries=64)
-def findings_table(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+def findings_table(path: str, chosen: Filters, snap: Snapshot) -> pa.Table:
     """The findings of the chosen games (:data:`FINDING_COLUMNS`)."""
-    from replay.rulebook import rule_text
-
     table = audit_report(path, snap).findings
-    if chosen != Chosen():  # unfiltered: also games no list shows (live games)
+    if chosen != Filters():  # unfiltered: also games no list shows (live games)
         keep = chosen_games(path, chosen, snap).column("game_id")
         table = table.filter(pc.is_in(table.column("game_id"), value_set=keep.combine_chunks()))
     rules = pc.unique(table.column("rule"))
@@ -461,29 +442,33 @@ def findings_table(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
 
 # --------------------------------------------------------------------- statistics
 @st.cache_resource(show_spinner="Preparing the statistics…", max_entries=4)
-def analytics(path: str, snap: Snapshot) -> Any:
-    """The statistics library over the source at snapshot ``snap`` (``None`` when it is not
-    available)."""
-    try:
-        from replay.analytics import Analytics
-    except ImportError:
-        return None
+def analytics(path: str, snap: Snapshot) -> Analytics | None:
+    """The statistics library over the source at snapshot ``snap`` (``None`` for a source
+    without games)."""
     source = open_source(path)
     if source.store is not None:
         return Analytics.open(source.store)
-    if source.table is not None:
-        return Analytics.open(source.table)
+    if source.sources.games():
+        return Analytics.open(source.sources.events_table())
     return None
 
 
+def library(path: str, snap: Snapshot) -> Analytics:
+    """:func:`analytics`, for a page that has checked that the source has games."""
+    lib = analytics(path, snap)
+    if lib is None:
+        raise LookupError(f"{path}: no games to count")
+    return lib
+
+
 @st.cache_data(max_entries=64)
-def player_counts(path: str, chosen: Chosen, snap: Snapshot) -> dict[str | None, int]:
+def player_counts(path: str, chosen: Filters, snap: Snapshot) -> dict[str | None, int]:
     """Distinct players of the chosen games per kind, and in all (key None), counted by the
     statistics library (every seat, so a chosen player's opponents too); empty without it."""
     lib = analytics(path, snap)
     if lib is None:
         return {}
-    rows = lib.player_counts(chosen.analytics()).to_pylist()
+    rows = lib.player_counts(chosen).to_pylist()
     return {r["kind"]: int(r["players"]) for r in rows}
 
 
@@ -497,14 +482,14 @@ def warned(what: str) -> Iterator[None]:
 
 
 # --------------------------------------------------------------------- page helpers
-def page_context() -> tuple[str, Chosen, Snapshot]:
+def page_context() -> tuple[str, Filters, Snapshot]:
     """The source path, the filters and the snapshot the entry point put in the session."""
     path = str(st.session_state.get("source") or source_path())
     chosen = st.session_state.get("chosen")
     snap = st.session_state.get("snapshot")
     return (
         path,
-        chosen if isinstance(chosen, Chosen) else Chosen(),
+        chosen if isinstance(chosen, Filters) else Filters(),
         snap if isinstance(snap, tuple) else snapshot(path),
     )
 

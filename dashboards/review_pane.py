@@ -1,7 +1,8 @@
 """The replay page's review pane: the game shown reviewed on demand by :mod:`replay.review`
 (docs/review.md), then for the step shown, if it is a decision of a reviewed seat, each legal
 alternative with its expected result and 95% interval, the move played marked, its loss and
-label; and jumps to the previous and next labelled decision (:meth:`replay.cursor.Cursor.jump`).
+label; and jumps to the previous and next labelled decision
+(:meth:`replay.engine.cursor.Cursor.jump`).
 
 A review is cached by game, seat, samples and seed, a part of its decisions at a time, so that
 the page shows its progress and a review once made is not made again. In a seat's view only
@@ -16,7 +17,7 @@ import streamlit as st
 
 from dashboards.data import Replay, load_events
 from dashboards.verdicts import in_notation
-from replay.cursor import MISTAKE_JUMPS, Jump
+from replay.engine.cursor import MISTAKE_JUMPS, Jump
 from replay.review.engine import (
     DecisionReview,
     GameReview,

@@ -1,9 +1,9 @@
 """A step's event as the dashboard shows it: as recorded and, when the rules do not accept it,
 what the rules give instead, the rule and the state play continues from, the same lines on the
-replay and audit pages (:meth:`replay.cursor.Outcome.lines`), cards as the faces show them.
+replay and audit pages (:meth:`replay.engine.cursor.Outcome.lines`), cards as the faces show them.
 
->>> from replay.cursor import Outcome, cards_in_text
->>> from replay.events import Event
+>>> from replay.engine.cursor import Outcome, cards_in_text
+>>> from replay.model.events import Event
 >>> play = Event("g", 4, "hearts", "play", player=1, card="QS")
 >>> html = outcome_html(Outcome(play, play), "hearts", ["ann", "bo"])
 >>> "<b>Event</b>: #4 play seat 1 (bo) Q♠" in html
@@ -17,9 +17,9 @@ from html import escape
 
 import pyarrow as pa
 
-from replay.cursor import Outcome, cards_in_text
-from replay.render import plain_card_label
-from replay.rulebook import rule_text
+from replay.engine.cursor import Outcome, cards_in_text
+from replay.model.faces import plain_card_label
+from replay.model.rulebook import rule_text
 
 
 def outcome_lines(

@@ -22,8 +22,9 @@ def is_compiled() -> bool:
     """
     from importlib.util import find_spec
 
-    # Found, not imported: importing the engine would load every game (and pyarrow).
-    spec = find_spec("replay.engine")
+    # Found, not imported: importing the engine would load every game (and pyarrow). The card
+    # sets are compiled with it (setup.py) and their package imports nothing.
+    spec = find_spec("replay.model.cards")
     return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
 
 

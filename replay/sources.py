@@ -15,7 +15,7 @@ unreadable lines, a game id met twice) becomes :attr:`Sources.problems`, never a
 the rest is still read.
 
 >>> import tempfile, pathlib
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> from replay.games import get_rules
 >>> from replay.store.jsonl import event_to_line
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -41,7 +41,10 @@ from typing import IO, Any
 
 import pyarrow as pa
 
-from replay.events import Event, events_from_table
+from replay.model.decode import events_from_table
+from replay.model.events import Event, conform_events, seat_names
+from replay.store import EventStore, StoreError
+from replay.store.jsonl import read_jsonl
 from replay.words import did_you_mean
 
 #: The name of standard input, as a path argument and in messages.
@@ -181,8 +184,6 @@ class Sources:
         input the sources kept it from (a store's problems met on the way added)."""
         import pyarrow.compute as pc
 
-        from replay.analytics.engine import conform_events
-
         kept: dict[str, list[str]] = {}
         for ref in self.games():
             kept.setdefault(ref.origin, []).append(ref.game_id)
@@ -259,8 +260,6 @@ _EPOCH = datetime(1, 1, 1)
 
 def _refs_of(source: Input, problems: list[str]) -> list[GameRef]:
     """The games of an input (a journal that cannot be read: one of ``problems``)."""
-    from replay.store import StoreError
-
     if isinstance(source, FileInput):
         return [GameRef(g, events[0].kind, source.origin) for g, events in source.games.items()]
     table = source.store.list_games_table()
@@ -281,8 +280,6 @@ def _refs_of(source: Input, problems: list[str]) -> list[GameRef]:
 
 def summarise(events: Sequence[Event]) -> dict[str, Any]:
     """A game's listing row from its events (the columns of ``EventStore.list_games_table``)."""
-    from replay.explain import seat_names
-
     start = next((e for e in events if e.type == "game_start"), None)
     end = next((e for e in events if e.type == "game_end"), None)
     names = seat_names(events)
@@ -387,8 +384,6 @@ def open_sources(paths: Sequence[str | Path], stdin: IO[bytes] | None = None) ->
 
 def open_store_input(path: Path, problems: list[str]) -> StoreInput | None:
     """A store as an input, or ``None`` (and a problem) when it cannot be opened."""
-    from replay.store import EventStore, StoreError
-
     try:
         return StoreInput(str(path), EventStore.open(path))
     except StoreError as exc:
@@ -410,8 +405,6 @@ def read_stream(stream: IO[bytes], problems: list[str]) -> FileInput | None:
 def read_file(path: Path, problems: list[str], *, name: str | None = None) -> FileInput | None:
     """A JSON Lines file as an input; ``None`` when it cannot be read or is not JSON Lines at
     all (one problem). Unreadable lines are problems naming the file and line."""
-    from replay.store.jsonl import read_jsonl
-
     origin = name or str(path)
     try:
         refusal = not_json_lines(path, origin)

@@ -14,10 +14,10 @@ from dataclasses import fields, replace
 from operator import attrgetter
 from typing import Any
 
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 
 class GameLog:

@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from replay.events import Event
 from replay.games.base import Game
+from replay.model.events import Event
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 

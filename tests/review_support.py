@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from replay.events import Event
+from replay.engine.simulate import play_out
 from replay.games import get_rules
 from replay.games.base import Bot
-from replay.simulate import play_out
+from replay.model.events import Event
 
 HEARTS = get_rules("hearts")
 

@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from replay.engine.simulate import simulate_game
 from replay.games import get_plain_rules
 from replay.games.base import Game, Phase
-from replay.simulate import simulate_game
 from replay.solver import build_model, cards_in_play, deck_order, sign
 from replay.solver.search import CardMap, deck_cards, tree_size
 

@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 import pytest
 from deltalake import write_deltalake
 
-from replay.events import Event, events_to_table
+from replay.engine.simulate import simulate_corpus
 from replay.games import get_rules
-from replay.simulate import simulate_corpus
+from replay.model.events import Event, events_to_table
 from replay.spark.session import spark_unavailable
 from replay.store import EventStore
 from replay.store.jsonl import line_to_event

@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from replay.cli import app
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event
 from replay.store import EventStore
 
 

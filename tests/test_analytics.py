@@ -16,10 +16,11 @@ import pyarrow as pa
 import pytest
 
 from replay.analytics import Analytics, Filters, QueryRefused
-from replay.analytics.rates import MIN_SAMPLE, wilson
-from replay.events import Event, events_to_table
+from replay.analytics.rates import MIN_SAMPLE
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event, events_to_table
+from replay.review.stats import wilson
 
 #: A pool of players, hostile names included: they must only ever be query values.
 POOL = (

@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from replay.analytics import Filters
-from replay.analytics.rates import MIN_SAMPLE, wilson
-from replay.events import Event
+from replay.analytics.rates import MIN_SAMPLE
+from replay.model.events import Event
+from replay.review.stats import wilson
 from tests.test_analytics import Game, Seat, analytics, chosen, corpus, games, stat, suit_of
 from tests.test_analytics_games import hearts_hands
 

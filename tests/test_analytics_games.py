@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from replay.analytics import Filters
-from replay.events import Event
+from replay.model.events import Event
 from tests.test_analytics import analytics, corpus, stat, suit_of
 
 

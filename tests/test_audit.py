@@ -19,32 +19,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import replay.audit
+import replay.audit.check
 from replay import is_compiled
-from replay.audit import (
-    MAX_SLICE_ROWS,
-    MIN_ROWS_PER_JOB,
-    MIN_SLICE_ROWS,
-    UNREAD_COLUMNS,
-    AuditReport,
-    GameAudit,
-    _SlicePlan,
-    audit_clean_rows,
-    audit_game,
-    audit_many,
-    audit_rows,
-    audit_table,
-    count_games,
-    game_starts,
-    split_by_game,
-)
-from replay.decode import decode_columns, decode_table, row_changes
-from replay.events import COLUMNS, Event, events_to_table
-from replay.explain import explain_step
+from replay.audit import AuditReport, GameAudit, audit_game, audit_many, audit_table
+from replay.audit.check import audit_clean_rows, audit_rows, count_games, game_starts, split_by_game
+from replay.audit.explain import explain_step
+from replay.audit.findings import UNREAD_COLUMNS
+from replay.audit.parallel import MAX_SLICE_ROWS, MIN_ROWS_PER_JOB, MIN_SLICE_ROWS, _SlicePlan
+from replay.audit.report import format_report
+from replay.engine import walk
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
 from replay.games.hearts import DECK
-from replay.report import format_report
-from replay.simulate import simulate_game
+from replay.model.decode import decode_columns, decode_table, row_changes
+from replay.model.events import COLUMNS, Event, events_to_table
 from tests.builders import one_field_away
 
 KINDS = available_kinds()
@@ -87,7 +75,7 @@ def test_the_clean_path_verifies_with_the_previous_event_as_last(
             seen.append((state.last, event))
             super().verify(state, event)
 
-    monkeypatch.setattr(replay.audit, "get_rules", lambda _: Spy())
+    monkeypatch.setattr(replay.audit.check, "get_rules", lambda _: Spy())
     events = cached_game(kind, 0)
     assert audit_clean_rows(rows_of(events), 0, len(events)) is not None
     assert seen  # every game leaves the fast path a few times
@@ -279,13 +267,13 @@ def test_a_walk_of_faults_only_yields_the_same_faults_and_final_state(kind: str)
     events = game(kind, 3)
     i = first(events, "play", 7)
     for log in (events, changed(events, i, seq=i + 1), changed(events, i, card="nonsense")):
-        every = [(s.event.seq, s.violation and s.violation.rule) for s in rules.walk(log)]
-        steps = list(rules.walk(log, faults_only=True))
+        every = [(s.event.seq, s.violation and s.violation.rule) for s in walk(rules, log)]
+        steps = list(walk(rules, log, faults_only=True))
         faults = [(s.event.seq, s.violation and s.violation.rule) for s in steps]
         assert faults[0] == every[0]  # the start, whose state is the working state
         assert faults[1:] == [f for f in every[1:] if f[1] is not None]
-        assert steps[-1].state == list(rules.walk(log))[-1].state
-    assert len(list(rules.walk(events, faults_only=True))) == 1  # a clean game: the start only
+        assert steps[-1].state == list(walk(rules, log))[-1].state
+    assert len(list(walk(rules, events, faults_only=True))) == 1  # a clean game: the start only
 
 
 def test_findings_from_worker_processes_are_the_same_as_in_one_process() -> None:
@@ -554,7 +542,7 @@ def test_a_worker_process_that_ends_without_its_results_stops_the_audit(
 
 RELOAD_FREED_BLOCKS = """
 import resource, sys
-from replay.audit import retain_freed_memory
+from replay.audit.parallel import retain_freed_memory
 if sys.argv[1] == "retain":
     retain_freed_memory()
 blocks = [bytes(100_000) for _ in range(400)]  # 40 MB from malloc's heap (below mmap's size)

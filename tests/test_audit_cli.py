@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from replay.cli import app
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games.hearts import RULES
-from replay.simulate import simulate_game
+from replay.model.events import Event
 from replay.store.jsonl import event_to_line
 
 RUNNER = CliRunner()
@@ -168,8 +168,8 @@ def test_bulk_audit_runs_with_no_other_thread_alive(
     running then (a fork copies the locks it holds; a child that met one would hang)."""
     import threading
 
-    from replay import store_audit
     from replay.audit import audit_many
+    from replay.audit import store as store_audit
 
     threads_seen: list[list[str]] = []
 

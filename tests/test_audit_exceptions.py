@@ -12,9 +12,9 @@ from functools import cache
 import pyarrow as pa
 
 from replay.audit import audit_game, audit_many
-from replay.events import Event, events_to_table
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event, events_to_table
 
 #: Copies of each faulty game: thousands of findings in all.
 COPIES = 1_000

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from replay.cli import app
-from replay.events import Event
+from replay.model.events import Event
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 from tests.store_helpers import hearts_game

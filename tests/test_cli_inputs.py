@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from replay.cli import app
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 

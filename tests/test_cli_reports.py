@@ -12,12 +12,12 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from replay.cli import app
-from replay.cursor import cards_in_text
-from replay.disputes import Dispute, find_disputes
-from replay.faces import card_face
+from replay.corpus.disputes import Dispute, find_disputes
+from replay.engine.cursor import cards_in_text
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
-from replay.htmlreport import position_before
-from replay.simulate import simulate_game
+from replay.model.faces import card_face
+from replay.render.pages import position_before
 from replay.sources import open_sources
 from replay.store.jsonl import event_to_line
 from tests.cli_golden import check_cli_golden

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from replay.audit import audit_game
 from replay.cli import app
-from replay.cursor import Cursor
+from replay.engine.cursor import Cursor
 from replay.games import get_rules
 from replay.sources import open_sources
 

@@ -23,12 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.catalog import state_schema
-from replay.cursor import Cursor, StepOutOfRange
-from replay.events import Event
+from replay.engine.cursor import Cursor, StepOutOfRange
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
 from replay.games.base import GameState
-from replay.simulate import simulate_game
+from replay.model.events import Event
+from replay.model.specs import state_schema
 
 KINDS = available_kinds()
 

@@ -22,10 +22,10 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards.data import SOURCE_ENV
 from dashboards.verdicts import in_notation
-from replay.cursor import Cursor
-from replay.events import Event
+from replay.engine.cursor import Cursor
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event
 from replay.store import EventStore
 
 ROOT = Path(__file__).parent.parent
@@ -227,7 +227,7 @@ def played(at: AppTest) -> list[str]:
 
 
 def names_of(kind: str, cards: list[str | None]) -> list[str]:
-    from replay.faces import card_face
+    from replay.model.faces import card_face
 
     return sorted(card_face(kind, str(c)).name for c in cards)
 
@@ -430,7 +430,7 @@ def test_an_import_is_read_on_the_next_run_and_nothing_before_it(
 
 
 def read_events(path: Path) -> list[Event]:
-    from replay.events import events_from_table
+    from replay.model.decode import events_from_table
     from replay.store.jsonl import read_jsonl
 
     return events_from_table(read_jsonl(path).table)
@@ -463,7 +463,7 @@ def test_the_audit_page_is_replay_audit_slice_by_slice(
         read.append(table.num_rows)
         return audit_many(table, *args, **kwargs)
 
-    monkeypatch.setattr("replay.store_audit.audit_many", audit_slice)
+    monkeypatch.setattr("replay.audit.store.audit_many", audit_slice)
     at = open_page(path, "audit")
     by_page = list(read)  # the page's slices (the CLI below reads through audit_slices too)
     cli = json.loads(run_cli("audit", str(path), "--format", "json").output)

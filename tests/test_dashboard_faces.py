@@ -1,4 +1,5 @@
-"""Card faces (replay.faces) and SVG cards (replay.svg): every card of every game is drawn."""
+"""Card faces (replay.model.faces) and SVG cards (replay.render.svg): every card of every game
+is drawn."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-import replay.faces
-from replay.cursor import Cursor
-from replay.faces import DECKS, PLAIN, card_face
+from replay.engine.cursor import Cursor
+from replay.engine.simulate import simulate_game
 from replay.games import GAME_MODULES, available_kinds, get_rules
-from replay.simulate import simulate_game
-from replay.svg import card_svg, cards_html
+from replay.model.decks import JOKER
+from replay.model.faces import DECKS, PLAIN, card_face
+from replay.render.svg import card_svg, cards_html
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -42,7 +43,7 @@ def test_every_dealt_card_has_a_face_that_tells_it_apart(kind: str) -> None:
 def test_suit_letters_are_the_game_modules(kind: str) -> None:
     module = importlib.import_module(GAME_MODULES[kind])
     letters = getattr(module, "SUITS", None) or module.COLOURS
-    assert {s for s in DECKS[kind].suits if s != replay.faces.JOKER} == set(letters)
+    assert {s for s in DECKS[kind].suits if s != JOKER} == set(letters)
 
 
 def test_fou_jokers_and_colours() -> None:

@@ -8,10 +8,10 @@ from functools import cache
 import pytest
 
 from replay.audit import audit_game
-from replay.cursor import JUMPS, Continues, Cursor, round_ends, trick_ends
-from replay.events import Category, Event
+from replay.engine.cursor import JUMPS, Continues, Cursor, round_ends, trick_ends
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Category, Event
 
 KINDS = available_kinds()
 

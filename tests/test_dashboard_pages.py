@@ -15,7 +15,7 @@ from typing import Any
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-from replay.cursor import Cursor
+from replay.engine.cursor import Cursor
 from replay.games import get_rules
 from replay.sources import open_sources
 from tests.store_helpers import run_cli
@@ -164,7 +164,7 @@ def spec_titles(spec: Any) -> list[str]:
 
 def test_the_statistics_show_a_kind_at_a_time_in_sections_and_words(open_page: Open) -> None:
     from replay.analytics import Analytics, Filters
-    from replay.faces import card_face
+    from replay.model.faces import card_face
     from replay.store import EventStore
 
     at = open_page(SAMPLE, "statistics")

@@ -15,12 +15,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards.verdicts import in_notation
-from replay.cursor import Cursor
-from replay.events import Event
+from replay.corpus.samples import write_jsonl
+from replay.engine.cursor import Cursor
 from replay.games import get_rules
+from replay.model.events import Event
 from replay.review.engine import Settings, move_text, review_game
 from replay.review.exact import visible_loss
-from replay.samples import write_jsonl
 from tests.review_support import first_hand
 from tests.test_dashboard_app import Open, open_page, texts  # noqa: F401  (a fixture)
 
@@ -109,11 +109,10 @@ def last_choice_solved() -> tuple[int, int]:
     state = rules.start(events[0])
     found: tuple[int, int] | None = None
     for event in events[1:]:
-        if event.type == "play" and event.player == SEAT:
-            if len(rules.legal_decisions(state, SEAT)) > 1:
-                loss = visible_loss(state, event)
-                assert loss is not None
-                found = (event.seq, loss)
+        if event.player == SEAT and event.type == "play" and rules.legal_decisions(state, SEAT)[1:]:
+            loss = visible_loss(state, event)
+            assert loss is not None
+            found = (event.seq, loss)
         state = rules.apply(state, event)
     assert found is not None
     return found

@@ -15,11 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay import decode
-from replay.audit import audit_rows
-from replay.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS
-from replay.decode import decode_columns, decode_table
-from replay.events import (
+from replay.audit.check import audit_rows
+from replay.engine.simulate import simulate_game
+from replay.games import available_kinds, get_rules
+from replay.model import decode
+from replay.model.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS
+from replay.model.decode import decode_columns, decode_table
+from replay.model.events import (
     COLUMNS,
     SCHEMA,
     Event,
@@ -30,8 +32,6 @@ from replay.events import (
     events_to_table,
     visit_rows,
 )
-from replay.games import available_kinds, get_rules
-from replay.simulate import simulate_game
 
 PLAYERS = {"hearts": 4, "hez2": 4, "hiifuu": 5, "fou": 6}
 STRING_COLUMNS = ("game_id", "kind", "type", "card", "suit", "data")
@@ -170,7 +170,7 @@ def test_null_list_rows_may_cover_elements() -> None:
 
 
 def forms(table: pa.Table) -> dict[str, int]:
-    """The form of each decoded column (see replay.cells)."""
+    """The form of each decoded column (see replay.model.cells)."""
     return {name: c.form for name, c in zip(COLUMNS, decode_table(table), strict=True)}
 
 

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from replay.audit import UNREAD_COLUMNS, audit_game, audit_rows, group_games
-from replay.decode import decode_table
-from replay.events import events_to_table
+from replay.audit import audit_game, group_games
+from replay.audit.check import audit_rows
+from replay.audit.findings import UNREAD_COLUMNS
 from replay.games import available_kinds, get_rules
+from replay.model.decode import decode_table
+from replay.model.events import events_to_table
 from replay.store.jsonl import line_to_event
 
 DISPUTES = Path(__file__).parent.parent / "sample_logs" / "disputes"

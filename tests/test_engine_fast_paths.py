@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from replay.events import Category, Event, same_payload
+from replay.engine import walk
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
 from replay.games.base import Phase, RuleViolation
-from replay.simulate import simulate_game
+from replay.model.events import Category, Event, same_payload
 from tests.builders import one_field_away, simulated_games, state_fields
 
 KINDS = available_kinds()
@@ -159,7 +160,7 @@ def test_setup_cache_is_bounded_and_kept_per_kind() -> None:
 def test_popcount_and_mask_matching_agree_with_their_definitions() -> None:
     import random
 
-    from replay.cards import Deck, popcount
+    from replay.model.cards import Deck, popcount
 
     rng = random.Random(5)
     for bits in (1, 13, 52, 61, 62, 63, 88, 200):
@@ -187,8 +188,8 @@ def test_audit_walk_finds_what_the_full_walk_finds(kind: str) -> None:
         for at in (1 + s, len(events) // 3, len(events) // 2 + s, len(events) - 2):
             for bad in one_field_away(events[at])[s::4]:
                 log = [*events[:at], bad, *events[at + 1 :]]
-                full = list(rules.walk(log))
-                brief = list(rules.walk(log, faults_only=True))
+                full = list(walk(rules, log))
+                brief = list(walk(rules, log, faults_only=True))
                 faults = [(st.event, st.violation and st.violation.rule) for st in full
                           if st.violation is not None]  # fmt: skip
                 assert faults == [

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from replay import cards
 from replay.audit import Finding, GameAudit
-from replay.cards import Deck, UnknownCard
-from replay.events import COLUMNS, PAYLOAD_FIELDS, Event, same_payload
 from replay.games import hearts
 from replay.games.base import Due, Phase
+from replay.model import cards
+from replay.model.cards import Deck, UnknownCard
+from replay.model.events import COLUMNS, PAYLOAD_FIELDS, Event, same_payload
 
 FULL = Event(
     "g1", 7, "hearts", "trick_won", round=2, trick=3, player=1, target=2, card="QS",

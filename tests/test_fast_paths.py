@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from replay.engine import walk
-from replay.events import Event
 from replay.games import GAME_MODULES, available_kinds, get_plain_rules, get_rules, get_spec
 from replay.games.base import RuleViolation
+from replay.model.events import Event
 from tests.builders import one_field_away, simulated_games, state_fields
 
 #: The built-in games whose fast path lives apart (every one of them).

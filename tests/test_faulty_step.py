@@ -23,15 +23,14 @@ from typer.testing import CliRunner
 
 from dashboards.verdicts import outcome_html
 from replay.audit import audit_game
+from replay.audit.explain import explain_step
 from replay.cli import app
 from replay.cli.replay_cmds import Stepper
-from replay.cursor import CONTINUES_WORDS, Continues, Cursor, Outcome
-from replay.events import Event
-from replay.explain import explain_step, seat_names
-from replay.faces import card_face
+from replay.engine.cursor import CONTINUES_WORDS, Continues, Cursor, Outcome
 from replay.games import get_rules
-from replay.htmlreport import replay_frame
-from replay.render import ascii_cards, plain_card_label
+from replay.model.events import Event, seat_names
+from replay.model.faces import ascii_cards, card_face, plain_card_label
+from replay.render.pages import replay_frame
 from replay.store.jsonl import line_to_event
 
 DISPUTES = Path(__file__).parent.parent / "sample_logs" / "disputes"

@@ -11,10 +11,10 @@ import pyarrow as pa
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay.events import Event, events_to_table
-from replay.fields import OPTIONAL, first_unused, unused_field, unused_field_rows
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event, events_to_table
+from replay.model.fields import OPTIONAL, first_unused, unused_field, unused_field_rows
 
 #: A value of the right type for each optional field.
 STRAY: dict[str, Any] = {

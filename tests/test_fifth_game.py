@@ -20,11 +20,9 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from replay import faces, render, svg
 from replay.audit import audit_game
-from replay.catalog import GameSpec, state_schema
-from replay.cursor import Cursor
-from replay.events import Category, Event
+from replay.engine.cursor import Cursor
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, register, unregister
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
@@ -42,9 +40,13 @@ from replay.games.base import (
     simulated_seats,
 )
 from replay.games.hidden import NoSampler, sampler_for
-from replay.simulate import simulate_game
+from replay.model import decks, faces
+from replay.model.events import Category, Event
+from replay.model.specs import GameSpec, state_schema
+from replay.model.violation import LogRule, RuleId
+from replay.render import svg
+from replay.render import terminal as render
 from replay.store import EventStore
-from replay.violation import LogRule, RuleId
 
 KIND = "twelve"
 SUITS = ("S", "M", "T")
@@ -260,12 +262,12 @@ SPEC = GameSpec(
     title="Twelve",
     event_fields=Twelve.event_fields,
     deck=DECK,
-    faces=faces.Deck(
+    faces=decks.Deck(
         "last",
-        faces.suits(
-            faces.Suit("S", "suns", "☀", "bold yellow", faces.GOLD, "coin"),
-            faces.Suit("M", "moons", "☾", "bold blue", faces.BLUE, "disc"),
-            faces.Suit("T", "stars", "★", "bold magenta", faces.MAGENTA, "star"),
+        decks.suits(
+            decks.Suit("S", "suns", "☀", "bold yellow", decks.GOLD, "coin"),
+            decks.Suit("M", "moons", "☾", "bold blue", decks.BLUE, "disc"),
+            decks.Suit("T", "stars", "★", "bold magenta", decks.MAGENTA, "star"),
         ),
         {},
         "{rank} of {suit}",
@@ -342,9 +344,9 @@ def test_it_simulates_stores_audits_replays_and_renders(twelve: Game[Any], tmp_p
     console.print(render.state_panel(Cursor(twelve, loaded).seek(8).view()))
     text = console.export_text()
     assert "twelve" in text.lower() and any(m in text for m in "☀☾★")
-    assert render.card_label(KIND, "3M") == "3☾"
+    assert faces.card_label(KIND, "3M") == "3☾"
     card = svg.card_svg(KIND, "4T")
-    assert card.startswith("<svg") and faces.MAGENTA in card
+    assert card.startswith("<svg") and decks.MAGENTA in card
     assert faces.card_face(KIND, "2S").name == "2 of suns"
 
 

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from replay import DISTRIBUTION
 from replay.analytics.catalog import SUMMARY, statistic_files
 from replay.cli import app
-from replay.htmlreport import replay_frames, replay_page
+from replay.render.pages import replay_frames, replay_page
 from replay.sources import open_sources
 
 ROOT = Path(__file__).parent.parent

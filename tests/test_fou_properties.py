@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games.fou import RULES, default_deck, hand_size
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 BOT_MIXES = [("random",), ("heuristic",), ("random", "heuristic")]
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.cards import bits
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games.base import Phase, RuleViolation
 from replay.games.fou import (
     COLOUR,
@@ -23,7 +22,8 @@ from replay.games.fou import (
     trick_winner,
     trick_winner_seat,
 )
-from replay.simulate import simulate_game
+from replay.model.cards import bits
+from replay.model.events import Event
 from tests.builders import GameLog
 
 

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from replay.audit import audit_game, audit_many, group_games
-from replay.events import COLUMNS, events_from_table
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.decode import events_from_table
+from replay.model.events import COLUMNS
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line, read_jsonl
 from replay.store.stream import import_jsonl

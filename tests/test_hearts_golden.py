@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from replay.engine.simulate import simulate_game
 from replay.games.hearts import RULES
-from replay.simulate import simulate_game
 from tests.golden_util import check_golden, transcript
 
 

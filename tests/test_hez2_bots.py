@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import random
 
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games.hez2 import DECK, RULES
-from replay.simulate import simulate_game
+from replay.model.events import Event
 from tests.builders import GameLog
 from tests.test_hez2_rules import declare, mid_round, play
 

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.cards import popcount
-from replay.events import Category, Event
+from replay.engine.simulate import simulate_game
 from replay.games.hez2 import DECK, RULES, Hez2State, split_pot
-from replay.simulate import simulate_game
+from replay.model.cards import popcount
+from replay.model.events import Category, Event
 
 BOT_MIXES = [("heuristic",), ("random", "heuristic"), ("heuristic", "random"), ("random",)]
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from replay.cards import popcount
 from replay.games.base import Phase, RuleViolation
 from replay.games.hez2 import DECK, RULES, SUITS, TURN, Hez2State, split_pot
+from replay.model.cards import popcount
 from tests.builders import GameLog
 
 NAMES = ["ann", "bob", "cy", "dee"]

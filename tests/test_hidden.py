@@ -20,14 +20,14 @@ from typing import Any, cast
 
 import pytest
 
-from replay.cards import Deck, bits, popcount
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import GAME_MODULES, available_kinds, get_rules
 from replay.games.base import RuleViolation
 from replay.games.hearts import DECK as HEARTS_DECK
 from replay.games.hearts import PLAY as HEARTS_PLAY
 from replay.games.hidden import Inconsistent, NoSampler, Slot, fill, sampler_for
-from replay.simulate import simulate_game
+from replay.model.cards import Deck, bits, popcount
+from replay.model.events import Event
 from tests.builders import GameLog, simulated_games
 
 

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.events import Event
+from replay.engine import walk
+from replay.engine.simulate import simulate_game
 from replay.games.base import RuleViolation
 from replay.games.hiifuu import PLAY, RULES, TABLE_SIZES, HiifuuState
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 BOT_MIXES = [("random",), ("heuristic",), ("random", "heuristic")]
 VARIANTS = [None, {"variant": "random-tokens"}]
@@ -203,7 +204,7 @@ def test_corrupted_logs_raise_rule_violations_only(
     changed: dict[str, Any] = {field: value}
     events[index] = replace(events[index], **changed)
     try:
-        for step in RULES.walk(events):
+        for step in walk(RULES, events):
             RULES.view(step.state, 0)
             RULES.render(step.state, 1)
     except RuleViolation as exc:  # only a setup fault escapes the walk

@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from replay.cards import popcount
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games.base import Phase, RuleViolation
 from replay.games.hiifuu import DEFAULT_TOKENS, RULES, SUITS, TABLE_SIZES, HiifuuState
-from replay.simulate import simulate_game
+from replay.model.cards import popcount
+from replay.model.events import Event
 from tests.builders import GameLog
 
 Deal = list[list[str]]  # per seat: the cards dealt

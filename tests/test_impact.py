@@ -13,13 +13,13 @@ import pytest
 from referencing import Registry, Resource
 from typer.testing import CliRunner
 
+from replay.audit.explain import explain_step
+from replay.audit.results import recomputed_result
 from replay.cli import app
 from replay.cli.common import read_events_file
-from replay.events import Event
-from replay.explain import explain_step
 from replay.games import get_rules
 from replay.games.base import Phase
-from replay.results import recomputed_result
+from replay.model.events import Event
 from replay.review.impact import corrected_state, game_impacts, places_of
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,13 +13,14 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from typer.testing import CliRunner
 
-from replay.audit import audit_game, waiting_text
-from replay.catalog import state_schema
+from replay.audit import audit_game
+from replay.audit.check import waiting_text
+from replay.audit.results import recomputed_result
 from replay.cli import app
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
-from replay.results import recomputed_result
-from replay.simulate import simulate_game
+from replay.model.events import Event
+from replay.model.specs import state_schema
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 

@@ -1,95 +1,83 @@
-"""The layers of the package, checked on the source: the store receives the catalogue of game
-kinds from above (:mod:`replay.catalog`) and imports no game; the rules import no storage, no
-command line and no dashboard; the rules protocol of a game imports nothing that simulates or
-shows a game, nor the engine's walk."""
+"""The layers of the package: the contracts of ``[tool.importlinter]`` in pyproject.toml (the
+layers in order, the rules protocol apart from simulation and presentation, no cycle between
+the parts of a package) hold, and a forbidden import breaks them; no two modules import each
+other in a cycle, however long; importing the command line loads no data library."""
 
 from __future__ import annotations
 
-import ast
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
-import pytest
+import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The ``lint-imports`` command (``--no-cache``: always the files as they are).
+LINT_IMPORTS = (
+    "import sys\nfrom importlinter.cli import lint_imports_command\n"
+    "sys.argv[1:2] = [sys.argv[1], '--no-cache']\nsys.exit(lint_imports_command())"
+)
 
 
-def imported(path: Path) -> set[str]:
-    """Every module an ``import`` or ``from ... import`` of a file names (relative imports
-    resolved against its package), at any depth of the file."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parent = ".".join(parts[: len(parts) - node.level + 1])
-                base = f"{parent}.{base}" if base else parent
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
+def lint_imports(*, path: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """import-linter's contracts checked on the package of this test, or on the copy of it in
+    ``path`` (then Python starts without its site hooks, which would find the installed one)."""
+    command = [sys.executable, "-c", LINT_IMPORTS, str(ROOT / "pyproject.toml")]
+    env = None
+    if path is not None:
+        command.insert(1, "-S")
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{path}:{sysconfig.get_paths()['purelib']}"}
+    where = path or ROOT
+    return subprocess.run(command, capture_output=True, text=True, cwd=where, env=env, check=False)
 
 
-def is_under(module: str, package: str) -> bool:
-    return module == package or module.startswith(package + ".")
+def test_the_import_contracts_are_kept() -> None:
+    result = lint_imports()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 kept, 0 broken" in result.stdout
 
 
-def violations(layer: str, forbidden: tuple[str, ...]) -> list[str]:
-    found = []
-    where = ROOT / layer
-    for path in [where] if where.is_file() else sorted(where.rglob("*.py")):
-        for module in sorted(imported(path)):
-            if any(is_under(module, f) for f in forbidden):
-                found.append(f"{path.relative_to(ROOT)} imports {module}")
-    return found
+def test_a_forbidden_import_breaks_the_contracts(tmp_path: Path) -> None:
+    """The store importing a game (a layer above it) and a game importing the store (its
+    independent sibling): the layers contract names both."""
+    for package in ("replay", "dashboards"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("*.so"))
+    errors = tmp_path / "replay" / "store" / "errors.py"
+    errors.write_text(errors.read_text("utf-8") + "\nimport replay.games.hearts\n", "utf-8")
+    rules = tmp_path / "replay" / "games" / "rules.py"
+    rules.write_text(rules.read_text("utf-8") + "\nimport replay.store.journal\n", "utf-8")
+    result = lint_imports(path=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "replay.store.errors -> replay.games.hearts" in result.stdout
+    assert "replay.games.rules -> replay.store.journal" in result.stdout
 
 
-LAYERS = {
-    "replay/store": ("replay.games",),
-    "replay/games": ("replay.store", "replay.cli", "dashboards"),
-}
-#: The modules of the rules protocol (what is due, the checks, the reducer) and what they may
-#: not import: the parts that simulate and show a game, the whole game, the engine's walk.
-RULES_PROTOCOL = ("replay/games/rules.py", "replay/games/state.py", "replay/games/checks.py",
-                  "replay/games/setups.py", "replay/games/native.py")  # fmt: skip
-NOT_RULES = (
-    "replay.games.simulation", "replay.games.presentation", "replay.games.game",
-    "replay.games.base", "replay.engine", "replay.simulate", "replay.render", "random",
-)  # fmt: skip
-
-
-@pytest.mark.parametrize("layer", sorted(LAYERS))
-def test_layer_imports(layer: str) -> None:
-    assert (ROOT / layer).is_dir()
-    assert violations(layer, LAYERS[layer]) == []
-
-
-@pytest.mark.parametrize("module", RULES_PROTOCOL)
-def test_the_rules_protocol_imports_no_simulation_or_presentation(module: str) -> None:
-    assert (ROOT / module).is_file()
-    assert violations(module, NOT_RULES) == []
-
-
-def test_the_scan_sees_imports() -> None:
-    # the scan itself: a module importing a game by every spelling is caught
-    source = ROOT / "replay" / "store" / "validate.py"
-    assert "replay.catalog" in imported(source)
-    tree = ast.parse(
-        "from replay.games import get_rules\nimport replay.games.base\nfrom ..games import x\n"
+def cycles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
+    """Every direct import ``(a, b)`` whose module ``b`` leads back to ``a``."""
+    return sorted(
+        (importer, imported)
+        for importer in graph.modules
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if graph.chain_exists(importer=imported, imported=importer)
     )
-    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert is_under("replay.games.base", "replay.games") and "replay.games.base" in names
+
+
+def test_no_module_is_part_of_an_import_cycle() -> None:
+    graph = grimp.build_graph("replay", "dashboards", cache_dir=None)
+    assert cycles(graph) == []
+    # the check itself: a cycle through four modules and two packages is found
+    graph.add_import(importer="replay.model.cards", imported="replay.engine.walker")
+    found = cycles(graph)
+    assert ("replay.model.cards", "replay.engine.walker") in found
+    assert all(importer != "replay.cli" for importer, _ in found)
 
 
 def test_the_command_line_loads_no_data_library_before_a_command_runs() -> None:
     """``replay --version`` and ``replay --help`` stay quick: importing the CLI loads neither the
     data libraries nor the audit (each command imports what it uses)."""
-    heavy = ("pyarrow", "numpy", "duckdb", "deltalake", "replay.audit", "replay.spark.cli")
+    heavy = ("pyarrow", "numpy", "duckdb", "deltalake", "replay.audit", "replay.cli.spark_engine")
     code = (
         "import sys, replay.cli\n"
         "from replay import engine_build\n"

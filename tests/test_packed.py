@@ -1,4 +1,4 @@
-"""Packed tricks (``replay.packed``): every value read back as written, at every width and
+"""Packed tricks (``replay.model.packed``): every value read back as written, at every width and
 length a trick can take (compiled, in C int64 arithmetic: the shifts past bit 31 included)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, pack, placed, unpack
+from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, pack, placed, unpack
 
 
 @st.composite

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from replay.audit import audit_game
-from replay.cards import bits
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import fou, get_rules, hearts, hez2
 from replay.games.base import Phase, RuleViolation
-from replay.simulate import simulate_game
+from replay.model.cards import bits
+from replay.model.events import Event
 
 DECKS = {"hearts": hearts.DECK, "hez2": hez2.DECK, "fou": fou.DECK}
 Situation = tuple[Any, Event, list[Event], int]  # state before events[i], events[i], log, i

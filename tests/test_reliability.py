@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from replay.audit import audit_game, audit_many
-from replay.events import Event, events_to_table
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event, events_to_table
 from replay.store import EventStore, InvalidGame, stream
 from replay.store.journal import MAX_QUOTED, file_name
 from replay.store.jsonl import event_to_line, read_jsonl, write_lines

@@ -20,7 +20,8 @@ import pyarrow as pa
 import pytest
 
 from replay.cli import main
-from replay.events import Event, events_from_table
+from replay.model.decode import events_from_table
+from replay.model.events import Event
 from replay.sources import open_sources
 from replay.store.jsonl import event_to_line
 from tests.store_helpers import hearts_game, run_cli, tmpfs
@@ -216,7 +217,7 @@ def test_every_text_output_escapes_control_characters(tmp_path: Path) -> None:
 
 
 def test_a_value_cannot_end_or_comment_out_the_replay_page_script() -> None:
-    from replay.htmlreport import replay_frames, replay_page
+    from replay.render.pages import replay_frames, replay_page
 
     names = ["</script><script>alert(1)</script>", "<!--", "a&b\u2028", "<script>"]
     events = [dataclasses.replace(e, game_id="<!--<script>") for e in hearts_game("h")]
@@ -331,7 +332,7 @@ def test_a_file_audit_reads_whole_games_a_part_of_the_file_at_a_time(
 ) -> None:
     """The file spread by game over parts (its games interleaved): the audit holds a part's
     games at a time, not the file's, and says what it says of the file read whole."""
-    import replay.events as events_module
+    import replay.model.decode as decode_module
     from replay.store import stream
 
     games = [[event_to_line(e) for e in hearts_game(f"g{i}", seed=i)] for i in range(4)]
@@ -350,7 +351,7 @@ def test_a_file_audit_reads_whole_games_a_part_of_the_file_at_a_time(
         rows.append(table.num_rows)
         return real(table)
 
-    monkeypatch.setattr(events_module, "events_from_table", counted)  # read where it runs
+    monkeypatch.setattr(decode_module, "events_from_table", counted)  # read where it runs
     parted = run_cli("audit", str(path), "--format", "json")
     assert parted.exit_code == whole.exit_code == 2, parted.output
     assert json.loads(parted.output) == json.loads(whole.output)

@@ -12,14 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 import replay.cli.replay_cmds as replay_cmds
-import replay.render
-from replay.catalog import state_schema
+import replay.render.terminal
 from replay.cli import app
-from replay.cursor import Cursor, event_words
-from replay.events import Event
+from replay.engine.cursor import Cursor, event_words
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
-from replay.render import PLAIN, card_label, card_style
-from replay.simulate import simulate_game
+from replay.model.events import Event
+from replay.model.faces import PLAIN, card_label, card_style
+from replay.model.specs import state_schema
 from replay.store import EventStore
 
 SCHEMA = state_schema()
@@ -216,7 +216,7 @@ def test_split_keys_reads_arrows() -> None:
 
 # --------------------------------------------------------------------- rendering
 def test_render_doctests() -> None:
-    for module in (replay.render, replay_cmds):
+    for module in (replay.render.terminal, replay_cmds):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0
 

@@ -13,9 +13,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
+from replay.model.events import Event
 from replay.store.jsonl import event_to_line
 from tests.store_helpers import run_cli
 

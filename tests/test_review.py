@@ -10,14 +10,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
 from replay.games.base import RuleViolation
 from replay.games.hearts import DECK
+from replay.model.events import Event
 from replay.review.engine import Settings, held_out_loss, plan_review, review_steps
 from replay.review.rollout import Rollouts, play_unit, score_unit
 from replay.review.stats import mean_interval, t975
-from replay.simulate import simulate_game
 from replay.solver import solve
 from tests.review_support import HEARTS
 

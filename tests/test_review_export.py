@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from replay.cursor import cards_in_text
-from replay.render import plain_card_label
+from replay.corpus.samples import write_jsonl
+from replay.engine.cursor import cards_in_text
+from replay.model.faces import plain_card_label
 from replay.review.engine import Settings, review_game
 from replay.review.report import loss_words
-from replay.samples import write_jsonl
 from tests.review_support import first_hand
 from tests.store_helpers import run_cli
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner, Result
 
 from replay.analytics import Analytics, Filters, reviews
 from replay.cli import app
-from replay.events import Event
+from replay.model.events import Event
 from replay.review import engine
 from replay.review.engine import Settings, review_games
 from replay.review.report import decision_row

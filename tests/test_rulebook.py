@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from replay.games import available_kinds, get_rules
-from replay.rulebook import has_rule, rule_text, rules
-from replay.violation import LogRule
+from replay.model.rulebook import has_rule, rule_text, rules
+from replay.model.violation import LogRule
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
 

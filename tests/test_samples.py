@@ -1,4 +1,4 @@
-"""sample_logs/store and sample_logs/jsonl: the club's season of replay/season.py."""
+"""sample_logs/store and sample_logs/jsonl: the club's season of replay/corpus/season.py."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import pyarrow as pa
 import pytest
 
 from replay.audit import audit_many
-from replay.events import Event, events_to_table
+from replay.corpus.samples import build_season, jsonl_files
+from replay.corpus.season import BOTS, HUMANS, plan, season_games
 from replay.games import available_kinds, get_rules
-from replay.samples import build_season, jsonl_files
-from replay.season import BOTS, HUMANS, plan, season_games
+from replay.model.events import Event, events_to_table
 from replay.store import EventStore
 from replay.store.jsonl import line_to_event
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
 from replay.games.base import SeatHandsState
 from replay.games.fou import COLOUR_MASK, DECK, FouState, may_play
@@ -15,7 +16,6 @@ from replay.games.fou_fast import _may_play_now
 from replay.games.hearts import HeartsState
 from replay.games.hez2 import Hez2State
 from replay.games.hiifuu import HiifuuState
-from replay.simulate import simulate_game
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from replay.engine.simulate import simulate_game
 from replay.games import get_plain_rules
 from replay.games.base import Phase
-from replay.simulate import simulate_game
 from replay.solver import (
     NotSolvable,
     build_model,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.simulate import simulate_game
 from replay.sources import STDIN_NAME, cut_list, expand, open_sources, unreadable_start
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line

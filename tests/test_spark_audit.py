@@ -20,7 +20,7 @@ import pytest
 from deltalake import DeltaTable
 
 from replay.audit import AuditReport, audit_many
-from replay.events import SCHEMA
+from replay.model.events import SCHEMA
 from replay.spark.snapshot import unsupported_features
 from replay.store import EventStore
 from tests.spark_support import DISPUTES, UNAVAILABLE, needs_spark
@@ -162,7 +162,8 @@ def test_engine_spark_without_java_says_so(pristine: Path, monkeypatch: pytest.M
 
 def test_importing_replay_imports_no_pyspark() -> None:
     code = (
-        "import sys, replay, replay.cli, replay.spark, replay.spark.audit, replay.spark.cli\n"
+        "import sys, replay, replay.cli, replay.spark, replay.spark.audit\n"
+        "import replay.cli.spark_engine\n"
         "assert 'pyspark' not in sys.modules, 'pyspark imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -12,10 +12,11 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from replay.audit import AuditReport, GameAudit, audit_game, audit_many, sort_report
-from replay.events import events_from_table
-from replay.report import format_report, noteworthy, write_report
-from replay.spool import SpooledReport
+from replay.audit import AuditReport, GameAudit, audit_game, audit_many
+from replay.audit.findings import sort_report
+from replay.audit.report import format_report, noteworthy, write_report
+from replay.audit.spool import SpooledReport
+from replay.model.decode import events_from_table
 from replay.store import EventStore
 from replay.store.jsonl import parse_jsonl
 from replay.store.stream import import_jsonl

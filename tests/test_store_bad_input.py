@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from replay.events import Event, events_to_table
+from replay.model.events import Event, events_to_table
 from replay.store import EventStore
 from replay.store.jsonl import JsonlRead, event_to_line, read_jsonl
 from tests.store_helpers import hearts_games

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from replay.events import events_to_table
+from replay.model.events import events_to_table
 from replay.store import (
     AmbiguousGameId,
     ConcurrencyConflict,
@@ -52,7 +52,7 @@ def test_synthetic_table_round_trips_with_timestamps(store: EventStore) -> None:
 
 
 def test_scan_with_dictionaries_reads_the_same_values(store: EventStore) -> None:
-    from replay.audit import plain_strings
+    from replay.audit.check import plain_strings
 
     store.ingest(hearts_games(3))
     plain = pa.Table.from_batches(list(store.scan()))
@@ -71,7 +71,7 @@ def test_scan_with_dictionaries_reads_files_of_many_row_groups(
     row groups would hold two dictionaries of ``cards`` (Arrow cannot read that into a list)."""
     import pyarrow.parquet as pq
 
-    from replay.audit import plain_strings
+    from replay.audit.check import plain_strings
     from replay.store import table as store_table
 
     monkeypatch.setattr(store_table, "ROW_GROUP_ROWS", 1000)

@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 from typer.testing import CliRunner
 
 from replay.cli import app
-from replay.events import SCHEMA
+from replay.model.events import SCHEMA
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line, row_to_line, table_lines, table_text
 from tests.store_helpers import hearts_games

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 from deltalake import DeltaTable, write_deltalake
 
-from replay.events import events_to_table
+from replay.model.events import events_to_table
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 from tests.store_helpers import hearts_games, run_cli

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.events import Event
+from replay.model.events import Event
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 from tests.store_helpers import hearts_games, run_cli

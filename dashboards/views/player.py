@@ -14,16 +14,17 @@ import streamlit as st
 
 from dashboards.charts import in_words, rate_chart
 from dashboards.data import (
-    Chosen,
     Snapshot,
     analytics,
     chosen_games,
     csv_bytes,
+    library,
     page_context,
     player_names,
     show_problems,
     warned,
 )
+from replay.analytics import Filters
 from replay.analytics.words import value_words
 
 #: The most opponents the head-to-head chart shows (the most games together first).
@@ -31,22 +32,22 @@ OPPONENTS = 25
 
 
 @st.cache_resource(show_spinner="Reading the player's results…", max_entries=64)
-def statistic(path: str, name: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
+def statistic(path: str, name: str, chosen: Filters, snap: Snapshot) -> pa.Table:
     """One statistic's rows of the chosen player (``player`` column) under the filters."""
-    table: pa.Table = analytics(path, snap).statistic(name, chosen.analytics()).table
+    table: pa.Table = library(path, snap).statistic(name, chosen).table
     return table.filter(pc.equal(table.column("player"), pa.scalar(str(chosen.player))))
 
 
 @st.cache_resource(show_spinner="Rating the players…", max_entries=32)
-def rating_history(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
-    table: pa.Table = analytics(path, snap).rating_history(chosen.analytics())
+def rating_history(path: str, chosen: Filters, snap: Snapshot) -> pa.Table:
+    table: pa.Table = library(path, snap).rating_history(chosen)
     return table
 
 
 @st.cache_resource(max_entries=32)
-def places(path: str, chosen: Chosen, snap: Snapshot) -> dict[str, int]:
+def places(path: str, chosen: Filters, snap: Snapshot) -> dict[str, int]:
     """The player's place in each of the chosen games, by game id."""
-    rows = analytics(path, snap).rating_results(chosen.analytics()).to_pylist()
+    rows = library(path, snap).rating_results(chosen).to_pylist()
     return {r["game_id"]: r["place"] for r in rows if r["player"] == chosen.player}
 
 
@@ -55,7 +56,7 @@ def adopt() -> None:
     st.session_state["player"] = st.session_state["player_pick"]
 
 
-def pick_player(path: str, chosen: Chosen, snap: Snapshot) -> str | None:
+def pick_player(path: str, chosen: Filters, snap: Snapshot) -> str | None:
     if chosen.player is not None:
         return chosen.player
     names = player_names(path, chosen.kind, snap)
@@ -75,7 +76,7 @@ def section(heading: str, table: pa.Table, nothing: str) -> bool:
     return table.num_rows > 0
 
 
-def results(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def results(path: str, chosen: Filters, snap: Snapshot) -> None:
     table = statistic(path, "games_played", chosen, snap)
     if not section("Results", table, "No game of this player among the chosen ones."):
         return
@@ -92,7 +93,7 @@ def results(path: str, chosen: Chosen, snap: Snapshot) -> None:
         st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
 
 
-def rating(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def rating(path: str, chosen: Filters, snap: Snapshot) -> None:
     table = rating_history(path, chosen, snap)
     if not section(
         "Rating over time", table, "No rated game of this player among the chosen ones."
@@ -119,7 +120,7 @@ def rating(path: str, chosen: Chosen, snap: Snapshot) -> None:
                "of each day the player played; the band narrows as games are rated.")  # fmt: skip
 
 
-def head_to_head(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def head_to_head(path: str, chosen: Filters, snap: Snapshot) -> None:
     table = statistic(path, "head_to_head", chosen, snap)
     if not section("Head to head", table, "No opponent among the chosen games."):
         return
@@ -133,7 +134,7 @@ def head_to_head(path: str, chosen: Chosen, snap: Snapshot) -> None:
         st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
 
 
-def games(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def games(path: str, chosen: Filters, snap: Snapshot) -> None:
     st.header("Games", anchor="games")
     table = chosen_games(path, chosen, snap)
     placed = places(path, chosen, snap)

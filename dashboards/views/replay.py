@@ -26,8 +26,8 @@ from dashboards.data import (
 )
 from dashboards.review_pane import review_pane
 from dashboards.verdicts import in_notation, outcome_html
-from replay.cursor import Jump
-from replay.svg import cards_html
+from replay.engine.cursor import Jump
+from replay.render.svg import cards_html
 from replay.words import counted
 
 #: The jump buttons, in screen order: (jump, label, help).

@@ -26,18 +26,19 @@ from dashboards.charts import (
     tooltips,
 )
 from dashboards.data import (
-    Chosen,
     Snapshot,
     analytics,
     csv_bytes,
+    library,
     page_context,
     show_problems,
     warned,
 )
-from replay import catalog
+from replay.analytics import Filters
 from replay.analytics.words import column_words
-from replay.faces import Face, card_face, card_order
 from replay.games import available_kinds
+from replay.model import specs
+from replay.model.faces import Face, card_face, card_order
 
 #: The sections of the page, in order (a statistic's file names its own).
 SECTIONS = ("Players", "Seats and the deal", "Rounds and scores", "Cards", "More")
@@ -49,24 +50,24 @@ MEASURES = frozenset(
 
 
 @st.cache_resource(show_spinner="Computing the statistics…", max_entries=64)
-def statistics(path: str, chosen: Chosen, snap: Snapshot) -> list[Any]:
-    return list(analytics(path, snap).statistics(chosen.analytics()))
+def statistics(path: str, chosen: Filters, snap: Snapshot) -> list[Any]:
+    return list(library(path, snap).statistics(chosen))
 
 
 @st.cache_resource(show_spinner="Computing the rate…", max_entries=128)
-def insight(path: str, metric: str, dimension: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
-    table: pa.Table = analytics(path, snap).insight(metric, dimension, chosen.analytics())
+def insight(path: str, metric: str, dimension: str, chosen: Filters, snap: Snapshot) -> pa.Table:
+    table: pa.Table = library(path, snap).insight(metric, dimension, chosen)
     return table
 
 
 @st.cache_resource(show_spinner="Rating the players…", max_entries=32)
-def ratings(path: str, chosen: Chosen, snap: Snapshot) -> pa.Table:
-    table: pa.Table = analytics(path, snap).ratings(chosen.analytics())
+def ratings(path: str, chosen: Filters, snap: Snapshot) -> pa.Table:
+    table: pa.Table = library(path, snap).ratings(chosen)
     return table
 
 
 def kind_title(kind: str) -> str:
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     return spec.title if spec is not None else kind
 
 
@@ -209,7 +210,7 @@ def question(result: Any, kind: str) -> str:
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def prepared(path: str, chosen: Chosen, snap: Snapshot) -> list[tuple[Any, str, Any, bytes]]:
+def prepared(path: str, chosen: Filters, snap: Snapshot) -> list[tuple[Any, str, Any, bytes]]:
     """Each statistic of the chosen kind with its question, chart and CSV, built once per
     filter (a rerun only sends them)."""
     kind = str(chosen.kind)
@@ -247,7 +248,7 @@ def show_result(kind: str, result: Any, title: str, chart: Any, csv: bytes) -> N
 
 
 # --------------------------------------------------------------------- the page's parts
-def pick_kind(chosen: Chosen) -> str | None:
+def pick_kind(chosen: Filters) -> str | None:
     """The sidebar's game, else one picked here (the page shows one kind at a time)."""
     kinds = available_kinds()
     if chosen.kind is not None or not kinds:
@@ -270,9 +271,9 @@ def contents(sections: dict[str, list[str]], more: Sequence[str]) -> None:
     st.markdown("\n".join(lines))
 
 
-def picker(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def picker(path: str, chosen: Filters, snap: Snapshot) -> None:
     """A rate by any dimension, in the manner of lichess insights."""
-    lib = analytics(path, snap)
+    lib = library(path, snap)
     metrics = {m.name: m for m in lib.metrics(chosen.kind)}
     dimensions = [d for d in lib.dimensions(chosen.kind) if d != "kind"]
     for key, known in (("metric", metrics), ("dimension", dimensions)):
@@ -301,7 +302,7 @@ def picker(path: str, chosen: Chosen, snap: Snapshot) -> None:
                            "text/csv", key="csv_insight")  # fmt: skip
 
 
-def leaderboard(path: str, chosen: Chosen, snap: Snapshot) -> None:
+def leaderboard(path: str, chosen: Filters, snap: Snapshot) -> None:
     st.header("Ratings", anchor="ratings")
     table = ratings(path, chosen, snap)
     st.caption(
@@ -322,9 +323,9 @@ def main() -> None:
     show_problems(path)
     lib = analytics(path, snap)
     if lib is None:
-        st.info("The statistics library is not available for this source.")
+        st.info("There are no games to count in this source.")
         return
-    for problem in getattr(lib, "problems", [])[:5]:
+    for problem in lib.problems[:5]:
         st.warning(str(problem))
     kind = pick_kind(chosen)
     chosen = dataclasses.replace(chosen, kind=kind)

@@ -1,8 +1,8 @@
 """The statistics library: views over the events, statistics, rates and ratings.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
->>> from replay.events import events_to_table
+>>> from replay.engine.simulate import simulate_game
+>>> from replay.model.events import events_to_table
 >>> table = events_to_table(simulate_game(get_rules("hearts"), "g1", players=4, seed=1))
 >>> stats = Analytics.open(table)
 >>> stats.overview(Filters()).column("games").to_pylist()
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from replay.analytics import catalog, engine
+from replay.analytics import catalog, derived, engine, ratings, reviews
 from replay.analytics.rates import MIN_SAMPLE, with_rates
 
 if TYPE_CHECKING:
@@ -127,15 +127,13 @@ class Analytics:
         for a store of at most :data:`MATERIALIZE_ROWS` events without fresh derived tables).
         ``use_derived=False, materialize=False``: every query reads the raw events.
         """
-        from replay.analytics import catalog, derived, reviews
-
         if isinstance(source, pa.Table):
             con = engine.connect(source)
             if materialize is not False:
                 engine.materialize(con, catalog.derived_views())
             engine.seal(con, [])
             return cls(engine.DuckDBRunner(con))
-        files = source._readable(source.files())
+        files = source.readable_files()
         paths = [f.path for f in files]
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         notes: list[str] = []
@@ -178,6 +176,11 @@ class Analytics:
         """The players of the chosen games, alphabetically."""
         table = self._run(_PLAYERS, f)
         return [p for p in table.column("player").to_pylist() if p is not None]
+
+    def chosen_game_ids(self, f: Filters) -> list[str]:
+        """The ids of the games the filters choose (the ``chosen`` view every statistic counts
+        from), in id order: a list of games that agrees with the statistics."""
+        return [str(g) for g in self._run(_CHOSEN_IDS, f).column("game_id").to_pylist()]
 
     def player_counts(self, f: Filters) -> pa.Table:
         """Distinct players of the chosen games per kind (kind, players; every seat, so a
@@ -251,8 +254,6 @@ class Analytics:
         given, of the ratings at the end of the window (``f.until``; with no date filter, after
         the last game) of the players who played in it (from ``f.since``), with their games in
         it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings."""
-        from replay.analytics import ratings
-
         if self.stored_ratings:  # the rating log of replay reindex
             table = self._run(ratings.LOG_RATINGS, f)
         else:
@@ -265,8 +266,6 @@ class Analytics:
         """The chosen player's (every player's, without one) rating at the end of every day
         they played, in the ladder the filters choose (the kind, the seat count), within the
         dates: kind, player, day, games, mu, sigma, conservative (ratings.HISTORY)."""
-        from replay.analytics import ratings
-
         if self.stored_ratings:
             log = self._run(ratings.STORED_LOG, f)
         else:
@@ -300,6 +299,7 @@ ORDER BY s.kind NULLS LAST
 """
 
 _GAMES_BY_KIND = "SELECT kind, count(*) AS games FROM chosen GROUP BY kind"
+_CHOSEN_IDS = "SELECT game_id FROM chosen ORDER BY game_id"
 
 _INSIGHT = """
 SELECT d.{dimension} AS {dimension}, sum(m.hit) AS hits, count(*) AS opportunities
@@ -310,15 +310,9 @@ ORDER BY d.{dimension}
 """
 
 
-#: The results the ratings rate: every seat with a place and a player, in date order (a seat
-#: recorded twice by a faulty log, in the order of its places on every engine).
-ALL_RESULTS = """
-SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
-FROM seats s
-WHERE s.place IS NOT NULL AND s.player IS NOT NULL
-ORDER BY s.started, s.game_id, s.seat, s.place
-"""
-_RESULTS = ALL_RESULTS.replace("FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n")
+_RESULTS = ratings.ALL_RESULTS.replace(
+    "FROM seats s\n", "FROM seats s\nJOIN chosen c ON c.gno = s.gno\n"
+)
 #: Those of the ladder the filters choose (the kind, the seat count; every date).
 _LADDER_RESULTS = """
 SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place

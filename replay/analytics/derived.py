@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pyarrow.parquet as pq
 
 from replay.analytics import catalog, engine
+from replay.analytics.ratings import ALL_RESULTS, LOG_FORMAT, rating_log
 
 if TYPE_CHECKING:
     import duckdb
@@ -33,12 +34,6 @@ MANIFEST = "manifest.json"
 #: The stored tables whose content is made by Python code, not by the SQL files, and the
 #: version of it: a manifest naming another version does not give them.
 _FORMATS_KEY = "formats"
-
-
-def readable_files(store: EventStore) -> list[str]:
-    """The snapshot's data files that can be read (the store reports the others in its
-    ``problems``)."""
-    return [f.path for f in store._readable(store.files())]
 
 
 def fingerprint(paths: Sequence[str]) -> str:
@@ -73,17 +68,12 @@ def fresh_tables(store: EventStore, paths: Sequence[str]) -> dict[str, str]:
 
 
 def _formats() -> dict[str, int]:
-    from replay.analytics.ratings import LOG_FORMAT
-
     return {RATING_LOG: LOG_FORMAT}
 
 
 def _write_rating_log(con: duckdb.DuckDBPyConnection, target: Path) -> int:
     """The rating log of every game, per kind and per kind and seat count, written to
     ``target``; returns its rows."""
-    from replay.analytics.api import ALL_RESULTS
-    from replay.analytics.ratings import rating_log
-
     log = rating_log(con.sql(ALL_RESULTS).to_arrow_table(), whole=True, split=True)
     partial = target.with_suffix(".parquet.partial")
     pq.write_table(log, partial, compression="zstd")
@@ -98,7 +88,7 @@ def rebuild(
 
     ``memory_limit`` (DuckDB's, e.g. ``"4GB"``): beyond it DuckDB spills to
     ``_analytics/.tmp``."""
-    paths = readable_files(store)
+    paths = [f.path for f in store.readable_files()]
     folder = store.path / DERIVED_DIR
     folder.mkdir(exist_ok=True)
     con = engine.connect(paths, threads=threads)

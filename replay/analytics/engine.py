@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 
 from replay.analytics import catalog
-from replay.events import COLUMNS, SCHEMA
+from replay.model.events import COLUMNS, SCHEMA, conform_events
 
 
 class QueryRefused(ValueError):
@@ -84,17 +84,6 @@ def materialize(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> None:
     for name in names:
         con.execute(f'CREATE TABLE "{name}__table" AS SELECT * FROM "{name}"')
         con.execute(f'CREATE OR REPLACE VIEW "{name}" AS SELECT * FROM "{name}__table"')
-
-
-def conform_events(table: pa.Table) -> pa.Table:
-    """An events table with every column of :data:`SCHEMA` (missing ones null)."""
-    columns: list[pa.Array[Any] | pa.ChunkedArray[Any]] = [
-        table.column(f.name).cast(f.type)
-        if f.name in table.column_names
-        else pa.nulls(table.num_rows, f.type)
-        for f in SCHEMA
-    ]
-    return pa.Table.from_arrays(columns, schema=SCHEMA)
 
 
 def run_script(con: duckdb.DuckDBPyConnection, script: str) -> None:

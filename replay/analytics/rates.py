@@ -2,34 +2,20 @@
 
 A statistic that is a rate has ``hits`` and ``opportunities`` columns; :func:`with_rates` adds
 ``rate``, ``low``, ``high`` (the Wilson score interval) and ``flagged`` (fewer than
-:data:`MIN_SAMPLE` opportunities: too few to read the rate as a figure).
-
->>> [round(x, 3) for x in wilson(8, 10)]
-[0.49, 0.943]
+:data:`MIN_SAMPLE` opportunities: too few to read the rate as a figure), as
+:func:`replay.review.stats.wilson` gives it for one rate.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyarrow as pa
 
+from replay.review.stats import Z95
+
 #: Below this many opportunities a rate is flagged.
 MIN_SAMPLE = 30
-#: The normal quantile of a two-sided 95% interval.
-Z95 = 1.959963984540054
 RATE_COLUMNS = ("rate", "low", "high", "flagged")
-
-
-def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of ``hits`` successes in ``n`` trials (n > 0)."""
-    p = hits / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if hits <= 0 else max(0.0, centre - half)
-    return low, 1.0 if hits >= n else min(1.0, centre + half)
 
 
 def is_rate(table: pa.Table) -> bool:

@@ -26,6 +26,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from openskill.models import PlackettLuce
 
+from replay.analytics import engine
+
 #: The model whose defaults :func:`update` uses (mu 25, sigma 25/3, beta 25/6, kappa 0.0001,
 #: tau 25/300; no sigma limit, no balance, no weights).
 _MODEL = PlackettLuce()
@@ -62,6 +64,15 @@ _LOG_FIELDS: list[pa.Field[Any]] = [
 LOG_SCHEMA = pa.schema(_LOG_FIELDS)
 #: The version of what :func:`rating_log` writes: stored logs of another version are not read.
 LOG_FORMAT = 1
+
+#: The results the ratings rate: every seat with a place and a player, in date order (a seat
+#: recorded twice by a faulty log, in the order of its places on every engine).
+ALL_RESULTS = """
+SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
+FROM seats s
+WHERE s.place IS NOT NULL AND s.player IS NOT NULL
+ORDER BY s.started, s.game_id, s.seat, s.place
+"""
 
 #: Columns ``rate`` and ``rating_log`` read (``day`` and ``players`` when present).
 RESULT_COLUMNS = ("game_id", "kind", "started", "player", "place")
@@ -357,8 +368,6 @@ def ratings_of_log(log: pa.Table, params: Mapping[str, object], sql: str = LOG_R
     """:data:`LOG_RATINGS` (or ``sql``) over ``log`` (a table :func:`rating_log` made), in
     DuckDB."""
     import duckdb
-
-    from replay.analytics import engine
 
     con = duckdb.connect()
     try:

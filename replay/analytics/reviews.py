@@ -23,6 +23,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from replay.analytics.derived import DERIVED_DIR
+from replay.review.engine import review_games
+from replay.review.report import DECISION_COLUMNS, decision_row
 from replay.text import shown
 
 if TYPE_CHECKING:
@@ -115,8 +117,6 @@ def update_reviews(store: EventStore, settings: Settings, *, jobs: int = 1) -> R
     """Review the store's games not yet reviewed with ``settings`` (see the module) and store
     every review; a game that cannot be reviewed is named in ``problems`` and keeps the review
     stored before, if any."""
-    from replay.review.engine import review_games
-
     listing = store.list_games_table().select(["game_id", "events"]).to_pylist()
     events = {r["game_id"]: int(r["events"]) for r in listing}
     update = ReviewUpdate()
@@ -178,8 +178,6 @@ def _game_row(review: GameReview, events: int) -> dict[str, Any]:
 
 
 def _decision_row(decision: DecisionReview, review: GameReview) -> dict[str, Any]:
-    from replay.review.report import DECISION_COLUMNS, decision_row
-
     row = decision_row(decision)
     out = {name: row[name] for name in DECISION_COLUMNS}
     out["samples"] = review.settings.samples

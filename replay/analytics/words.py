@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from replay.model import specs
+
 #: Columns whose words are not their parts.
 COLUMNS: Final[dict[str, str]] = {
     "kind": "game",
@@ -75,8 +77,6 @@ def value_words(column: str, value: Any) -> str:
     if value is None:
         return "-"
     if column == "kind":
-        from replay import catalog
-
-        spec = catalog.spec(str(value))
+        spec = specs.spec(str(value))
         return spec.title if spec is not None else str(value)
     return VALUES.get(column, "{}").format(value)

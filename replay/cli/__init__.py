@@ -1,6 +1,7 @@
 """The ``replay`` command line: a thin layer over the library.
 
-Each group of commands lives in its own module and registers itself on :data:`app`.
+Each group of commands lives in its own module and registers itself on
+:data:`replay.cli.app.app`.
 """
 
 from __future__ import annotations
@@ -9,86 +10,24 @@ import errno
 import os
 import signal
 import sys
-from typing import Annotated
 
-import typer
-
-from replay.cli.output import COLOR, Color
-
-app = typer.Typer(
-    name="replay",
-    help="Replay, audit and analyse recorded card games (Hearts, Hez2, Hiifuu, Fou!).",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+from replay.cli import (  # noqa: F401  (each registers its commands on `app` when imported)
+    audit_cmds,
+    dashboard_cmds,
+    replay_cmds,
+    review_cmds,
+    sim_cmds,
+    solve_cmds,
+    stats_cmds,
+    store_cmds,
 )
+from replay.cli.app import app
+
+__all__ = ["CLOSED_PIPE", "app", "main", "quiet_closed_pipe"]
 
 #: The exit status after output to a closed pipe (``replay games S | head -1``) where no
 #: SIGPIPE kills the process first: 128 + SIGPIPE, what a shell shows for git's.
 CLOSED_PIPE = 141
-
-
-def _print_version(value: bool) -> None:
-    if value:
-        from importlib.metadata import version
-
-        from replay import DISTRIBUTION, engine_build
-
-        typer.echo(f"replay {version(DISTRIBUTION)} (rules engine: {engine_build()})")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    show_version: bool = typer.Option(
-        False,
-        "--version",
-        callback=_print_version,
-        is_eager=True,
-        help="Print the version and which build of the rules engine runs.",
-    ),
-    color: Annotated[
-        Color,
-        typer.Option(
-            "--color", help="Colour: auto (on a terminal, unless NO_COLOR is set), always, never."
-        ),
-    ] = Color.auto,
-    ascii_cards: Annotated[
-        bool,
-        typer.Option(
-            "--ascii",
-            help="Cards as the logs write them (QS), not with suit marks (Q♠); the default "
-            "where the output's encoding has no marks.",
-        ),
-    ] = False,
-) -> None:
-    """Replay, audit and analyse recorded card games (Hearts, Hez2, Hiifuu, Fou!)."""
-    from replay.cli.output import use_color
-    from replay.render import set_ascii
-
-    COLOR["mode"] = color
-    set_ascii(ascii_cards or not _can_show_marks(), colour=use_color())
-
-
-def _can_show_marks() -> bool:
-    """Whether stdout's encoding has the suit marks."""
-    try:
-        "♠♥◉⚔★".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
-# Command modules register their commands on `app` when imported.
-from replay.cli import audit_cmds as _audit_cmds  # noqa: E402,F401
-from replay.cli import dashboard_cmds as _dashboard_cmds  # noqa: E402,F401
-from replay.cli import replay_cmds as _replay_cmds  # noqa: E402,F401
-from replay.cli import review_cmds as _review_cmds  # noqa: E402,F401
-from replay.cli import sim_cmds as _sim_cmds  # noqa: E402,F401
-from replay.cli import solve_cmds as _solve_cmds  # noqa: E402,F401
-from replay.cli import stats_cmds as _stats_cmds  # noqa: E402,F401
-from replay.cli import store_cmds as _store_cmds  # noqa: E402,F401
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     Engine,
     EngineOpt,
@@ -33,9 +33,9 @@ from replay.text import shown
 
 if TYPE_CHECKING:
     from replay.audit import GameAudit
-    from replay.events import Event
+    from replay.audit.spool import SpooledReport
+    from replay.model.events import Event
     from replay.review.impact import Impact
-    from replay.spool import SpooledReport
 
 DEFAULT_JOBS = os.cpu_count() or 1
 
@@ -104,9 +104,9 @@ def audit(
     with what the game waits for, unless ``--complete``. With ``--impact``, each finding's
     adjusted result (``replay explain --impact``) beside it (not with ``--engine spark``)."""
     from replay.audit import audit_game
-    from replay.report import write_report
-    from replay.spark.cli import audit_with_spark
-    from replay.spool import SpooledReport
+    from replay.audit.report import write_report
+    from replay.audit.spool import SpooledReport
+    from replay.cli.spark_engine import audit_with_spark
 
     impacts = _Impacts(samples, seed) if impact else None
     with SpooledReport() as report:
@@ -235,7 +235,7 @@ def _audit_file(
 ) -> bool:
     """Audit a JSON Lines file, streamed; False (and a problem) when it is no log at all."""
     from replay.audit import group_games
-    from replay.events import events_from_table
+    from replay.model.decode import events_from_table
     from replay.sources import unreadable_start
     from replay.store.stream import game_tables
     from replay.store.validate import Rejection
@@ -283,11 +283,11 @@ def _audit_store(
     store: Any, kind: str | None, jobs: int, complete: bool
 ) -> Iterator[list[GameAudit]]:
     """The audits of every game of a store, a slice at a time
-    (:func:`replay.store_audit.audit_slices`), with a progress bar. The slices are read into
+    (:func:`replay.audit.store.audit_slices`), with a progress bar. The slices are read into
     Arrow's jemalloc pool: each slice's memory handed back once freed (the default pool kept
     about 150 MB more of it resident, in this process and in every worker forked from it)."""
+    from replay.audit.store import audit_slices
     from replay.store.stream import lean_memory_pool
-    from replay.store_audit import audit_slices
 
     # No refresh thread in the progress bar: audit_many forks.
     with lean_memory_pool(), progress_bar(auto_refresh=False) as progress:
@@ -329,7 +329,7 @@ def explain(
     from the rules' ruling (or a legal move for an illegal one), beside the recorded result.
     Exit 0 when the event stands, 1 when it breaks a rule, 2 when it cannot be judged.
     """
-    from replay.explain import explain_step
+    from replay.audit.explain import explain_step
 
     _, ref, events = load_one_game(inputs, game)
     try:
@@ -346,7 +346,7 @@ def explain(
             json.dumps({**verdict.to_dict(), "file": ref.origin, **extra}, ensure_ascii=False)
         )
     elif fmt in (ExplainFormat.markdown, ExplainFormat.html):
-        from replay.htmlreport import dispute_report
+        from replay.render.pages import dispute_report
 
         typer.echo(dispute_report(events, verdict, ref.origin, fmt.value, adjusted), nl=False)
     else:
@@ -380,7 +380,7 @@ def rules_cmd(
     fmt: FormatOpt = Format.table,
 ) -> None:
     """Print a rule of RULES.md, the rules of a game, or all of them."""
-    from replay.rulebook import rules
+    from replay.model.rulebook import rules
 
     book = rules()
     wanted = (which or "").upper()

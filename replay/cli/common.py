@@ -16,8 +16,8 @@ from replay.text import escaped
 from replay.words import did_you_mean
 
 if TYPE_CHECKING:
-    from replay.events import Event
     from replay.games.base import Game
+    from replay.model.events import Event
 
 if TYPE_CHECKING:
     from replay.sources import GameRef, Sources
@@ -161,9 +161,9 @@ MAX_PROBLEMS = 20
 
 def echo_problems(problems: Iterable[object], label: str = "warning") -> None:
     """One ``label: problem`` line each on stderr (e.g. a store's problems: unreadable data
-    files, journals kept...), a long one cut (:func:`replay.report.clip`), a long list cut
+    files, journals kept...), a long one cut (:func:`replay.audit.report.clip`), a long list cut
     after :data:`MAX_PROBLEMS` with the number left out."""
-    from replay.report import clip
+    from replay.audit.report import clip
 
     listed = list(problems)
     for problem in listed[:MAX_PROBLEMS]:
@@ -172,28 +172,9 @@ def echo_problems(problems: Iterable[object], label: str = "warning") -> None:
         typer.echo(f"{label}: ... and {len(listed) - MAX_PROBLEMS} more", err=True)
 
 
-def load_stored_game(path: Path, game: str) -> tuple[EventStore, list[Event]]:
-    """Open a store and load one game (id or unique prefix), or exit 2 with one line naming
-    the file and game, after the store's problems (e.g. the corrupt file that holds the game)."""
-    from replay.games.base import RuleViolation
-    from replay.store import StoreError
-
-    store = open_store(path)
-    try:
-        return store, store.load_game(store.resolve_game_id(game))
-    except (StoreError, RuleViolation) as exc:
-        message = str(exc)
-    except OSError as exc:
-        message = f"{os_error(exc, path)} (game {game})"
-    except Exception as exc:  # an unreadable store must not end in a traceback
-        message = f"{path}: cannot read the event store: {type(exc).__name__}: {exc}"
-    echo_problems(store.problems, "error")
-    fail(message)
-
-
 def read_events_file(path: Path) -> tuple[list[Event], list[str]]:
     """The events of a JSON Lines file, and one problem line per line that could not be read."""
-    from replay.events import events_from_table
+    from replay.model.decode import events_from_table
     from replay.store.jsonl import read_jsonl
 
     try:

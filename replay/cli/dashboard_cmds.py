@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import fail
 
 #: Streamlit settings of every start: no browser opened, no usage statistics sent, no file
@@ -26,10 +27,12 @@ STREAMLIT_FLAGS = (
 
 
 def app_script() -> Path:
-    """The dashboard's entry script (``dashboards/app.py``, installed with the package)."""
-    import dashboards
-
-    return Path(dashboards.__file__).parent / "app.py"
+    """The dashboard's entry script (``dashboards/app.py``, installed with the package), found
+    without importing the dashboard: the command line stays below it."""
+    spec = find_spec("dashboards")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("the dashboards package is not installed")
+    return Path(spec.origin).parent / "app.py"
 
 
 def streamlit_command(source: Path, host: str, port: int) -> list[str]:

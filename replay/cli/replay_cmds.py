@@ -31,14 +31,14 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
 from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, console, records_text
 from replay.text import shown
 
 if TYPE_CHECKING:
-    from replay.cursor import Cursor, Jump
-    from replay.events import Event
+    from replay.engine.cursor import Cursor, Jump
+    from replay.model.events import Event
 
 SeatOpt = Annotated[
     int | None,
@@ -88,7 +88,7 @@ def open_cursor(paths: list[str], game: str | None) -> Cursor:
 
 def cursor_for(events: list[Event]) -> Cursor:
     """A replay cursor over a game's events (clean CLI errors for an unusable log)."""
-    from replay.cursor import Cursor
+    from replay.engine.cursor import Cursor
     from replay.games import UnknownGame, get_rules
     from replay.games.base import RuleViolation
 
@@ -111,7 +111,7 @@ def check_seat(cursor: Cursor, seat: int | None) -> None:
 
 def seek_or_fail(cursor: Cursor, step: int) -> None:
     """Move the cursor to ``step`` or fail with the valid range."""
-    from replay.cursor import StepOutOfRange
+    from replay.engine.cursor import StepOutOfRange
 
     try:
         cursor.seek(step)
@@ -147,7 +147,7 @@ def show(
 
     json: the state view of docs/state.md; jsonl: the same on one line; csv: one row per seat.
     """
-    from replay.render import extras, state_panel
+    from replay.render.terminal import extras, state_panel
 
     cursor = open_cursor(inputs, game)
     check_seat(cursor, seat)
@@ -246,7 +246,7 @@ class Stepper:
             self.seat = None
 
     def go(self, answer: str | None) -> None:
-        from replay.cursor import StepOutOfRange
+        from replay.engine.cursor import StepOutOfRange
 
         text = (answer or "").strip()
         try:
@@ -258,7 +258,7 @@ class Stepper:
 
     def frame(self) -> RenderableType:
         """What the screen shows now."""
-        from replay.render import extras, state_panel
+        from replay.render.terminal import extras, state_panel
 
         view = self.cursor.view(self.seat)
         finding = " ".join(f"finding at step {s}" for s in self.findings if s == self.cursor.step)

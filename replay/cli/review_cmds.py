@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     AlternativesOpt,
     GameOpt,
@@ -25,7 +25,7 @@ from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
 from replay.text import shown
 
 if TYPE_CHECKING:
-    from replay.events import Event
+    from replay.model.events import Event
 
 
 class ReviewFormat(StrEnum):

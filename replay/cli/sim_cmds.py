@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     echo_problems,
     fail,
@@ -24,8 +24,8 @@ from replay.cli.common import (
 from replay.cli.sink import atomic_output
 
 if TYPE_CHECKING:
-    from replay.events import Event
     from replay.games.base import Game
+    from replay.model.events import Event
     from replay.store import EventStore
 
 BATCH = 200
@@ -130,7 +130,7 @@ def simulate(
 ) -> None:
     """Simulate complete games with bots into a store or a JSON Lines file (same seed, same
     games)."""
-    from replay.simulate import simulate_corpus
+    from replay.engine.simulate import simulate_corpus
 
     rules = game_rules(kind)
     seats = players if players is not None else rules.min_players

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import GameOpt, InputsArg, fail, load_one_game
 from replay.cli.output import Format, FormatOpt, JsonOpt, chosen, dump, records_text
 from replay.cli.replay_cmds import cursor_for, seek_or_fail

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     AlternativesOpt,
     Engine,
@@ -69,8 +69,8 @@ def open_analytics(
     into one table (a game met twice counts once, as the sources decide). ``--engine spark``
     reads one store in place."""
     from replay.analytics import Analytics
+    from replay.cli.spark_engine import analytics_with_spark
     from replay.sources import StoreInput, open_sources
-    from replay.spark.cli import analytics_with_spark
 
     sources = open_sources(paths)
     echo_problems(sources.problems)
@@ -143,7 +143,7 @@ def stats_cmd(
     """
     from replay.analytics import Filters, UnknownStatistic
     from replay.analytics.catalog import SUMMARY, statistic_files
-    from replay.spark.cli import spark_failures
+    from replay.cli.spark_engine import spark_failures
 
     f = Filters(kind, player, players, _date(since, "--since"), _date(until, "--until"))
     analytics = open_analytics(sources, engine, master)
@@ -218,7 +218,7 @@ def sql_cmd(
     import duckdb
 
     from replay.analytics import QueryRefused
-    from replay.spark.cli import error_line
+    from replay.cli.spark_engine import error_line
 
     try:  # refused before the source is opened
         _check_query(query, engine)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
 
 import typer
 
-from replay.cli import app
+from replay.cli.app import app
 from replay.cli.common import (
     InputsArg,
     KindOpt,
@@ -39,7 +39,7 @@ from replay.text import aligned, escaped, shown
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from replay.events import Event
+    from replay.model.events import Event
     from replay.review.engine import GameReview
     from replay.sources import FileInput, Sources
     from replay.store import EventStore, Rejection
@@ -260,7 +260,7 @@ def _export_batches(store: EventStore, game: str | None, kind: str | None) -> It
     names = sorted(str(v) for v in ids.to_pylist())
     step = 2000
     for i in range(0, len(names), step):
-        yield store._load_tables(names[i : i + step])
+        yield store.load_games_table(names[i : i + step])
 
 
 class ExportFormat(StrEnum):
@@ -307,7 +307,7 @@ def export_cmd(
         fail("--review needs --format html")
     if fmt is ExportFormat.html:  # one game: --game, or the inputs' only game
         ref, events = game_of(sources, game, code=2)
-        from replay.htmlreport import replay_page
+        from replay.render.pages import replay_page
 
         reviewed = _reviewed(events, samples, seed) if review else None
         _write_text(out, replay_page(events, ref.origin, reviewed))
@@ -347,7 +347,7 @@ def _export_tables(sources: Sources, game: str | None, kind: str | None) -> Iter
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from replay.events import events_to_table
+    from replay.model.events import events_to_table
     from replay.sources import FileInput, StoreInput
 
     if game is not None:
@@ -511,7 +511,7 @@ def games_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Short for --format jsonl.")] = False,
 ) -> None:
     """List games: id, kind, date, length, players, winners, the input each came from."""
-    from replay.results import recomputed_result
+    from replay.audit.results import recomputed_result
 
     sources = read_inputs(inputs, code=1)
     rows = sources.summaries(kind, player)

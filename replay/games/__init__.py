@@ -1,7 +1,7 @@
 """The game registry: each game is one module of this package exposing ``RULES`` and ``SPEC``.
 
 ``RULES`` is its :class:`~replay.games.game.Game` object (rules, simulation, presentation),
-``SPEC`` its :class:`~replay.catalog.GameSpec` (deck, suits and their faces, player counts,
+``SPEC`` its :class:`~replay.model.specs.GameSpec` (deck, suits and their faces, player counts,
 variants, event types and their fields): the plug-in contract the store, the renderers and the
 samples read.
 A fifth game is one new module and one line in :data:`GAME_MODULES`, or, for a game defined
@@ -11,7 +11,7 @@ A game may keep a fast path apart from its rules in a sibling module named ``<mo
 (``hearts_fast`` beside ``hearts``): a subclass of its game exposing ``RULES``, which the
 registry then hands out in place of the module's own (:func:`get_plain_rules` still gives the
 plain rules, and ``tests/test_fast_paths.py`` checks that both agree).
-Importing this package installs the registry as the catalogue of :mod:`replay.catalog`.
+Importing this package installs the registry as the catalogue of :mod:`replay.model.specs`.
 ``docs/adding-a-game.md`` walks through it.
 """
 
@@ -21,9 +21,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from replay import catalog
-from replay.catalog import GameSpec
 from replay.games.game import Game
+from replay.model import specs
+from replay.model.specs import GameSpec
 
 GAME_MODULES: dict[str, str] = {
     "hearts": "replay.games.hearts",
@@ -122,7 +122,7 @@ def register(spec: GameSpec, rules: Game[Any]) -> None:
     _PLAIN[spec.kind] = rules
     _LOADED[spec.kind] = rules
     _SPECS[spec.kind] = spec
-    catalog.changed()
+    specs.changed()
 
 
 def unregister(kind: str) -> None:
@@ -131,11 +131,11 @@ def unregister(kind: str) -> None:
     _PLAIN.pop(kind, None)
     _LOADED.pop(kind, None)
     _SPECS.pop(kind, None)
-    catalog.changed()
+    specs.changed()
 
 
 class Registry:
-    """The registry seen as the :class:`~replay.catalog.Catalog` of the store and renderers."""
+    """The registry seen as the :class:`~replay.model.specs.Catalog` of the store and renderers."""
 
     def find_spec(self, kind: str) -> GameSpec | None:
         try:
@@ -147,4 +147,4 @@ class Registry:
         return available_kinds()
 
 
-catalog.install(Registry())
+specs.install(Registry())

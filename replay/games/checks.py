@@ -9,12 +9,12 @@ from typing import Any
 
 from mypy_extensions import i64
 
-from replay.cards import Deck
-from replay.events import Event
 from replay.games.native import highest_of, same
 from replay.games.state import SeatHandsState
-from replay.packed import CARD_BITS, nth
-from replay.violation import LogRule, RuleViolation
+from replay.model.cards import Deck
+from replay.model.events import Event
+from replay.model.packed import CARD_BITS, nth
+from replay.model.violation import LogRule, RuleViolation
 
 
 def game_winners(totals: list[int]) -> tuple[int, ...]:
@@ -56,12 +56,12 @@ def known_cards(deck: Deck, codes: Iterable[str] | None) -> int:
     """The bit set of the card ``codes`` of ``deck``: LOG-CARD for a code that is none of its
     cards.
 
-    >>> from replay.cards import Deck
+    >>> from replay.model.cards import Deck
     >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "C"])
     5
     >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "Z"])
     Traceback (most recent call last):
-    replay.violation.RuleViolation: ... (LOG-CARD)
+    replay.model.violation.RuleViolation: ... (LOG-CARD)
     """
     try:
         return deck.mask(codes or ())
@@ -71,10 +71,10 @@ def known_cards(deck: Deck, codes: Iterable[str] | None) -> int:
 
 def led_suit_best(cards: i64, count: i64, values: i64) -> i64:
     """Position of the highest card of the led suit among the ``count`` cards packed in
-    ``cards`` (:mod:`replay.packed`), cards being numbered suit by suit with ``values`` per
+    ``cards`` (:mod:`replay.model.packed`), cards being numbered suit by suit with ``values`` per
     suit: the winner of a trick without trumps (HEARTS-TRICK, HIIFUU-TRICK).
 
-    >>> from replay.packed import pack
+    >>> from replay.model.packed import pack
     >>> led_suit_best(pack([5, 40, 7, 9], CARD_BITS), 4, 13)  # 6R led, 2B off-suit, 8R, 10R
     3
     """

@@ -10,7 +10,7 @@ dealer), then per round ``deal`` x n, and per trick ``play`` by each seat not si
 ``trick_won`` and one ``fool`` (two at 7-8 players); a round ends with ``round_scored`` x n, the
 game with ``game_end``.
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=5, seed=3, check=True)
 >>> final = RULES.replay(events)
 >>> final.over, min(final.totals) <= -80 or max(final.plus) >= 6
@@ -27,15 +27,10 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
-from replay import faces
-from replay.cards import Deck, bits, popcount
-from replay.catalog import GameSpec, ScoreUnit
-from replay.events import Category, Event, same_payload
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     Phase,
@@ -48,7 +43,6 @@ from replay.games.base import (
     held_fault,
     known_cards,
     lowest_of,
-    random_bot,
     seat_description,
     seat_names,
     setup_of,
@@ -56,9 +50,13 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
-from replay.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
+from replay.model import decks
+from replay.model.cards import Deck, bits, popcount, repeated
+from replay.model.events import Category, Event, same_payload
+from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
+from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
-from replay.violation import LogRule, RuleId
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 COLOURS: Final = "GRYB"
@@ -309,8 +307,8 @@ class FouState(SplitHandsState):
     turn: int  # seat to play next, -1 when the trick is complete
     out: int  # seats sitting out the current trick (bit set of seats)
     need: int  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed in native ints (see replay.packed): compiled, a play
-    # allocates nothing. ``table`` and ``table_seats`` list them.
+    # The current trick in play order, packed in native ints (see replay.model.packed): compiled,
+    # a play allocates nothing. ``table`` and ``table_seats`` list them.
     played: int  # cards on the table
     table_cards: i64  # CARD_BITS per card
     table_players: i64  # SEAT_BITS per seat
@@ -906,15 +904,6 @@ class Fou(Game[FouState]):
             cards=DECK.codes_of(tuple(hand)),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.fou_bots import heuristic_play
-
-        def heuristic(state: FouState, seat: int, rng: random.Random) -> Event:
-            return self.play_event(state, seat, heuristic_play(state, seat))
-
-        return {"random": random_bot(self), "heuristic": heuristic}
-
     # ----------------------------------------------------------------- views
     def view(self, state: FouState, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -1063,21 +1052,10 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
     return False
 
 
-def repeated(codes: tuple[str, ...]) -> list[str]:
-    """The codes that appear more than once."""
-    seen: set[str] = set()
-    twice = []
-    for code in codes:
-        if code in seen:
-            twice.append(code)
-        seen.add(code)
-    return twice
-
-
 RULES = Fou()
 
 
-#: The plug-in contract of Fou! (:mod:`replay.catalog`): four colours and six jokers.
+#: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
 #: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
     "type": "object",
@@ -1111,12 +1089,12 @@ SPEC: Final = GameSpec(
     title=Fou.title,
     event_fields=Fou.event_fields,
     deck=DECK.order,
-    faces=faces.Deck(
+    faces=decks.Deck(
         "first",
         {
-            **faces.colours("disc"),
-            faces.JOKER: faces.Suit(
-                faces.JOKER, "joker", "★", "bold magenta", faces.MAGENTA, "star"
+            **decks.colours("disc"),
+            decks.JOKER: decks.Suit(
+                decks.JOKER, "joker", "★", "bold magenta", decks.MAGENTA, "star"
             ),
         },
         {},

@@ -1,6 +1,6 @@
 """The heuristic Fou! bot: shed high cards, avoid the worst card, keep 1s for discard tricks.
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> from replay.games.fou import RULES
 >>> events = simulate_game(RULES, "doc", players=4, seed=5, bots=("heuristic",), check=True)
 >>> events[-1].type
@@ -9,17 +9,32 @@
 
 from __future__ import annotations
 
-from replay.cards import bits, lowest
+import random
+from collections.abc import Mapping
+
+from replay.games.base import Bot, random_bot
 from replay.games.fou import (
     COLOUR,
     COLOUR_MASK,
     ONE,
     ONES_MASK,
     VALUE,
+    Fou,
     FouState,
     fools_per_trick,
     legal_mask,
 )
+from replay.model.cards import bits, lowest
+from replay.model.events import Event
+
+
+def bots(rules: Fou) -> Mapping[str, Bot]:
+    """Fou!'s bots by name (:meth:`~replay.games.game.Game.bots`)."""
+
+    def heuristic(state: FouState, seat: int, rng: random.Random) -> Event:
+        return rules.play_event(state, seat, heuristic_play(state, seat))
+
+    return {"random": random_bot(rules), "heuristic": heuristic}
 
 
 def highest_value(mask: int) -> int:

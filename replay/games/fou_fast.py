@@ -14,7 +14,7 @@ the plain ``replay.games.fou.RULES`` give the same verdicts and states on simula
 their one-field mutants.
 
 >>> from replay.games.fou import RULES as PLAIN
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=7, seed=4)
 >>> fast, plain = RULES.replay(events), PLAIN.replay(events)
 >>> (fast.seq, fast.totals, fast.plus) == (plain.seq, plain.totals, plain.plus)
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.events import Event
 from replay.games.base import RuleViolation, card_in_turn, numbered
 from replay.games.fou import (
     COLOUR,
@@ -46,7 +45,8 @@ from replay.games.fou import (
     trick_winner_seat,
 )
 from replay.games.split_hands import HALF_POS, SPLIT
-from replay.packed import CARD_BITS, SEAT_BITS, nth
+from replay.model.events import Event
+from replay.model.packed import CARD_BITS, SEAT_BITS, nth
 
 #: Each colour's cards in its half of a hand (green and red low, yellow and blue high: each
 #: colour lies in one half, so following it is one test of one half).

@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from replay.events import Event
 from replay.games.fou import COLOUR, COLOUR_MASK, DECK, ONE, hand_size
 from replay.games.hidden import RoundLog, before_play, check_seat, in_play, redrawn, trick_rounds
+from replay.model.events import Event
 
 
 def revealed(part: RoundLog, players: int) -> list[int]:

@@ -18,19 +18,16 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from replay.events import Event
 from replay.games.presentation import Presentation
 from replay.games.rules import Rules
-from replay.games.simulation import Bot, Simulation
+from replay.games.simulation import Bot, Simulation, sibling_bots
 from replay.games.state import S
-
-if TYPE_CHECKING:
-    from replay.engine import Step
+from replay.model.events import Event
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -38,17 +35,17 @@ class Game(Rules[S], Simulation[S], Presentation[S]):
     """One game: rules, simulation and presentation (the rules class is the one native base,
     the other two are traits)."""
 
-    def walk(self, events: Sequence[Event], *, faults_only: bool = False) -> Iterator[Step]:
-        """:func:`replay.engine.walk` of this game."""
-        from replay.engine import walk  # the engine drives the games: it imports them
-
-        return walk(self, events, faults_only=faults_only)
-
     def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
-        """:func:`replay.engine.replay` of this game."""
-        from replay.engine import replay
-
-        state: S = replay(self, events, check=check)
+        """The state after a whole game (``events[0]`` is its ``game_start``), each event
+        verified first unless ``check`` is False (:func:`replay.engine.walk` also says where
+        the log breaks a rule and goes on past it)."""
+        state = self.start(events[0])
+        for event in events[1:]:
+            if check:
+                if self.advance(state, event):
+                    continue
+                self.verify(state, event)
+            state = self.apply_in_place(state, event)
         return state
 
     # ------------------------------------------------------- the traits' methods, again
@@ -63,9 +60,10 @@ class Game(Rules[S], Simulation[S], Presentation[S]):
     def sample_chance(self, state: S, rng: random.Random) -> Event:
         """:meth:`Simulation.sample_chance <replay.games.simulation.Simulation.sample_chance>`."""
 
-    @abstractmethod
     def bots(self) -> Mapping[str, Bot]:
-        """:meth:`Simulation.bots <replay.games.simulation.Simulation.bots>`."""
+        """:meth:`Simulation.bots <replay.games.simulation.Simulation.bots>`: those of the game
+        module's sibling ``<module>_bots`` (:func:`~replay.games.simulation.sibling_bots`)."""
+        return sibling_bots(self)
 
     @abstractmethod
     def view(self, state: S, seat: int | None = None) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``QS``, ``TH``,
 ``2C``). Inside, a card is an index ``suit * 13 + rank`` and a hand is a 52-bit set.
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=4, seed=1, check=True)
 >>> final = RULES.replay(events)
 >>> final.over, max(final.totals) >= 100
@@ -20,10 +20,6 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
-from replay import faces
-from replay.cards import Deck, bits, highest, lowest, popcount, repeated
-from replay.catalog import GameSpec, ScoreUnit
-from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -50,9 +46,13 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
-from replay.packed import CARD_BITS, nth, placed
+from replay.model import decks
+from replay.model.cards import Deck, bits, highest, lowest, popcount, repeated
+from replay.model.events import Category, Event
+from replay.model.packed import CARD_BITS, nth, placed
+from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
-from replay.violation import LogRule, RuleId
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -190,7 +190,7 @@ def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
 
 def trick_winner(leader: int, cards: i64) -> int:
     """Seat that wins a complete trick (four cards packed in ``cards``, see
-    :mod:`replay.packed`): the highest card of the led suit (HEARTS-TRICK)."""
+    :mod:`replay.model.packed`): the highest card of the led suit (HEARTS-TRICK)."""
     return (leader + led_suit_best(cards, 4, 13)) % 4
 
 
@@ -752,7 +752,7 @@ def heuristic_play(state: HeartsState, seat: int) -> int:
 RULES = Hearts()
 
 
-#: The plug-in contract of Hearts (:mod:`replay.catalog`).
+#: The plug-in contract of Hearts (:mod:`replay.model.specs`).
 #: The JSON Schema of the ``game`` object of a Hearts view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
     "type": "object",
@@ -777,7 +777,7 @@ SPEC: Final = GameSpec(
     title=Hearts.title,
     event_fields=Hearts.event_fields,
     deck=DECK.order,
-    faces=faces.Deck("last", faces.FRENCH_SUITS, faces.FRENCH_RANKS, "{rank} of {suit}"),
+    faces=decks.Deck("last", decks.FRENCH_SUITS, decks.FRENCH_RANKS, "{rank} of {suit}"),
     players=(4,),
     sample_players=4,
     view_schema=VIEW_SCHEMA,

@@ -12,7 +12,7 @@ registered :data:`RULES` and the plain ``replay.games.hearts.RULES`` give the sa
 states on simulated games and their one-field mutants.
 
 >>> from replay.games.hearts import RULES as PLAIN
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=4, seed=2)
 >>> fast, plain = RULES.replay(events), PLAIN.replay(events)
 >>> (fast.seq, fast.totals) == (plain.seq, plain.totals), fast.seq == len(events)
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.events import Event
 from replay.games.base import card_in_turn, numbered
 from replay.games.hearts import (
     DEAL,
@@ -39,6 +38,7 @@ from replay.games.hearts import (
     trick_points,
     trick_winner,
 )
+from replay.model.events import Event
 
 
 class FastHearts(Hearts):

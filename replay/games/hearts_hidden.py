@@ -22,8 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from replay.cards import popcount
-from replay.events import Event
 from replay.games.hearts import (
     DECK,
     HAND_SIZE,
@@ -44,6 +42,8 @@ from replay.games.hidden import (
     redrawn,
     trick_rounds,
 )
+from replay.model.cards import popcount
+from replay.model.events import Event
 
 SEATS = 4
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.cards import popcount
 from replay.games import hearts
-from replay.solver.search import CardMap, GameSolver, Model
+from replay.games.solving import CardMap, GameSolver, Model
+from replay.model.cards import popcount
 
 
 class HeartsModel(Model):

@@ -8,7 +8,7 @@ One game is one round. The stock is a set of unknown order: every card taken fro
 event naming the card (``deal``, ``start_card``, ``card_drawn``). Places, payouts and the end are
 rulings. See ``docs/games/hez2.md`` for every event type.
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=3, seed=4, check=True)
 >>> final = RULES.replay(events)
 >>> final.over, sorted(final.places)
@@ -23,15 +23,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from replay import faces
-from replay.cards import Deck, bits, popcount
-from replay.catalog import GameSpec, ScoreUnit
-from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -40,7 +35,6 @@ from replay.games.base import (
     check_round,
     deal_fault,
     first_undealt,
-    random_bot,
     replace_at,
     round_fault,
     same,
@@ -49,8 +43,12 @@ from replay.games.base import (
     setup_of,
     undealt_seats,
 )
+from replay.model import decks
+from replay.model.cards import Deck, bits, popcount
+from replay.model.events import Category, Event
+from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
-from replay.violation import LogRule, RuleId
 
 # Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
 # looked up in the module's dict. Tuples indexed by a variable are typed tuple[X, ...].
@@ -816,12 +814,6 @@ class Hez2(Game[Hez2State]):
             return self.new_event(state, "start_card", round=ROUND, card=card)
         return self.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hez2_bots import heuristic_bot
-
-        return {"random": random_bot(self), "heuristic": heuristic_bot(self)}
-
     # ----------------------------------------------------------------- views
     def view(self, state: Hez2State, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -1028,19 +1020,19 @@ SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
 }  # fmt: skip
 
 #: The Spanish deck's faces, in its own colours: gold coins, red cups, blue swords, green clubs.
-FACES: Final = faces.Deck(
+FACES: Final = decks.Deck(
     "last",
-    faces.suits(
-        faces.Suit("O", "oros", "◉", "bold yellow", faces.GOLD, "coin"),
-        faces.Suit("C", "copas", "⚱", "bold red", faces.RED, "cup"),
-        faces.Suit("E", "espadas", "⚔", "bold blue", faces.BLUE, "sword"),
-        faces.Suit("B", "bastos", "⚚", "bold green", faces.GREEN, "baton"),
+    decks.suits(
+        decks.Suit("O", "oros", "◉", "bold yellow", decks.GOLD, "coin"),
+        decks.Suit("C", "copas", "⚱", "bold red", decks.RED, "cup"),
+        decks.Suit("E", "espadas", "⚔", "bold blue", decks.BLUE, "sword"),
+        decks.Suit("B", "bastos", "⚚", "bold green", decks.GREEN, "baton"),
     ),
     SPANISH_RANKS,
     "{rank} de {suit}",
 )
 
-#: The plug-in contract of Hez2 (:mod:`replay.catalog`).
+#: The plug-in contract of Hez2 (:mod:`replay.model.specs`).
 #: The JSON Schema of the ``game`` object of a Hez2 view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
     "type": "object",

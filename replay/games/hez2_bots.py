@@ -1,7 +1,7 @@
 """The Hez2 heuristic bot: answers 2s and aces, holds its 7s until blocked, sheds risky cards.
 
 >>> from replay.games.hez2 import RULES
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=4, seed=2, bots=["heuristic"], check=True)
 >>> events[-1].type
 'game_end'
@@ -10,10 +10,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
-from replay.cards import bits, popcount
-from replay.events import Event
-from replay.games.base import Bot
+from replay.games.base import Bot, random_bot
 from replay.games.hez2 import (
     ACES,
     DECLARE,
@@ -28,6 +27,13 @@ from replay.games.hez2 import (
     holders_after,
     playable_mask,
 )
+from replay.model.cards import bits, popcount
+from replay.model.events import Event
+
+
+def bots(rules: Hez2) -> Mapping[str, Bot]:
+    """Hez2's bots by name (:meth:`~replay.games.game.Game.bots`)."""
+    return {"random": random_bot(rules), "heuristic": heuristic_bot(rules)}
 
 
 def heuristic_bot(rules: Hez2) -> Bot:

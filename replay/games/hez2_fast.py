@@ -13,7 +13,7 @@ registered :data:`RULES` and the plain ``replay.games.hez2.RULES`` give the same
 states on simulated games and their one-field mutants.
 
 >>> from replay.games.hez2 import RULES as PLAIN
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=3, seed=2)
 >>> fast, plain = RULES.replay(events), PLAIN.replay(events)
 >>> (fast.seq, fast.payouts) == (plain.seq, plain.payouts), fast.seq == len(events)
@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.cards import popcount
-from replay.events import Event
 from replay.games.base import round_fault, same
 from replay.games.hez2 import (
     DECK,
@@ -39,6 +37,8 @@ from replay.games.hez2 import (
     queued_round,
     reshuffled,
 )
+from replay.model.cards import popcount
+from replay.model.events import Event
 
 
 class FastHez2(Hez2):

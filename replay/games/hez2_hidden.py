@@ -23,10 +23,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from replay.cards import bits
-from replay.events import Event
 from replay.games.hez2 import DECK, HAND_SIZE
 from replay.games.hidden import Inconsistent, check_seat, parsed, redrawn
+from replay.model.cards import bits
+from replay.model.events import Event
 
 
 @dataclass

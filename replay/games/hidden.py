@@ -29,9 +29,9 @@ from math import comb, factorial
 from operator import is_
 from typing import Protocol, TypeVar, cast
 
-from replay.cards import Deck, bits, popcount
-from replay.events import Event
 from replay.games import GAME_MODULES, UnknownGame, _import
+from replay.model.cards import Deck, bits, popcount
+from replay.model.events import Event
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ A game is five rounds at most. Each round lays out its four tokens (``tokens``),
 (``deal`` per seat), collects one secret ``discard`` per seat, then plays 9 or 10 tricks. Winning a
 second trick takes the first token left (``token_taken``), a third covers it (``token_covered``).
 
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=5, seed=3, check=True)
 >>> final = RULES.replay(events)
 >>> final.over, final.round <= 5
@@ -27,15 +27,10 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
-from replay import faces
-from replay.cards import Deck, bits, lowest, popcount, repeated
-from replay.catalog import GameSpec, ScoreUnit
-from replay.events import Category, Event
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -58,9 +53,13 @@ from replay.games.base import (
     simulated_seats,
     undealt_seats,
 )
-from replay.packed import CARD_BITS, nth, placed
+from replay.model import decks
+from replay.model.cards import Deck, bits, lowest, popcount, repeated
+from replay.model.events import Category, Event
+from replay.model.packed import CARD_BITS, nth, placed
+from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
-from replay.violation import LogRule, RuleId
 
 # Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 SUITS: Final = "RGBY"
@@ -233,9 +232,9 @@ class HiifuuState(SeatTrickState):
 
 def trick_winner(leader: int, cards: i64, values: int, n: int) -> int:
     """Seat that wins a complete trick of ``n`` cards packed in ``cards`` (see
-    :mod:`replay.packed`): the highest card of the led suit (HIIFUU-TRICK).
+    :mod:`replay.model.packed`): the highest card of the led suit (HIIFUU-TRICK).
 
-    >>> from replay.packed import pack
+    >>> from replay.model.packed import pack
     >>> trick_winner(2, pack([5, 40, 7, 9], CARD_BITS), values=13, n=4)  # 6R led, 2B, 8R, 10R
     1
     """
@@ -783,12 +782,6 @@ class Hiifuu(Game[HiifuuState]):
             cards=tuple(deck.order[c] for c in hand),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        from replay.games.hiifuu_bots import heuristic_bot, random_legal_bot
-
-        return {"random": random_legal_bot(self), "heuristic": heuristic_bot(self)}
-
     # ----------------------------------------------------------------- views
     def view(self, state: HiifuuState, seat: int | None = None) -> dict[str, Any]:
         due = self.due(state)
@@ -961,7 +954,7 @@ def _join(values: Sequence[int]) -> str:
 RULES = Hiifuu()
 
 
-#: The plug-in contract of Hiifuu (:mod:`replay.catalog`). Its deck depends on the table
+#: The plug-in contract of Hiifuu (:mod:`replay.model.specs`). Its deck depends on the table
 #: size: the rules check the cards, the store's ingest does not.
 #: The JSON Schema of the ``game`` object of a Hiifuu view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
@@ -1021,7 +1014,7 @@ SPEC: Final = GameSpec(
     title=Hiifuu.title,
     event_fields=Hiifuu.event_fields,
     deck=None,
-    faces=faces.Deck("last", faces.colours("diamond"), {}, "{suit} {rank}"),
+    faces=decks.Deck("last", decks.colours("diamond"), {}, "{suit} {rank}"),
     players=tuple(range(Hiifuu.min_players, Hiifuu.max_players + 1)),
     variants=VARIANTS,
     options=("tokens",),

@@ -3,7 +3,7 @@
 Both are deterministic given the ``random.Random`` passed in.
 
 >>> from replay.games.hiifuu import RULES
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "b", players=4, seed=2, bots=("heuristic",), check=True)
 >>> events[-1].type
 'game_end'
@@ -12,15 +12,17 @@ Both are deterministic given the ``random.Random`` passed in.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
-from replay.cards import bits, highest, lowest
-from replay.events import Event
 from replay.games.base import Bot
-from replay.games.hiifuu import DISCARD, TOKENS_PER_ROUND, HiifuuState, legal_mask
+from replay.games.hiifuu import DISCARD, TOKENS_PER_ROUND, Hiifuu, HiifuuState, legal_mask
+from replay.model.cards import bits, highest, lowest
+from replay.model.events import Event
 
-if TYPE_CHECKING:
-    from replay.games.hiifuu import Hiifuu
+
+def bots(rules: Hiifuu) -> Mapping[str, Bot]:
+    """Hiifuu's bots by name (:meth:`~replay.games.game.Game.bots`)."""
+    return {"random": random_legal_bot(rules), "heuristic": heuristic_bot(rules)}
 
 
 def random_legal_bot(rules: Hiifuu) -> Bot:

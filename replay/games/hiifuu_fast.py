@@ -13,7 +13,7 @@ registered :data:`RULES` and the plain ``replay.games.hiifuu.RULES`` give the sa
 states on simulated games and their one-field mutants.
 
 >>> from replay.games.hiifuu import RULES as PLAIN
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=5, seed=3)
 >>> fast, plain = RULES.replay(events), PLAIN.replay(events)
 >>> (fast.seq, fast.totals, fast.winners) == (plain.seq, plain.totals, plain.winners)
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.events import Event
 from replay.games.base import card_in_turn, numbered
 from replay.games.hiifuu import (
     DEAL,
@@ -42,6 +41,7 @@ from replay.games.hiifuu import (
     round_score,
     trick_winner,
 )
+from replay.model.events import Event
 
 
 class FastHiifuu(Hiifuu):

@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from replay.events import Event
 from replay.games.hidden import RoundLog, before_play, check_seat, in_play, redrawn, trick_rounds
 from replay.games.hiifuu import DECKS, TABLE_SIZES
+from replay.model.events import Event
 
 
 def revealed(part: RoundLog, players: int, values: int) -> list[int]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from replay.cards import popcount
 from replay.games import hiifuu
-from replay.solver.search import CardMap, GameSolver, Model
+from replay.games.solving import CardMap, GameSolver, Model
+from replay.model.cards import popcount
 
 UNTAKEN: Final = -1
 

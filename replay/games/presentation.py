@@ -15,8 +15,8 @@ from typing import Any, Generic
 
 from mypy_extensions import mypyc_attr, trait
 
-from replay.events import Event
 from replay.games.state import S
+from replay.model.events import Event
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

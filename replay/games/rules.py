@@ -32,11 +32,13 @@ from typing import Any, ClassVar, Generic
 
 from mypy_extensions import mypyc_attr
 
-from replay.events import COMPILED, Category, Event, same_payload
 from replay.games.checks import describe_payload
 from replay.games.state import GameState, S
-from replay.violation import LogRule, RuleId
-from replay.violation import RuleViolation as RuleViolation  # re-exported: part of the protocol
+from replay.model.events import COMPILED, Category, Event, same_payload
+from replay.model.violation import LogRule, RuleId
+from replay.model.violation import (
+    RuleViolation as RuleViolation,  # re-exported: part of the protocol
+)
 
 
 class Phase(StrEnum):
@@ -122,7 +124,7 @@ class Rules(ABC, Generic[S]):
     #: Every event type of the game (common ones included) and its category.
     event_types: ClassVar[Mapping[str, Category]]
     #: The optional fields each event type carries (``ts`` is allowed on every event); a type
-    #: left out, or a game that declares none, is not checked (:mod:`replay.fields`).
+    #: left out, or a game that declares none, is not checked (:mod:`replay.model.fields`).
     event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: The game's rule IDs (as in RULES.md), besides the LOG-* integrity rules.
     rule_ids: ClassVar[tuple[RuleId, ...]]
@@ -136,7 +138,7 @@ class Rules(ABC, Generic[S]):
     #: finding cites", 4.).
     due_rules: ClassVar[Mapping[str, RuleId]]
     #: The game's rules that no single changed event can break (docs/audit.md): the dispute
-    #: search (:mod:`replay.disputes`) does not look for them.
+    #: search (:mod:`replay.corpus.disputes`) does not look for them.
     not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset()
 
     def __init__(self) -> None:
@@ -368,7 +370,7 @@ class Rules(ABC, Generic[S]):
         always answers False.
 
         The bulk audit hands it one scratch event overwritten row by row
-        (``replay.audit.audit_clean_rows``): ``advance`` must not keep ``event`` anywhere but
+        (``replay.audit.check.audit_clean_rows``): ``advance`` must not keep ``event`` anywhere but
         in ``state.last`` (which the audit resets before any other call), nor read
         ``state.last`` (by then it may hold ``event`` itself).
         """

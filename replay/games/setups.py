@@ -8,8 +8,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
-from replay.events import Event
-from replay.violation import LogRule, RuleId, RuleViolation
+from replay.model.events import Event
+from replay.model.violation import LogRule, RuleId, RuleViolation
 
 T = TypeVar("T")
 

@@ -24,9 +24,9 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from replay.events import Event
 from replay.games.state import GameState
-from replay.packed import placed
+from replay.model.events import Event
+from replay.model.packed import placed
 
 #: Where a hand is split: cards below it in the low half.
 SPLIT: Final = 54

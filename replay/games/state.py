@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 from mypy_extensions import i64, mypyc_attr
 
-from replay.events import Event
-from replay.packed import CARD_BITS, unpack
+from replay.model.events import Event
+from replay.model.packed import CARD_BITS, unpack
 
 _CLONERS: dict[type, Callable[[Any], Any]] = {}
 
@@ -183,7 +183,7 @@ class SeatHandsState(GameState):
 @dataclass(slots=True, init=False)
 class SeatTrickState(SeatHandsState):
     """A :class:`SeatHandsState` whose trick is played in seat order from its leader: the cards
-    on the table packed in a native int (:mod:`replay.packed`), so a play allocates nothing;
+    on the table packed in a native int (:mod:`replay.model.packed`), so a play allocates nothing;
     ``table`` lists them. A play is ``table_cards |= placed(card, played, CARD_BITS)`` and
     ``played += 1``, written in each game's ``_play`` (a method call per play: +0.6% for
     Hearts)."""

@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.audit import audit_game
-from replay.catalog import ScoreUnit
-from replay.events import Category, Event
+from replay.audit.parallel import fork_context
 from replay.games import get_rules
 from replay.games.base import Game
 from replay.games.hidden import HiddenSampler, sampler_for
+from replay.model.events import Category, Event
+from replay.model.specs import ScoreUnit
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
 from replay.review.exact import VISIBLE_CARDS, exact_play, exact_values, visible_loss
 from replay.review.rollout import Evaluator, Rollouts, score_unit
-from replay.review.stats import Estimate, mean_interval
+from replay.review.stats import Estimate, mean_interval, wilson
 
 #: The labels, from the least loss to the most (thresholds: the game's ScoreUnit).
 LABELS = ("inaccuracy", "mistake", "blunder")
@@ -98,7 +99,6 @@ class SeatSummary:
     @property
     def accuracy(self) -> tuple[float, float, float]:
         """The share of decisions without a significant loss, with its Wilson interval."""
-        from replay.analytics.rates import wilson
 
         if not self.decisions:
             return 0.0, 0.0, 0.0
@@ -454,9 +454,7 @@ def review_games(
     else:
         from concurrent.futures import ProcessPoolExecutor
 
-        from replay.audit import _fork_context
-
-        with ProcessPoolExecutor(jobs, mp_context=_fork_context()) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
             done = list(
                 pool.map(
                     review_steps,

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from replay.cards import popcount
-from replay.events import Event
+from replay.model.cards import popcount
+from replay.model.events import Event
 from replay.solver import NotSolvable, solve, solver_for
 
 #: The most cards in the hand of the seat to play for which the review values the sampled deals

@@ -14,7 +14,7 @@ to the end: the table played as if the ruling had been right, or the field was c
 changes nothing: the adjusted result is the recorded one, exactly, with no rollout.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> import dataclasses
 >>> events = simulate_game(get_rules("hearts"), "doc", players=4, seed=9)
 >>> i = next(i for i, e in enumerate(events) if e.type == "trick_won")
@@ -33,12 +33,13 @@ from itertools import chain
 from typing import Any
 
 from replay.audit import Finding, audit_game
-from replay.events import Category, Event
+from replay.engine import walk
 from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation, describe_payload
+from replay.model.events import Category, Event
 from replay.review import DEFAULT_IMPACT_SAMPLES, DEFAULT_POLICY
 from replay.review.rollout import play_game
-from replay.review.stats import Estimate, mean_interval
+from replay.review.stats import Estimate, mean_interval, wilson
 from replay.text import aligned
 
 
@@ -237,7 +238,7 @@ class _Walked:
 def _walk(rules: Game[Any], events: Sequence[Event], seqs: set[int]) -> _Walked:
     walked = _Walked({}, {}, {}, None)
     state = None
-    steps = rules.walk(list(events))
+    steps = walk(rules, list(events))
     try:
         first = next(steps)
     except RuleViolation:  # the game cannot start: no state to play on from
@@ -429,7 +430,6 @@ def _winner_change(
     winners: frozenset[int] | None,
 ) -> Estimate:
     """The share of rollouts whose winners differ from the recorded, with its Wilson interval."""
-    from replay.analytics.rates import wilson
 
     if winners is None or not outcomes:
         return _none()

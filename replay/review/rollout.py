@@ -1,14 +1,14 @@
 """Rollouts: a game played on from a state to the end of its scoring unit (a Hearts hand, a
 Hiifuu or Fou! round, a Hez2 game) through the game's reducer, decisions by a policy (one of
 the game's bots, by name), chance from a seeded generator; the value is the seat's result of
-the unit in the game's own measure (:class:`~replay.catalog.ScoreUnit`).
+the unit in the game's own measure (:class:`~replay.model.specs.ScoreUnit`).
 
 An :class:`Evaluator` is what a review values a state with; :class:`Rollouts` is the one it
 uses by default. An exact endgame solver plugs in as another evaluator (one ``value`` method).
 
 >>> import random
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> rules = get_rules("hearts")
 >>> events = simulate_game(rules, "doc", players=4, seed=3, bots=["heuristic"])
 >>> state = rules.replay(events[:60], check=False)
@@ -24,11 +24,11 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from replay.catalog import ScoreUnit, spec
-from replay.events import Event
+from replay.engine.simulate import SimulationError
 from replay.games.base import Bot, Game, Phase
+from replay.model.events import Event
+from replay.model.specs import ScoreUnit, spec
 from replay.review import DEFAULT_POLICY
-from replay.simulate import SimulationError
 
 #: A bound no scoring unit of the four games comes near (a runaway policy is a bug).
 MAX_UNIT_EVENTS = 100_000
@@ -52,11 +52,6 @@ def score_unit(kind: str) -> ScoreUnit:
     if unit is None:
         raise ValueError(f"no review for game kind {kind!r}: its spec declares no score unit")
     return unit
-
-
-def policy_names(rules: Game[Any]) -> list[str]:
-    """The policies a game offers: its bots' names."""
-    return list(rules.bots())
 
 
 class Rollouts:

@@ -1,4 +1,5 @@
-"""Means with their 95% intervals (Student's t), the figures every review number carries.
+"""Means with their 95% intervals (Student's t), the figures every review number carries, and
+shares with theirs (Wilson's score interval, which the statistics' rates use too).
 
 >>> m = mean_interval([1.0, 2.0, 3.0, 4.0])
 >>> round(m.mean, 2), round(m.low, 2), round(m.high, 2), m.n
@@ -36,6 +37,20 @@ def t975(df: int) -> float:
         return _T975[max(df, 1) - 1]
     z = Z95
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``hits`` successes in ``n`` trials (n > 0).
+
+    >>> [round(x, 3) for x in wilson(8, 10)]
+    [0.49, 0.943]
+    """
+    p = hits / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if hits <= 0 else max(0.0, centre - half)
+    return low, 1.0 if hits >= n else min(1.0, centre + half)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.events import Event
 from replay.games import GAME_MODULES, _import, get_rules
 from replay.games.base import Game, Phase, RuleViolation
+from replay.model.events import Event
 from replay.solver.search import CAPACITY, CardMap, GameSolver, Model, Search, deck_cards
 
 __all__ = [

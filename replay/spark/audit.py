@@ -5,7 +5,7 @@ Python worker as one Arrow table, is put in the order the local engine reads it 
 by file and row: that order decides between two rows with one seq) and is audited by
 :func:`replay.audit.audit_table`, the local engine's own function. Each game's audit comes back
 as one row (the audit pickled) and the driver sorts the report as
-:func:`replay.audit.sort_report` does: the findings and their order are the local engine's.
+:func:`replay.audit.findings.sort_report` does: the findings and their order are the local engine's.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from replay.audit import AuditReport, GameAudit, audit_table, sort_report
-from replay.events import COLUMNS
+from replay.audit import AuditReport, GameAudit, audit_table
+from replay.audit.findings import sort_report
+from replay.model.events import COLUMNS
 from replay.spark.frame import FILE_COLUMN, ROW_COLUMN, events_frame
 from replay.spark.session import quiet_pandas_warning
 from replay.spark.snapshot import Snapshot, local_path, snapshot

@@ -2,7 +2,7 @@
 
 Each partition's files are read with the file schema given (no footer sampled to infer it)
 and ``kind`` set from the partition value the Delta log records, then the partitions are
-stacked: the columns of :data:`replay.events.SCHEMA`, in its order.
+stacked: the columns of :data:`replay.model.events.SCHEMA`, in its order.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 import pyarrow as pa
 
-from replay.events import COLUMNS
+from replay.model.events import COLUMNS
 from replay.spark.snapshot import Snapshot
 from replay.store.table import FILE_TYPES
 

@@ -66,7 +66,7 @@ def snapshot(store: EventStore, kind: str | None = None) -> Snapshot:
             f"{store.path}: the Delta table uses {reasons}: read it with the Delta Lake "
             "connector (docs/scale-out.md), not as plain Parquet files"
         )
-    files = store._readable(store.files(kind))  # the local engine's choice of files
+    files = store.readable_files(kind)  # the local engine's choice of files
     return Snapshot(store.path, table.version(), tuple(files))
 
 

@@ -122,7 +122,7 @@ def analytics_on_spark(
     (``replay reindex``), as the local engine does; the store's unreadable files are left out
     and reported."""
     snap = snapshot(store)
-    tables = fresh_tables(store, [f.path for f in store._readable(store.files())])
+    tables = fresh_tables(store, [f.path for f in store.readable_files()])
     stored = stored_reviews(store)
     frame = events_frame(spark, snap)
     runner = SparkRunner(spark, frame, {**(tables if use_derived else {}), **stored})

@@ -1,19 +1,19 @@
 """Errors of the event store.
 
-Faults of the record itself are :class:`~replay.violation.RuleViolation` subclasses naming a
+Faults of the record itself are :class:`~replay.model.violation.RuleViolation` subclasses naming a
 rule ID of RULES.md (``LOG-SEQUENCE``, ``LOG-CARD``...) or a store rule (``STORE-SCHEMA``,
 ``STORE-JSON``, ``STORE-GAME-ID``, ``STORE-CORRUPT``, ``STORE-JOURNAL``); every message names the
 file, the game and the sequence number when they are known.
 
->>> from replay.violation import LogRule
+>>> from replay.model.violation import LogRule
 >>> str(InvalidGame(LogRule.SEQUENCE, "missing seq 4", game_id="g1", seq=4, source="a.jsonl"))
 'a.jsonl: game g1 seq 4: missing seq 4 (LOG-SEQUENCE)'
 """
 
 from __future__ import annotations
 
+from replay.model.violation import RuleId, RuleViolation
 from replay.text import escaped, shown
-from replay.violation import RuleId, RuleViolation
 
 
 class StoreRule(RuleId):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from replay.events import Event
+from replay.model.events import Event
 from replay.store.errors import ConcurrencyConflict, InvalidGame, StorageFailure, StoreRule
 from replay.store.jsonl import event_to_line, line_to_event
 from replay.store.storage import storage_cause

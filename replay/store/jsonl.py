@@ -1,11 +1,11 @@
 """The JSON Lines format: one event per line, the Parquet columns as keys.
 
 The canonical form, written by :func:`event_to_line` and the export, has the keys in
-:data:`~replay.events.SCHEMA` order, omits null fields, writes ``ts`` as ISO 8601 UTC with
+:data:`~replay.model.events.SCHEMA` order, omits null fields, writes ``ts`` as ISO 8601 UTC with
 milliseconds and no spaces between tokens, so that import followed by export gives back the same
 bytes.
 
->>> from replay.events import Event
+>>> from replay.model.events import Event
 >>> line = event_to_line(Event("g1", 5, "hearts", "play", round=1, trick=1, player=2, card="QS"))
 >>> line
 '{"game_id":"g1","seq":5,"kind":"hearts","type":"play","round":1,"trick":1,"player":2,"card":"QS"}'
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
-from replay.events import COLUMNS, SCHEMA, Event
+from replay.model.events import COLUMNS, SCHEMA, Event
 from replay.store.errors import StoreRule
 from replay.store.validate import Rejection, any_ts_outside_years
 
@@ -345,7 +345,7 @@ def _parse_good(good: list[tuple[int, bytes]], source: str, rejected: list[Rejec
 
 
 def table_lines(table: pa.Table | pa.RecordBatch) -> list[str]:
-    """The canonical lines of a table in :data:`~replay.events.SCHEMA` (strings plain or
+    """The canonical lines of a table in :data:`~replay.model.events.SCHEMA` (strings plain or
     dictionary-encoded), as :func:`row_to_line` writes them, built column by column by Arrow:
     each field's ``"name":value`` text, joined per row skipping the nulls."""
     if table.num_rows == 0:
@@ -440,10 +440,3 @@ def write_lines(batches: Iterable[pa.RecordBatch], out: TextIO) -> int:
         out.write(table_text(batch))
         count += batch.num_rows
     return count
-
-
-def iter_lines(batches: Iterable[pa.RecordBatch]) -> Iterator[str]:
-    """The canonical lines of record batches (without newlines)."""
-    for batch in batches:
-        for row in batch.to_pylist():
-            yield row_to_line(row)

@@ -96,7 +96,7 @@ def game_slices(
         yield pa.Table.from_batches(held)
     ordered = sorted(runs.split)
     for i in range(0, len(ordered), 1000):
-        yield store._load_tables(ordered[i : i + 1000])
+        yield store.load_games_table(ordered[i : i + 1000])
 
 
 def last_game_start(table: pa.Table) -> int:

@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 
-from replay.events import SCHEMA
+from replay.model.events import SCHEMA
 from replay.store.jsonl import parse_jsonl
 from replay.store.slices import last_game_start, run_ids
 from replay.store.table import EventStore, IngestReport

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from replay.events import SCHEMA
+from replay.model.events import SCHEMA
 
 CARD_CODES = [r + s for s in "CDSH" for r in "23456789TJQKA"]
 HAND_TYPES = (

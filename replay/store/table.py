@@ -25,7 +25,9 @@ import pyarrow.parquet as pq
 from deltalake import ColumnProperties, DeltaTable, WriterProperties
 from deltalake.exceptions import DeltaError
 
-from replay.events import COLUMNS, SCHEMA, Event, events_from_table, events_to_table
+from replay.model.decode import events_from_table
+from replay.model.events import COLUMNS, SCHEMA, Event, events_to_table
+from replay.model.violation import LogRule, RuleId
 from replay.store.errors import (
     AmbiguousGameId,
     GameNotFound,
@@ -39,7 +41,6 @@ from replay.store.storage import storage_cause, storage_guard
 from replay.store.validate import Rejection, check_games, conform, first_difference
 from replay.store.writer import write_files
 from replay.text import shown
-from replay.violation import LogRule, RuleId
 from replay.words import counted, did_you_mean
 
 LIVE_DIR = "_live"
@@ -344,6 +345,13 @@ class EventStore:
         hive_partitioning=true)`` (the ``kind`` column comes from the directory name)."""
         return [f.path for f in self.files(kind)]
 
+    def readable_files(self, kind: str | None = None) -> list[DataFile]:
+        """The data files of the current snapshot (optionally of one kind) that can be read:
+        size as the log says, footer readable and in the schema. The others are reported in
+        :attr:`problems`, and the readers that take this list (the statistics, Spark) skip them
+        as the store's own reads do."""
+        return self._readable(self.files(kind))
+
     def _readable(self, files: Sequence[DataFile]) -> list[DataFile]:
         """The files whose size matches the log and whose footer reads and fits the schema;
         the others are reported."""
@@ -590,7 +598,7 @@ class EventStore:
             return table
         ids = _strings(table.column("game_id"))
         stored = self._stored_counts(ids)
-        old = self._load_tables(list(stored)) if stored else SCHEMA.empty_table()
+        old = self.load_games_table(list(stored)) if stored else SCHEMA.empty_table()
         drop = self._unverifiable(ids, report, source)
         keep = pa.array(np.ones(table.num_rows, dtype=bool))
         for game_id in sorted(set(stored) - set(drop)):
@@ -631,8 +639,9 @@ class EventStore:
                     break
         return out
 
-    def _load_tables(self, game_ids: list[str]) -> pa.Table:
-        """The stored rows of some games, sorted, in SCHEMA."""
+    def load_games_table(self, game_ids: list[str]) -> pa.Table:
+        """The stored rows of some games (``game_ids`` not empty), sorted by game and seq, in
+        SCHEMA; the files that cannot be read are reported in :attr:`problems`."""
         wanted = pa.array(game_ids, pa.string())
         lo, hi = min(game_ids), max(game_ids)
         parts = []
@@ -659,7 +668,7 @@ class EventStore:
 
     def load_game_table(self, game_id: str) -> pa.Table:
         """One stored game's events as an Arrow table in seq order (empty when absent)."""
-        return self._load_tables([game_id])
+        return self.load_games_table([game_id])
 
     def load_game(self, game_id: str) -> list[Event]:
         """A game's events in seq order, from the table or else from the live journal."""
@@ -723,7 +732,7 @@ class EventStore:
 
         With ``dictionary``, string columns (``data`` excepted) keep the dictionary encoding they
         have in Parquet: each distinct value is read once instead of copied into every row (the
-        audit's fast path, see :mod:`replay.decode`). Some Arrow compute functions refuse such
+        audit's fast path, see :mod:`replay.model.decode`). Some Arrow compute functions refuse such
         columns (sorting, ``count_distinct``); ``pc.cast`` to the plain type restores them.
         """
         names = columns or list(COLUMNS)

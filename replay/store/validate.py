@@ -7,7 +7,7 @@ those of the record, not of the play (the game audit does those): the schema, se
 (LOG-SETUP), event types the game knows (LOG-ORDER), card codes of the game's deck (LOG-CARD,
 when its spec declares one), nothing after ``game_end`` (LOG-AFTER-END).
 
->>> from replay.events import Event, events_to_table
+>>> from replay.model.events import Event, events_to_table
 >>> good = [Event("g1", 0, "hearts", "game_start"), Event("g1", 1, "hearts", "game_end")]
 >>> bad = [Event("g2", 0, "hearts", "game_start"), Event("g2", 2, "hearts", "game_end")]
 >>> checked = check_games(events_to_table(good + bad))
@@ -27,11 +27,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from replay import catalog, fields
-from replay.events import SCHEMA
+from replay.model import fields, specs
+from replay.model.events import SCHEMA
+from replay.model.violation import LogRule, RuleId
 from replay.store.errors import InvalidGame, StoreRule, locate
 from replay.text import escaped
-from replay.violation import LogRule, RuleId
 
 REQUIRED: tuple[str, ...] = tuple(f.name for f in SCHEMA if not f.nullable)
 
@@ -70,14 +70,14 @@ class Checked:
 
 
 def known_kind(kind: str) -> bool:
-    """Whether the catalogue (:mod:`replay.catalog`) holds a game of this kind."""
-    return catalog.spec(kind) is not None
+    """Whether the catalogue (:mod:`replay.model.specs`) holds a game of this kind."""
+    return specs.spec(kind) is not None
 
 
 @cache
 def allowed_types(kind: str) -> frozenset[str] | None:
     """The event types of a game kind (its spec's), or None when no game has that kind."""
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     return spec.event_types if spec is not None else None
 
 
@@ -85,7 +85,7 @@ def allowed_types(kind: str) -> frozenset[str] | None:
 def deck_codes(kind: str) -> frozenset[str] | None:
     """The card codes of a game's deck as its spec declares them (the LOG-CARD check), or None
     when it declares none (a deck that depends on the table) or no game has that kind."""
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     return frozenset(spec.deck) if spec is not None and spec.deck is not None else None
 
 
@@ -94,7 +94,7 @@ def _forget() -> None:
     deck_codes.cache_clear()
 
 
-catalog.on_change(_forget)
+specs.on_change(_forget)
 
 
 def conform(table: pa.Table, source: str | None = None) -> pa.Table:
@@ -172,9 +172,6 @@ class _Batch:
         self.pos = np.arange(self.n) - self.starts[self.game]
         self.types = table.column("type")
         self.kinds = table.column("kind")
-
-    def column_strings(self, name: str, row: int) -> object:
-        return self.table.column(name)[row].as_py()
 
     def is_type(self, name: str) -> np.ndarray:
         equal = pc.equal(self.types, pa.scalar(name, pa.string())).fill_null(False)
@@ -364,7 +361,8 @@ def is_json_object(text: str) -> bool:
 
 
 def _unused_field_faults(b: _Batch) -> Iterable[_Fault]:
-    """A field the event's type does not use (:mod:`replay.fields`, as the audit reports it)."""
+    """A field the event's type does not use (:mod:`replay.model.fields`, as the audit reports
+    it)."""
 
     def describe(r: int) -> tuple[int | None, str]:
         return int(b.seq[r]), fields.message(b.types[r].as_py(), fields.first_unused(b.table, r))

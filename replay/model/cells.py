@@ -1,4 +1,4 @@
-"""The row-by-row loops of the column decoder (:mod:`replay.decode` does the numpy part).
+"""The row-by-row loops of the column decoder (:mod:`replay.model.decode` does the numpy part).
 
 Compiled by mypyc with the rules engine: a loop here runs as C over Python lists, tuples and
 bytes.

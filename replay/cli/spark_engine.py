@@ -1,4 +1,4 @@
-"""The ``--engine local|spark [--master URL]`` options of the commands, and their Spark side.
+"""The Spark side of the commands' ``--engine local|spark [--master URL]`` options.
 
 Imported by the command modules; pyspark itself is imported only when ``--engine spark`` runs.
 """
@@ -10,9 +10,6 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from replay.cli.common import Engine, fail
-
-if TYPE_CHECKING:
-    pass
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

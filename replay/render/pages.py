@@ -1,7 +1,7 @@
 """Pages to send: a dispute report (Markdown or HTML) and a single-file HTML replay of a game.
 
 Both are self-contained: no network, no external URL, cards drawn as inline SVG
-(:mod:`replay.svg`), styles and the replay's step controls inline. A dispute report holds the
+(:mod:`replay.render.svg`), styles and the replay's step controls inline. A dispute report holds the
 game, the position before the disputed event drawn as a table of cards, the event, the verdict
 (with the fields that differ, or the cards that made a decision illegal), and the rule with its
 text. Every text from a log is escaped.
@@ -15,15 +15,15 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from replay.audit import audit_game
-from replay.cursor import CONTINUES_WORDS, Cursor, cards_in_text, event_words
-from replay.events import Event
-from replay.explain import Verdict
+from replay.audit.explain import Verdict
+from replay.engine.cursor import CONTINUES_WORDS, Cursor, cards_in_text, event_words
 from replay.games import UnknownGame, get_rules
-from replay.render import plain_card_label
+from replay.model.events import Event
+from replay.model.faces import plain_card_label
+from replay.model.rulebook import rule_text
+from replay.render.svg import card_svg, cards_html
 from replay.review.impact import Impact
 from replay.review.report import loss_words, ranked_alternatives, review_caption, stop_words
-from replay.rulebook import rule_text
-from replay.svg import card_svg, cards_html
 from replay.text import escaped
 
 if TYPE_CHECKING:
@@ -329,7 +329,7 @@ def _page(title: str, body: str, script: str = "") -> str:
 def replay_frame(cursor: Cursor, step: int, names: Sequence[str] = ()) -> dict[str, Any]:
     """What the replay page shows at one step: the omniscient view's table and hands, the event
     in words (labelled ``recorded`` when the rules do not accept it) and the rules' verdict
-    beside it (``[label, words]`` lines of :meth:`~replay.cursor.Outcome.lines`)."""
+    beside it (``[label, words]`` lines of :meth:`~replay.engine.cursor.Outcome.lines`)."""
     kind = cursor.events[0].kind
     view = cursor.seek(step).view(None)
     lines = cursor.outcome().lines(names, lambda c: _label(kind, c), rule_text)
@@ -389,7 +389,7 @@ const $ = (id) => document.getElementById(id);
 function card(code) {
   const span = document.createElement("span");
   span.style.display = "inline-block"; span.style.marginRight = "2px";
-  span.innerHTML = D.cards[code] || "";  // SVG written by replay.svg, codes escaped there
+  span.innerHTML = D.cards[code] || "";  // SVG written by replay.render.svg, codes escaped there
   if (!D.cards[code]) span.textContent = code;
   return span;
 }

@@ -26,9 +26,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from replay.events import Event
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, get_spec
-from replay.simulate import simulate_game
+from replay.model.events import Event
 
 #: The first club night (a Tuesday), the season's length, the nights of a week (days after
 #: Monday) and when the first table of a night starts (UTC).

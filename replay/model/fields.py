@@ -1,7 +1,7 @@
 """Which fields an event type uses: one declaration per game, read by the store and the audit.
 
 Each game declares, per event type, the optional fields its events carry (``event_fields`` of
-its :class:`~replay.catalog.GameSpec`; ``ts`` is allowed on every event). An event that sets
+its :class:`~replay.model.specs.GameSpec`; ``ts`` is allowed on every event). An event that sets
 another field (``cards`` on a ``play``, ``amount`` on a ``deal``, a stray ``target``) is not an
 event the game knows: the store's ingest rejects its game and the audit reports it, both
 as LOG-ORDER at that event's seq, so one log gets one verdict (``docs/interpretations.md``).
@@ -9,7 +9,7 @@ as LOG-ORDER at that event's seq, so one log gets one verdict (``docs/interpreta
 table at once (the store's checks, and the audit's bulk path, which sends a game holding such a
 row to the general path that reports it).
 
->>> from replay.events import Event
+>>> from replay.model.events import Event
 >>> unused_field(Event("g", 5, "hearts", "play", round=1, trick=1, player=0, card="2C"))
 >>> unused_field(Event("g", 5, "hearts", "play", player=0, card="2C", cards=("3C",)))
 'cards'
@@ -24,9 +24,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from replay import catalog
-from replay.events import SCHEMA, Event
-from replay.violation import LogRule
+from replay.model import specs
+from replay.model.events import SCHEMA, Event
+from replay.model.violation import LogRule
 
 #: The optional columns an event type may or may not use (``ts`` is allowed everywhere).
 OPTIONAL: tuple[str, ...] = tuple(f.name for f in SCHEMA if f.nullable and f.name != "ts")
@@ -38,7 +38,7 @@ RULE = LogRule.ORDER
 def declared(kind: str) -> dict[str, frozenset[str]] | None:
     """Per event type of a game, the optional fields it may carry (None: not declared)."""
     try:
-        spec = catalog.spec(kind)
+        spec = specs.spec(kind)
     except TypeError:  # an unhashable kind
         return None
     if spec is None:
@@ -46,7 +46,7 @@ def declared(kind: str) -> dict[str, frozenset[str]] | None:
     return {t: frozenset(names) for t, names in spec.event_fields.items()} or None
 
 
-catalog.on_change(declared.cache_clear)
+specs.on_change(declared.cache_clear)
 
 
 def unused_field(event: Event, kind: str | None = None) -> str | None:

@@ -17,7 +17,7 @@ every face (``docs/audit.md``, "Going on after a fault"):
   before it (:attr:`Cursor.stopped` tells where and why).
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> rules = get_rules("hearts")
 >>> cursor = Cursor(rules, simulate_game(rules, "doc", players=4, seed=3))
 >>> cursor.seek(6).event.type
@@ -40,8 +40,9 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, Final, Literal
 
-from replay.events import Category, Event
+from replay.engine.walker import walk
 from replay.games.base import Game, RuleViolation
+from replay.model.events import Category, Event
 
 
 class StepOutOfRange(IndexError):
@@ -267,7 +268,7 @@ class Cursor:
 
     def _build(self) -> None:
         every = self.snapshot_every
-        for step in self.rules.walk(self.events):
+        for step in walk(self.rules, self.events):
             if step.violation is not None:
                 self.violations[step.event.seq] = step.violation
                 self._faults[len(self._applied)] = Outcome(step.event, step.applied, step.violation)
@@ -413,10 +414,6 @@ class Cursor:
         for event in self._applied[base + 1 : step + 1]:
             state = apply(state, event)
         return state
-
-    def state_before(self, step: int) -> Any:
-        """The state in which event ``step`` was recorded (step >= 1)."""
-        return self.state_at(step - 1)
 
     def rulings(self) -> list[Event]:
         """The rulings recorded up to the current step."""

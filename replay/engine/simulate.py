@@ -18,8 +18,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from replay.events import Event
 from replay.games.base import Bot, Game, Phase
+from replay.model.events import Event
 
 #: Simulated games are dated within the year 2026 (from their seed), so corpora are reproducible.
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)

@@ -1,8 +1,9 @@
 """Audit reports as text: a table for the terminal, Markdown, CSV, JSON or JSON Lines.
 
 A report is written as it is read, a game at a time: from an :class:`~replay.audit.AuditReport`
-in memory, or from a :class:`~replay.spool.SpooledReport` that keeps the audits of a large store
-on disk, so that printing the report of any store takes memory for one game, not for the store.
+in memory, or from a :class:`~replay.audit.spool.SpooledReport` that keeps the audits of a large
+store on disk, so that printing the report of any store takes memory for one game, not for the
+store.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
-from replay.audit import AuditReport, Finding, GameAudit, problem_object
-from replay.cursor import cards_in_text
+from replay.audit.findings import AuditReport, Finding, GameAudit, problem_object
+from replay.engine.cursor import cards_in_text
+from replay.model.faces import plain_card_label
 from replay.text import escaped, shown
 from replay.words import counted
 
@@ -272,7 +274,6 @@ def clip(text: str, limit: int = MAX_SHOWN) -> str:
 
 def _finding_block(f: Finding, origin: str = "") -> str:
     """A finding as a text block, its cards as the faces show them (``--ascii``: codes)."""
-    from replay.render import plain_card_label
 
     def words(text: str) -> str:
         return _text(cards_in_text(text, lambda w: plain_card_label(f.kind, w)))

@@ -1,7 +1,7 @@
 """The engine's walk through a game's log: each event checked by the game's rules and applied,
 a wrong ruling replaced by the one the rules give, the walk ended where the state cannot absorb an
-event (:func:`walk`, what the audit, the cursor and the explanations use), and the bulk replay of
-a game (:func:`replay`).
+event (:func:`walk`, what the audit, the cursor and the explanations use). The bulk replay of a
+game is :meth:`~replay.games.game.Game.replay`.
 
 The walk is the hot loop of the audit: compiled by mypyc, the rules' methods are called
 directly (no bound method per event) and the clean stretches run in a plain loop
@@ -14,11 +14,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.events import Event
 from replay.games.game import Game
 from replay.games.rules import Rules
 from replay.games.state import S
-from replay.violation import LogRule, RuleViolation
+from replay.model.events import Event
+from replay.model.violation import LogRule, RuleViolation
 
 
 @dataclass(slots=True, init=False)
@@ -141,15 +141,3 @@ def advance_run(
             return index
         index += 1
     return index
-
-
-def replay(rules: Rules[S], events: Sequence[Event], *, check: bool = True) -> S:
-    """Reduce a whole game (``events[0]`` is its ``game_start``), verifying each event."""
-    state = rules.start(events[0])
-    for event in events[1:]:
-        if check:
-            if rules.advance(state, event):
-                continue
-            rules.verify(state, event)
-        state = rules.apply_in_place(state, event)
-    return state

@@ -1,7 +1,7 @@
 """Cards as inline SVG: self-contained markup (no external URL, no font download).
 
 Each card is a rounded white card with its rank label in two corners and its suit mark drawn
-as a shape in the middle, in the suit's colour (:mod:`replay.faces`): hearts, diamonds, clubs
+as a shape in the middle, in the suit's colour (:mod:`replay.model.faces`): hearts, diamonds, clubs
 and spades; the Spanish coins, cups, swords and batons; the colours of Hiifuu (diamonds) and
 Fou! (discs, on a tinted card); Fou!'s jokers (a star). Text uses the system's sans-serif font.
 A card face down is a patterned back; a code the game does not know is shown as its text on a
@@ -25,7 +25,7 @@ from functools import lru_cache
 from html import escape
 from typing import Final
 
-from replay.faces import Face, card_face
+from replay.model.faces import Face, card_face
 
 #: Height / width of a card (the poker ratio, 63 x 88 mm).
 RATIO: Final = 1.4

@@ -6,7 +6,7 @@ ruling replaced by the rules' own, as the audit does), the recorded one what the
 ``game_end`` and payout events say.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(get_rules("hez2"), "doc", players=3, seed=4)
 >>> result = recomputed_result(events)
 >>> result["over"], sorted(result["places"])
@@ -15,13 +15,13 @@ ruling replaced by the rules' own, as the audit does), the recorded one what the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from replay.audit import group_games
-from replay.events import Event
+from replay.engine import walk
 from replay.games import UnknownGame, get_rules
 from replay.games.base import RuleViolation
+from replay.model.events import Event
 
 
 def recomputed_result(events: Sequence[Event]) -> dict[str, Any]:
@@ -33,18 +33,9 @@ def recomputed_result(events: Sequence[Event]) -> dict[str, Any]:
     try:
         rules = get_rules(events[0].kind)
         state = None
-        for step in rules.walk(list(events), faults_only=True):
+        for step in walk(rules, list(events), faults_only=True):
             state = step.state  # the working state: the last one yielded is the final state
     except (UnknownGame, RuleViolation) as exc:
         return {"over": False, "seq": None, "error": str(exc)}
     assert state is not None
     return {**rules.result(state), "over": bool(state.over), "seq": state.seq - 1}
-
-
-def recomputed_results(events: Iterable[Event]) -> dict[str, dict[str, Any]]:
-    """:func:`recomputed_result` of every game of a stream of events, by game id."""
-    out = {}
-    for game in group_games(events):
-        game.sort(key=lambda e: e.seq)
-        out[game[0].game_id] = recomputed_result(game)
-    return out

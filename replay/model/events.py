@@ -21,7 +21,7 @@ Every event type belongs to one of four categories:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from enum import StrEnum
@@ -30,7 +30,7 @@ from typing import Any, Final
 import pyarrow as pa
 from mypy_extensions import i64, mypyc_attr
 
-from replay.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS, Column
+from replay.model.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS, Column
 
 
 class Category(StrEnum):
@@ -268,16 +268,8 @@ def same_payload(a: Event, b: Event) -> bool:
     )  # fmt: skip
 
 
-def events_from_table(table: pa.Table) -> list[Event]:
-    """Convert an Arrow table in :data:`SCHEMA` (any row order) to events, as stored."""
-    from replay.decode import decode_table, paused_gc
-
-    with paused_gc():  # events hold no cycles: the collector would only slow the build
-        return events_from_columns(decode_table(table), 0, table.num_rows)
-
-
 def events_from_columns(columns: list[Column], start: int, stop: int) -> list[Event]:
-    """The events of rows ``start`` to ``stop`` of decoded columns (``replay.decode``)."""
+    """The events of rows ``start`` to ``stop`` of decoded columns (``replay.model.decode``)."""
     collector = _Collector()
     visit_rows(columns, start, stop, collector)
     return collector.events
@@ -330,7 +322,7 @@ def visit_rows(
     its ``visit`` call, must not be kept, and must be one that nobody else holds: events are
     facts.
 
-    ``changes``, from :func:`replay.decode.row_changes` on the same columns (and nothing
+    ``changes``, from :func:`replay.model.decode.row_changes` on the same columns (and nothing
     else), says which cells of each row may differ from the row before: compiled, only those
     fields are read and written after the first row (about 4 of the 16 in a game's rows).
     """
@@ -512,7 +504,7 @@ def fact_of(event: Event) -> Event:
 
 
 def _cut_reader(column: Column, row: i64) -> tuple[bool, tuple[Any, ...], i64]:
-    """Whether a column is cut as it is read (:data:`~replay.cells.CUT`), its items, and
+    """Whether a column is cut as it is read (:data:`~replay.model.cells.CUT`), its items, and
     where row ``row``'s begin among them."""
     if column.form != CUT:
         return False, (), 0
@@ -535,3 +527,27 @@ def events_to_table(events: list[Event]) -> pa.Table:
             values = [list(v) if v is not None else None for v in values]
         arrays.append(pa.array(values, type=SCHEMA.field(name).type))
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
+
+
+def conform_events(table: pa.Table) -> pa.Table:
+    """An events table with every column of :data:`SCHEMA` (missing ones null)."""
+    columns: list[Any] = [
+        table.column(f.name).cast(f.type)
+        if f.name in table.column_names
+        else pa.nulls(table.num_rows, f.type)
+        for f in SCHEMA
+    ]
+    return pa.Table.from_arrays(columns, schema=SCHEMA)
+
+
+def seat_names(events: Sequence[Event]) -> list[str]:
+    """The players' names from ``game_start`` (empty when it has none)."""
+    start = next((e for e in events if e.type == "game_start"), None)
+    if start is None or not start.data:
+        return []
+    try:
+        setup = json.loads(start.data)
+    except (ValueError, RecursionError):  # a setup nested too deep is a LOG-SETUP finding
+        return []
+    names = setup.get("names") if isinstance(setup, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else []

@@ -1,12 +1,11 @@
-"""The audit: every recorded decision checked, every recorded ruling recomputed.
+"""The audit's check: every recorded decision checked, every recorded ruling recomputed, for one
+game (:func:`audit_game`) or every game of an Arrow table in this process (:func:`audit_table`).
 
-A :class:`Finding` names the game, the step, the event, the rule of RULES.md (ID and text), what
-was recorded against what the rules give, and a short summary of the state before the event
-(in the style of Mortal's log validator). After an illegal event the audit goes on as far as it
-soundly can (see :func:`replay.engine.walk`) and says where it had to stop.
+Each broken rule is a :class:`~replay.audit.findings.Finding`. After an illegal event the audit
+goes on as far as it soundly can (see :func:`replay.engine.walk`) and says where it had to stop.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(get_rules("hearts"), "doc", players=4, seed=9)
 >>> audit_game(events).clean
 True
@@ -20,18 +19,28 @@ True
 
 from __future__ import annotations
 
-import gc
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import suppress
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from mypy_extensions import i64
 
-from replay import fields
-from replay.cells import Column
-from replay.decode import (
+from replay.audit.findings import (
+    INTERNAL_ERROR,
+    UNREAD_COLUMNS,
+    Finding,
+    GameAudit,
+    event_object,
+    group_games,
+)
+from replay.engine import checked_step, walk
+from replay.games import UnknownGame, get_rules
+from replay.games.checks import describe_payload
+from replay.games.game import Game
+from replay.games.rules import Phase, RuleViolation
+from replay.games.state import GameState
+from replay.model import fields
+from replay.model.cells import Column
+from replay.model.decode import (
     decode_table,
     dictionary_indices,
     paused_gc,
@@ -39,11 +48,7 @@ from replay.decode import (
     run_starts,
     values_at,
 )
-from replay.engine import checked_step, walk
-from replay.events import (
-    COLUMNS as EVENT_FIELDS,
-)
-from replay.events import (
+from replay.model.events import (
     Event,
     RowVisitor,
     blank_row,
@@ -51,167 +56,7 @@ from replay.events import (
     events_from_columns,
     visit_rows,
 )
-from replay.games import UnknownGame, get_rules
-from replay.games.checks import describe_payload
-from replay.games.game import Game
-from replay.games.rules import Phase, RuleViolation
-from replay.games.state import GameState
-from replay.rulebook import rule_text
-from replay.violation import LogRule
-
-INTERNAL_ERROR = "internal error"
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One fault of a recorded game: the text fields for people (``event``, ``expected``,
-    ``state``: one line each), the ``*_data`` fields for programs (the recorded event, the
-    event the rules give and the state before the event as JSON objects;
-    ``docs/schemas/finding.json``)."""
-
-    game_id: str
-    kind: str
-    seq: int
-    rule: str
-    message: str
-    event: str = ""
-    expected: str = ""
-    state: str = ""
-    event_data: dict[str, Any] | None = None
-    expected_data: dict[str, Any] | None = None
-    state_data: dict[str, Any] | None = None
-
-    @property
-    def rule_text(self) -> str:
-        """The text of the rule in RULES.md."""
-        return rule_text(self.rule)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The finding as JSON-ready data (``docs/schemas/finding.json``)."""
-        return {
-            "game_id": self.game_id,
-            "kind": self.kind,
-            "seq": self.seq,
-            "rule": self.rule,
-            "rule_text": self.rule_text,
-            "message": self.message,
-            "event": self.event_data,
-            "expected": self.expected_data,
-            "state": self.state_data,
-            "summary": self.state,
-        }
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled through the constructor (compiled, a frozen class cannot be set field by
-        field): findings travel from audit workers to the parent."""
-        fields = (self.game_id, self.kind, self.seq, self.rule, self.message, self.event)
-        data = (self.event_data, self.expected_data, self.state_data)
-        return (Finding, (*fields, self.expected, self.state, *data))
-
-
-def event_object(event: Event) -> dict[str, Any]:
-    """An event as a JSON object: its set fields as in a JSON Lines log (lists for card lists
-    and values), but ``ts``, which the audit does not read (:data:`UNREAD_COLUMNS`)."""
-    out: dict[str, Any] = {}
-    for name in EVENT_FIELDS:
-        value = getattr(event, name)
-        if value is None or name in UNREAD_COLUMNS:
-            continue
-        out[name] = list(value) if isinstance(value, tuple) else value
-    return out
-
-
-def problem_object(problem: object) -> dict[str, Any]:
-    """Unreadable input as a JSON object: file, line or game and seq (null when unknown), the
-    rule (a STORE-* ID, or null) and the reason. ``problem`` is a store's rejection (with
-    those attributes) or a line of text."""
-    if isinstance(problem, str):
-        return {**dict.fromkeys(("file", "line", "game_id", "seq", "rule")), "reason": problem}
-    return {
-        "file": getattr(problem, "source", None),
-        "line": getattr(problem, "line", None),
-        "game_id": getattr(problem, "game_id", None),
-        "seq": getattr(problem, "seq", None),
-        "rule": getattr(problem, "rule", None),
-        "reason": str(getattr(problem, "reason", problem)),
-    }
-
-
-@dataclass(slots=True, init=False)
-class GameAudit:
-    """The audit of one game."""
-
-    game_id: str
-    kind: str
-    events: int
-    findings: list[Finding]
-    stopped_at: int | None  # seq where the audit could not go on, if it had to stop
-    stop_reason: str
-    # A log that stops before its game ended (audited as incomplete): the seq the next event
-    # would have, and what the game waits for there.
-    waiting_seq: int | None
-    waiting_for: str
-
-    def __init__(
-        self,
-        game_id: str,
-        kind: str,
-        events: int,
-        findings: list[Finding] | None = None,
-        stopped_at: int | None = None,
-        stop_reason: str = "",
-        waiting_seq: int | None = None,
-        waiting_for: str = "",
-    ) -> None:
-        # Written out: compiled, a dataclass's generated __init__ runs as Python bytecode
-        # (3,500 instructions, once per game).
-        self.game_id = game_id
-        self.kind = kind
-        self.events = events
-        self.findings = findings if findings is not None else []
-        self.stopped_at = stopped_at
-        self.stop_reason = stop_reason
-        self.waiting_seq = waiting_seq
-        self.waiting_for = waiting_for
-
-    @property
-    def incomplete(self) -> bool:
-        """The log stops before its game ended, and the audit was not asked to judge a
-        finished game (RULES.md, "Recording order")."""
-        return self.waiting_seq is not None
-
-    @property
-    def clean(self) -> bool:
-        return not self.findings and not self.internal_error
-
-    @property
-    def internal_error(self) -> bool:
-        """The audit itself failed on this game (malformed fields it did not anticipate)."""
-        return self.stop_reason.startswith(INTERNAL_ERROR)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled through the constructor: audits travel from the workers to the parent, and
-        the generic route (a state dict per object) takes twice as long."""
-        fields = (self.game_id, self.kind, self.events, self.findings, self.stopped_at)
-        return (GameAudit, (*fields, self.stop_reason, self.waiting_seq, self.waiting_for))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id,
-            "kind": self.kind,
-            "events": self.events,
-            "findings": [f.to_dict() for f in self.findings],
-            "stopped_at": self.stopped_at,
-            "stop_reason": self.stop_reason,
-            "waiting": self.waiting(),
-        }
-
-    def waiting(self) -> dict[str, Any] | None:
-        """Where an incomplete log stops, as data: the seq the next event would have and what
-        the game waits for (None: the log is not incomplete)."""
-        if self.waiting_seq is None:
-            return None
-        return {"seq": self.waiting_seq, "waiting_for": self.waiting_for}
+from replay.model.violation import LogRule
 
 
 def _finding(game: GameAudit, event: Event | None, seq: int, violation: RuleViolation,
@@ -343,7 +188,7 @@ def audit_game(events: Sequence[Event], *, complete: bool = False) -> GameAudit:
 
 def _before_unused_field(events: list[Event], kind: str) -> tuple[list[Event], Event | None]:
     """The events before the first one that sets a field its type does not use in a game of
-    ``kind`` (an event the game does not know: :mod:`replay.fields`), and that event (None:
+    ``kind`` (an event the game does not know: :mod:`replay.model.fields`), and that event (None:
     there is none)."""
     for index, event in enumerate(events):
         if fields.unused_field(event, kind) is not None:
@@ -396,63 +241,6 @@ def waiting_text(due: Any) -> str:
     return f"a {due.what} (seats {seats})" if seats else f"a {due.what}"
 
 
-def group_games(events: Iterable[Event]) -> list[list[Event]]:
-    """Split a stream of events into games (by game id, first-seen order)."""
-    games: dict[str, list[Event]] = {}
-    for event in events:
-        games.setdefault(event.game_id, []).append(event)
-    return list(games.values())
-
-
-# --------------------------------------------------------------------------- bulk audit
-@dataclass(slots=True)
-class AuditReport:
-    """The audit of many games, in a stable order (kind, game id) whatever the number of jobs."""
-
-    games: list[GameAudit] = field(default_factory=list)
-    #: Input that could not be read: lines of text, or a store's rejections (file, line,
-    #: game, seq, rule, reason; see :func:`problem_object`).
-    problems: list[Any] = field(default_factory=list)
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [f for g in self.games for f in g.findings]
-
-    @property
-    def events(self) -> int:
-        return sum(g.events for g in self.games)
-
-    @property
-    def exit_code(self) -> int:
-        """0 clean, 1 with findings, 2 when some input could not be read or reduced."""
-        if self.problems or any(g.internal_error for g in self.games):
-            return 2
-        return 1 if self.findings else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "games": len(self.games),
-            "events": self.events,
-            "findings": [f.to_dict() for f in self.findings],
-            "stopped": [
-                {"game_id": g.game_id, "kind": g.kind, "seq": g.stopped_at, "reason": g.stop_reason}
-                for g in self.games
-                if g.stopped_at is not None
-            ],
-            "incomplete": [
-                {"game_id": g.game_id, "kind": g.kind, **(g.waiting() or {})}
-                for g in self.games
-                if g.waiting_seq is not None
-            ],
-            "problems": [problem_object(p) for p in self.problems],
-        }
-
-
-#: Columns the audit does not read. No rule is about time, and pyarrow builds a time-zoned
-#: ``datetime`` in about 2.5 µs: four times the cost of auditing an event.
-UNREAD_COLUMNS: Final = ("ts",)
-
-
 def audit_table(
     table: Any, starts: list[int] | None = None, *, complete: bool = False
 ) -> list[GameAudit]:
@@ -473,7 +261,7 @@ def _audit_decoded(
 ) -> list[GameAudit]:
     """:func:`audit_table` on the table's decoded columns."""
     if starts is None:
-        starts, distinct = _game_runs(table)
+        starts, distinct = game_runs(table)
         if distinct < len(starts):  # a game in pieces
             games = group_games(events_from_columns(columns, 0, table.num_rows))
             return [audit_game(game, complete=complete) for game in games]
@@ -510,7 +298,7 @@ def audit_rows(
 ) -> GameAudit:
     """Audit the game in rows ``start`` to ``stop`` of decoded columns (one run of its game id):
     the same audit as :func:`audit_game`'s. ``changes``: the columns'
-    :func:`~replay.decode.row_changes`, which make the clean path faster.
+    :func:`~replay.model.decode.row_changes`, which make the clean path faster.
 
     A game that breaks no rule is audited on the clean path, with no event built per row
     (:func:`audit_clean_rows`); any other game, the general way, from its events. The clean
@@ -536,7 +324,7 @@ def audit_clean_rows(
     :func:`audit_game`.
 
     The rows the game's :meth:`~replay.games.rules.Rules.advance` accepts go through one scratch
-    event, overwritten row by row (:func:`~replay.events.visit_rows`): nothing is allocated
+    event, overwritten row by row (:func:`~replay.model.events.visit_rows`): nothing is allocated
     per row. A row it leaves to the general path becomes a real event, judged by
     :func:`~replay.engine.checked_step` as :func:`~replay.engine.walk` judges it, so a finding
     is named in one place and costs its own work, not a second pass over the game. None when
@@ -626,7 +414,7 @@ def _rows_in_sequence(seq: Column, start: i64, stop: i64) -> bool:
     return True
 
 
-def _game_runs(table: Any) -> tuple[list[int], int]:
+def game_runs(table: Any) -> tuple[list[int], int]:
     """Where each run of one game id begins, and how many distinct game ids there are (as
     many as runs: each game is one run)."""
     import numpy as np
@@ -681,12 +469,12 @@ def _runs_by_dictionary(column: Any) -> Iterator[tuple[list[int], Any, Any]]:
 
 def game_starts(table: Any) -> list[int]:
     """The row where each run of one game id begins (the first row is 0)."""
-    return _game_runs(table)[0]
+    return game_runs(table)[0]
 
 
 def count_games(table: Any) -> int:
     """How many distinct game ids a table holds."""
-    return _game_runs(table)[1]
+    return game_runs(table)[1]
 
 
 def sorted_by_game(table: Any) -> Any:
@@ -729,253 +517,3 @@ def _slice_bounds(starts: list[int], n: int, parts: int) -> list[tuple[int, int]
         bounds.append((begin, end - begin))
         begin = end
     return bounds
-
-
-def sort_report(report: AuditReport) -> AuditReport:
-    report.games.sort(key=lambda g: (g.kind, g.game_id))
-    return report
-
-
-#: Rows per process below which :func:`audit_many` starts fewer worker processes: starting
-#: one (a fork, then copy-on-write page faults) costs about as much as auditing 50,000 events.
-MIN_ROWS_PER_JOB: Final = 50_000
-
-
-def audit_many(
-    table: Any,
-    jobs: int = 1,
-    on_progress: Callable[[int], None] | None = None,
-    *,
-    min_rows_per_job: int = MIN_ROWS_PER_JOB,
-    complete: bool = False,
-) -> AuditReport:
-    """Audit every game of an event table on up to ``jobs`` processes (one per
-    ``min_rows_per_job`` rows at most); the report does not depend on ``jobs``.
-    ``complete``: as in :func:`audit_game`.
-    ``on_progress`` receives the number of games done after each slice (in this thread, as
-    this process audits or receives each slice)."""
-    report = AuditReport()
-    if table.num_rows == 0:
-        return report
-    if min_rows_per_job > 0:
-        jobs = max(1, min(jobs, table.num_rows // min_rows_per_job))
-    retain_freed_memory()
-    starts, distinct = _game_runs(table)
-    if distinct < len(starts):  # a game in several runs
-        table = sorted_by_game(table)
-        starts = game_starts(table)
-    plan = _SlicePlan(starts, table.num_rows, jobs, complete)
-    context = _fork_context() if jobs > 1 and len(starts) > 2 else None
-    if context is None:  # one process: not worth starting workers, or no fork here
-        ends = [0, table.num_rows]
-        while (piece := plan.take(ends, from_back=False)) is not None:
-            _collect(report, plan.audit(table, *piece), on_progress)
-    else:
-        _audit_in_processes(report, table, plan, on_progress, context)
-    return sort_report(report)
-
-
-#: The most rows in one slice: about 100,000 events decode and audit within the caches (a
-#: 1-job Hearts audit runs 5-10% faster in 8 slices than in 2 or 32).
-MAX_SLICE_ROWS: Final = 110_000
-#: The fewest rows in one slice (the last ones, where the processes meet): each slice costs
-#: about 1.5 ms of set-up (decoding its columns: numpy and Arrow calls), as much as auditing
-#: 2,500 events, so smaller slices would cost more than the idle time they save.
-MIN_SLICE_ROWS: Final = 6_000
-
-
-class _SlicePlan:
-    """How the processes of :func:`audit_many` cut a table into slices of whole games as they
-    go (guided self-scheduling): each takes a ``1 / (2 * jobs)`` share of the rows still left,
-    within ``[MIN_SLICE_ROWS, MAX_SLICE_ROWS]`` (scaled down for small tables), so the slices
-    shrink as the processes meet and they finish within a small slice of each other, with few
-    slices (and little set-up) in all. With one job, every slice has the largest size."""
-
-    def __init__(self, starts: list[int], rows: int, jobs: int, complete: bool = False) -> None:
-        self.starts = starts
-        self.jobs = jobs
-        self.complete = complete
-        self.largest = max(1, min(MAX_SLICE_ROWS, rows // 8))  # 8 slices at least: progress
-        self.smallest = max(1, min(MIN_SLICE_ROWS, rows // (8 * jobs)))
-
-    def size(self, remaining: int) -> int:
-        """The rows of the next slice when ``remaining`` rows are left."""
-        if self.jobs == 1:
-            return self.largest
-        return min(self.largest, max(self.smallest, remaining // (2 * self.jobs)))
-
-    def take(self, ends: Any, from_back: bool) -> tuple[int, int] | None:
-        """The next slice (offset, rows) from the front or the back of the rows still left,
-        ``ends[0]`` to ``ends[1]`` (updated), or None when none are left. The cut falls on a
-        game's first row: at or after ``size`` rows from the front, at or before it from the
-        back (all that is left when no game begins there)."""
-        front, back = int(ends[0]), int(ends[1])
-        if front >= back:
-            return None
-        size = self.size(back - front)
-        if from_back:
-            index = bisect_right(self.starts, back - size) - 1
-            cut = self.starts[index] if index >= 0 and self.starts[index] > front else front
-            ends[1] = cut
-            return cut, back - cut
-        index = bisect_left(self.starts, front + size)
-        cut = self.starts[index] if index < len(self.starts) else back
-        cut = cut if cut < back else back
-        ends[0] = cut
-        return front, cut - front
-
-    def audit(self, table: Any, offset: int, rows: int) -> list[GameAudit]:
-        """Audit the slice of ``rows`` rows at ``offset`` (its games' starts are known)."""
-        first = bisect_left(self.starts, offset)
-        last = bisect_left(self.starts, offset + rows)
-        starts = [start - offset for start in self.starts[first:last]]
-        return audit_table(table.slice(offset, rows), starts, complete=self.complete)
-
-
-def _fork_context() -> Any:
-    """The ``fork`` start method's context (workers inherit the table, not a copy), or None
-    on a platform without fork."""
-    import multiprocessing
-
-    try:
-        return multiprocessing.get_context("fork")
-    except ValueError:
-        return None
-
-
-#: Freed memory glibc's malloc keeps at the top of its heap (``M_TOP_PAD``), in bytes.
-RETAINED_HEAP: Final = 64 << 20
-
-
-def retain_freed_memory() -> None:
-    """Have glibc's malloc keep up to :data:`RETAINED_HEAP` bytes of freed memory for reuse.
-
-    Each slice's columns and events are freed, then allocated again for the next slice. By
-    default malloc returns the freed top of its heap to the kernel, and every page then comes
-    back through a page fault: 24,000 faults in a 1-job Hearts audit of 870,000 events, at
-    3.4 µs each on this project's virtual machines (80 ms of about 700). Nothing is done where
-    the C library is not glibc (no ``mallopt``); forked workers inherit the setting.
-    """
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(ctypes.c_int(M_TOP_PAD), ctypes.c_int(RETAINED_HEAP))
-
-
-#: glibc's ``mallopt`` parameter for the freed memory kept at the top of the heap.
-M_TOP_PAD: Final = -2
-
-
-def _audit_in_processes(
-    report: AuditReport,
-    table: Any,
-    plan: _SlicePlan,
-    on_progress: Callable[[int], None] | None,
-    context: Any,
-) -> None:
-    """``jobs - 1`` forked workers take slices from the front and this process takes them
-    from the back, each the next one when it is done with its last (the two ends of the rows
-    left, shared by the processes), until they meet: the processes finish within one (small)
-    slice of each other. This process's share costs no fork, no warm-up and no result
-    transfer; a worker sends the audits of each slice as soon as it is done (progress)."""
-    import threading
-
-    _load_rules(table)  # imported once here, not by every worker
-    ends = context.Array("q", [0, table.num_rows])  # the rows left: front, back
-    frozen_before = gc.get_freeze_count()
-    gc.freeze()  # forked workers then never touch (and copy) the parent's objects
-    receivers: list[Any] = []
-    workers: list[Any] = []
-    try:
-        for _ in range(plan.jobs - 1):
-            receiver, sender = context.Pipe(duplex=False)
-            worker = context.Process(
-                target=_audit_from_front, args=(table, plan, ends, sender), daemon=True
-            )
-            worker.start()
-            sender.close()
-            receivers.append(receiver)
-            workers.append(worker)
-        while (piece := _take_slice(plan, ends, from_back=True)) is not None:
-            _collect(report, plan.audit(table, *piece), on_progress)
-            _receive(report, receivers, on_progress, wait=False)
-        _receive(report, receivers, on_progress, wait=True)
-    finally:
-        for receiver in receivers:  # left open only when this process stopped early
-            receiver.close()
-        # Joined in the background: a worker that inherited a large table takes several
-        # milliseconds to exit (its page tables are torn down), and the report is complete.
-        for worker in workers:
-            threading.Thread(target=worker.join, daemon=True).start()
-        if not frozen_before:  # a caller's own freeze is left as it was
-            gc.unfreeze()
-
-
-def _take_slice(plan: _SlicePlan, ends: Any, from_back: bool) -> tuple[int, int] | None:
-    """The next slice from the front or the back of the rows left (shared by the processes),
-    or None when all are taken."""
-    with ends.get_lock():
-        return plan.take(ends, from_back)
-
-
-def _audit_from_front(table: Any, plan: _SlicePlan, ends: Any, sender: Any) -> None:
-    """A worker process: audit slices from the front and send each one's audits, then None
-    (or the error that stopped it)."""
-    try:
-        while (piece := _take_slice(plan, ends, from_back=False)) is not None:
-            sender.send(plan.audit(table, *piece))
-        sender.send(None)
-    except Exception as exc:  # reported by the parent, which raises it
-        with suppress(OSError):  # the parent may have stopped listening
-            sender.send(RuntimeError(f"an audit worker process failed: {exc!r}"))
-    finally:
-        sender.close()
-
-
-def _receive(
-    report: AuditReport,
-    receivers: list[Any],
-    on_progress: Callable[[int], None] | None,
-    wait: bool,
-) -> None:
-    """Collect the audits the workers sent (all of them, until each says it is done, when
-    ``wait``)."""
-    for receiver in list(receivers):
-        while wait or receiver.poll():
-            try:
-                message = receiver.recv()
-            except EOFError:
-                raise RuntimeError("an audit worker process ended before its results") from None
-            if message is None:
-                receivers.remove(receiver)
-                receiver.close()
-                break
-            if isinstance(message, BaseException):
-                raise message
-            _collect(report, message, on_progress)
-
-
-def _load_rules(table: Any) -> None:
-    """Import the game module of every kind in the table (unknown kinds are reported later)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    kinds = table.column("kind")
-    if pa.types.is_dictionary(kinds.type):  # as read from Parquet: the dictionaries suffice
-        names = {name for chunk in kinds.chunks for name in chunk.dictionary.to_pylist()}
-    else:
-        names = set(pc.unique(kinds).to_pylist())
-    for kind in names:
-        with suppress(UnknownGame, TypeError):  # TypeError: a null kind
-            get_rules(kind)
-
-
-def _collect(
-    report: AuditReport, audits: list[GameAudit], on_progress: Callable[[int], None] | None
-) -> None:
-    report.games.extend(audits)
-    if on_progress is not None:
-        on_progress(len(audits))

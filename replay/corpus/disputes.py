@@ -7,7 +7,7 @@ records the next event in its place, asks the rules which rule the change breaks
 game on with bots after it (from the state the audit would reach), so the finding is the only one.
 
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> rules = get_rules("hearts")
 >>> found = find_disputes(rules, [simulate_game(rules, "doc", players=4, seed=4)])
 >>> "HEARTS-FOLLOW" in found and "HEARTS-TRICK" in found
@@ -22,10 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from replay.audit import audit_game
-from replay.events import Category, Event
+from replay.engine.simulate import play_out, seat_bots
 from replay.games.base import Game, RuleViolation
-from replay.simulate import play_out, seat_bots
-from replay.violation import LogRule
+from replay.model.events import Category, Event
+from replay.model.violation import LogRule
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Terminal rendering shared by the CLI: cards with their suit marks, a panel for a state view.
 
 Everything here reads the common keys of a game's view (see ``docs/state.md``); what a card
-code shows (rank, suit mark, terminal colour, ASCII fallback) comes from :mod:`replay.faces`.
+code shows (rank, suit mark, terminal colour, ASCII fallback) comes from :mod:`replay.model.faces`.
 The panel shows each seat with its name and the card it has on the table, the last trick while
 the table is empty again, a score sheet at a round's end and at game over, and the game's own
 data in words (``hearts broken: no``), leaving out what is empty.
@@ -14,6 +14,7 @@ through :mod:`replay.text` (control and bidirectional characters as escapes), an
 ('bold red', 'bold green', 'bold magenta')
 >>> cards_text("hez2", ["7O", "RE"]).plain
 '7◉ R⚔'
+>>> from replay.model.faces import ascii_cards
 >>> with ascii_cards():
 ...     cards_text("hearts", ["TH", "QS"]).plain
 'TH QS'
@@ -21,10 +22,8 @@ through :mod:`replay.text` (control and bidirectional characters as escapes), an
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from rich import box
@@ -33,82 +32,21 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay import catalog
-from replay.cursor import Cursor, Outcome
-from replay.events import Category
-from replay.faces import JOKER, card_face, faces_of, suit_of
-from replay.faces import PLAIN as PLAIN
-from replay.rulebook import rule_text
+from replay.engine.cursor import Cursor, Outcome
+from replay.model.events import Category
+from replay.model.faces import (
+    ascii_on,
+    card_label,
+    card_style,
+    suit_of,
+)
+from replay.model.rulebook import rule_text
 from replay.text import escaped, shown
-
-#: ``on``: cards show as the logs write them (``QS``) rather than with their marks (``Q♠``),
-#: for a terminal that cannot show the marks (``--ascii``, or an output encoding without
-#: them). ``colour``: whether the output has colour; without it, a deck told apart by colour
-#: alone (Hiifuu's and Fou!'s colours share one mark) shows its codes (``G12``).
-_ASCII = {"on": False, "colour": True}
-
-
-def set_ascii(on: bool, *, colour: bool = True) -> None:
-    """Show cards as their codes (the ASCII fallback) from now on, or with their marks."""
-    _ASCII["on"] = on
-    _ASCII["colour"] = colour
-
-
-@cache
-def marks_tell_suits_apart(kind: str) -> bool:
-    """Whether a game's suits have distinct marks (Hearts, Hez2), not colours alone.
-
-    >>> marks_tell_suits_apart("hearts"), marks_tell_suits_apart("fou")
-    (True, False)
-    """
-    deck = faces_of(kind)
-    if deck is None:
-        return True
-    marks = [s.mark for s in deck.suits.values() if s.letter != JOKER]
-    return len(set(marks)) == len(marks)
-
-
-catalog.on_change(marks_tell_suits_apart.cache_clear)
-
-
-@contextmanager
-def ascii_cards() -> Iterator[None]:
-    """Cards as codes within the block."""
-    before = _ASCII["on"]
-    _ASCII["on"] = True
-    try:
-        yield
-    finally:
-        _ASCII["on"] = before
 
 
 def _dot() -> str:
     """The separator of a headline's parts."""
-    return "  |  " if _ASCII["on"] else "  ·  "
-
-
-def card_style(kind: str, code: str) -> str:
-    """The rich style of a card code in a game (its suit's colour, :mod:`replay.faces`)."""
-    return card_face(kind, code).style
-
-
-def card_label(kind: str, code: str) -> str:
-    """What a card shows: rank and suit mark (``Q♠``), or its code in ASCII mode."""
-    face = card_face(kind, code)
-    plain = _ASCII["on"] or (not _ASCII["colour"] and not marks_tell_suits_apart(kind))
-    return shown(face.ascii if plain else face.label)  # an unknown code: as the log has it
-
-
-def plain_card_label(kind: str, code: str) -> str:
-    """A card in text without colour (a report, a verdict, a web page's words): as
-    :func:`card_label`, but a deck told apart by colour alone shows its codes.
-
-    >>> plain_card_label("hearts", "TS"), plain_card_label("fou", "G12")
-    ('10♠', 'G12')
-    """
-    face = card_face(kind, code)
-    plain = _ASCII["on"] or not marks_tell_suits_apart(kind)
-    return shown(face.ascii if plain else face.label)
+    return "  |  " if ascii_on() else "  ·  "
 
 
 def card_text(kind: str, code: str) -> Text:
@@ -247,7 +185,7 @@ def seats_table(view: Mapping[str, Any], more: Extras | None = None) -> Table:
         size = sizes[seat] if seat < len(sizes) else None
         hand_cell = cards_text(kind, hand) if hand is not None else Text("(hidden)", style="dim")
         row: list[RenderableType] = [
-            Text(">" if _ASCII["on"] else "▶", style="bold cyan") if seat in turn else Text(""),
+            Text(">" if ascii_on() else "▶", style="bold cyan") if seat in turn else Text(""),
             str(seat),
             Text(shown(str(names[seat])) if seat < len(names) and names[seat] else ""),
             _dash(totals[seat] if seat < len(totals) else None),
@@ -269,7 +207,7 @@ def _trick_cell(
         return Text("")
     cell = card_text(kind, last[seat])
     cell.stylize("dim")
-    arrow = "  <- " if _ASCII["on"] else "  ← "
+    arrow = "  <- " if ascii_on() else "  ← "
     if more.recorded_winner is not None:  # the log and the rules disagree: say whose is whose
         words = {more.last_winner: "won by the rules", more.recorded_winner: "won as recorded"}
     else:
@@ -417,7 +355,7 @@ def state_panel(
         title_align="left",
         border_style="cyan",
         expand=False,
-        box=box.ASCII if _ASCII["on"] else box.ROUNDED,
+        box=box.ASCII if ascii_on() else box.ROUNDED,
     )
 
 

@@ -3,8 +3,8 @@
 Each game module declares its ``SPEC`` next to its rules (``replay/games/<kind>.py``) and the
 registry of :mod:`replay.games` installs the catalogue here. Everything that needs to know a
 game without running its rules reads the spec: the store's ingest checks (event types, the
-fields each uses, the deck's card codes), the card faces of the renderers (:mod:`replay.faces`),
-the samples and the benchmarks (player counts, variants).
+fields each uses, the deck's card codes), the card faces of the renderers
+(:mod:`replay.model.faces`), the samples and the benchmarks (player counts, variants).
 
 This module imports no game and no store: the store (``replay/store/``) reads the catalogue
 through :func:`spec` and never imports :mod:`replay.games`. Until someone installs a catalogue,
@@ -22,10 +22,9 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from replay.faces import Deck as Faces
+from replay.model.decks import Deck
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +57,7 @@ class GameSpec:
     #: deck depends on the table (the rules check the cards then).
     deck: tuple[str, ...] | None
     #: The suits with their marks and colours, the rank labels (what renderers draw).
-    faces: Faces | None
+    faces: Deck | None
     players: tuple[int, ...]  # the player counts it is played with
     #: The JSON Schema of the ``game`` object of its state views (docs/state.md), which may
     #: refer to the common definitions (``#/$defs/cards``, ``seat``, ``seats``, ``ints``...)

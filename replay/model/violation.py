@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from replay.events import Event
+    from replay.model.events import Event
 
 
 class RuleId(StrEnum):

@@ -1,9 +1,10 @@
 """Build ``sample_logs/``: a club's season of the four games and the dispute set.
 
-Run ``python -m replay.samples [OUT]`` (``make samples``). The same seeds give the same games.
+Run ``python -m replay.corpus.samples [OUT]`` (``make samples``). The same seeds give the same
+games.
 
-- ``OUT/store``: an event store with the season of :mod:`replay.season` (named players, humans
-  and bots, over several months, every kind and player count, stakes at some Hez2 tables);
+- ``OUT/store``: an event store with the season of :mod:`replay.corpus.season` (named players,
+  humans and bots, over several months, every kind and player count, stakes at some Hez2 tables);
 - ``OUT/jsonl/<kind><players>.jsonl``: the season's first game of each kind and player count
   as JSON Lines (for ``replay import``);
 - ``OUT/disputes/<kind>/<RULE>.jsonl``: one game with one wrong event each, and next to it
@@ -19,16 +20,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from replay.disputes import (
+from replay.corpus.disputes import (
     Dispute,
     find_disputes,
     integrity_disputes,
     renamed,
 )
-from replay.events import Event
+from replay.corpus.season import STAKES_NIGHT, nights, season_games
+from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, get_spec
-from replay.season import STAKES_NIGHT, nights, season_games
-from replay.simulate import simulate_game
+from replay.model.events import Event
 from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 

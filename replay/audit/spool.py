@@ -18,8 +18,8 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from replay.audit import GameAudit
-from replay.report import Counts, noteworthy
+from replay.audit.findings import GameAudit
+from replay.audit.report import Counts, noteworthy
 
 
 class SpooledReport:

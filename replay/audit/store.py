@@ -5,7 +5,7 @@ counts).
 
 >>> import tempfile
 >>> from replay.games import get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> from replay.store import EventStore
 >>> store = EventStore.open(tempfile.mkdtemp() + "/s", create=True)
 >>> _ = store.ingest([simulate_game(get_rules("hearts"), "g1", players=4, seed=1)])
@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from replay.audit import AuditReport, audit_game, audit_many
+from replay.audit.check import audit_game
+from replay.audit.findings import AuditReport
+from replay.audit.parallel import audit_many
 from replay.store.errors import InvalidGame
 from replay.store.slices import game_runs, game_slices, kinds
 from replay.store.validate import Rejection

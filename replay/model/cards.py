@@ -20,7 +20,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from replay.packed import CARD_BITS, nth
+from replay.model.packed import CARD_BITS, nth
 
 
 class UnknownCard(ValueError):
@@ -215,9 +215,9 @@ class Deck:
 
     def matches_packed(self, codes: tuple[str, ...], cards: i64, count: i64) -> bool:
         """Whether ``codes`` are the codes of the ``count`` cards packed in ``cards``
-        (:mod:`replay.packed`, ``CARD_BITS`` each), in order.
+        (:mod:`replay.model.packed`, ``CARD_BITS`` each), in order.
 
-        >>> from replay.packed import pack
+        >>> from replay.model.packed import pack
         >>> Deck(["2C", "3C", "4C"]).matches_packed(("4C", "2C"), pack([2, 0], CARD_BITS), 2)
         True
         """

@@ -1,8 +1,10 @@
-"""What a card code shows, per game: rank label, suit (or colour), mark, name and colours.
+"""What a card code shows, per game: rank label, suit (or colour), mark, name and colours; and a
+card as text (its mark, or its code where marks cannot show: :func:`set_ascii`).
 
-Each game declares its suits in its spec (:class:`~replay.catalog.GameSpec`, ``faces``);
-they serve every screen: the terminal (:mod:`replay.render`, a rich style per
-suit), the SVG cards of :mod:`replay.svg` (a CSS colour and a drawn mark) and the HTML reports.
+Each game declares its suits in its spec (:class:`~replay.model.specs.GameSpec`, ``faces``);
+they serve every screen: the terminal (:mod:`replay.render.terminal`, a rich style per
+suit), the SVG cards of :mod:`replay.render.svg` (a CSS colour and a drawn mark) and the HTML
+reports.
 A game's codes put the suit letter last (Hearts ``QS``, Hez2 ``7O``, Hiifuu ``12R``) or the
 colour letter first (Fou! ``G12``, and its six 1s ``1a``..``1f``, jokers without a colour).
 A code a game does not know (a damaged log, an unknown game) still gets a face: its code as
@@ -22,30 +24,19 @@ the label, no suit, the plain style.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Final, Literal
+from functools import cache, lru_cache
+from typing import Final
 
-from replay import catalog
+from replay.model import specs
+from replay.model.decks import JOKER, Deck, Suit
+from replay.text import shown
 
 #: The rich style of a card whose suit is unknown (an unknown game, a malformed code).
 PLAIN: Final = "bold"
 #: The CSS colour of such a card.
 PLAIN_CSS: Final = "#37474f"
-#: The suit key of Fou!'s 1s (jokers: no colour).
-JOKER: Final = "joker"
-
-
-@dataclass(frozen=True, slots=True)
-class Suit:
-    """One suit (or colour) of a game's deck."""
-
-    letter: str  # as in the card codes (``H``, ``O``, ``G``), or ``joker``
-    name: str  # ``hearts``, ``espadas``, ``green``
-    mark: str  # one character: ``♥``; the Spanish suits and the colours get a symbol too
-    style: str  # the rich (terminal) style
-    css: str  # the CSS colour of its cards
-    shape: str  # how :mod:`replay.svg` draws the mark: ``heart``, ``coin``, ``disc``...
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,56 +72,10 @@ class Face:
         return self.suit.css if self.suit else PLAIN_CSS
 
 
-@dataclass(frozen=True, slots=True)
-class Deck:
-    """How one game writes its cards: where the suit letter is, the suits, the rank labels."""
-
-    suit_at: Literal["first", "last"]
-    suits: Mapping[str, Suit]
-    ranks: Mapping[str, tuple[str, str]]  # rank part of the code -> (label, name); others: as is
-    name: str  # how a card's name is built: {rank} and {suit}, e.g. "{rank} of {suit}"
-
-
-def suits(*suits: Suit) -> dict[str, Suit]:
-    """A deck's suits keyed by their letter."""
-    return {s.letter: s for s in suits}
-
-
-RED, BLACK, GREEN, BLUE, GOLD = "#c62828", "#212121", "#2e7d32", "#1565c0", "#b8860b"
-YELLOW, MAGENTA = "#f9a825", "#8e24aa"
-
-#: The ranks of the French deck (codes ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``).
-FRENCH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
-    "T": ("10", "ten"), "J": ("J", "jack"), "Q": ("Q", "queen"), "K": ("K", "king"),
-    "A": ("A", "ace"), "2": ("2", "two"), "3": ("3", "three"), "4": ("4", "four"),
-    "5": ("5", "five"), "6": ("6", "six"), "7": ("7", "seven"), "8": ("8", "eight"),
-    "9": ("9", "nine"),
-}  # fmt: skip
-
-#: The suits of the French deck, as Hearts draws them.
-FRENCH_SUITS: Final[Mapping[str, Suit]] = suits(
-    Suit("C", "clubs", "♣", "bold bright_white", BLACK, "club"),
-    Suit("D", "diamonds", "♦", "bold red", RED, "diamond"),
-    Suit("S", "spades", "♠", "bold bright_white", BLACK, "spade"),
-    Suit("H", "hearts", "♥", "bold red", RED, "heart"),
-)
-
-
-def colours(shape: str) -> dict[str, Suit]:
-    """The four colours of Hiifuu and Fou! (the same letters and colours, another mark)."""
-    mark = "●" if shape == "disc" else "◆"
-    return suits(
-        Suit("R", "red", mark, "bold red", RED, shape),
-        Suit("G", "green", mark, "bold green", GREEN, shape),
-        Suit("B", "blue", mark, "bold blue", BLUE, shape),
-        Suit("Y", "yellow", mark, "bold yellow", YELLOW, shape),
-    )
-
-
 def faces_of(kind: str) -> Deck | None:
-    """A game's faces, as its :class:`~replay.catalog.GameSpec` declares them (None: an
+    """A game's faces, as its :class:`~replay.model.specs.GameSpec` declares them (None: an
     unknown game, or one that declares none: its codes show plain)."""
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     return spec.faces if spec is not None else None
 
 
@@ -144,7 +89,7 @@ class _Decks(Mapping[str, Deck]):
         return deck
 
     def __iter__(self) -> Iterator[str]:
-        return (kind for kind in catalog.kinds() if faces_of(kind) is not None)
+        return (kind for kind in specs.kinds() if faces_of(kind) is not None)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -197,7 +142,7 @@ def suit_of(kind: str, code: str) -> str | None:
     return suit.letter if suit else None
 
 
-catalog.on_change(card_face.cache_clear)
+specs.on_change(card_face.cache_clear)
 
 
 def card_order(kind: str, code: str) -> tuple[int, int, str]:
@@ -210,7 +155,7 @@ def card_order(kind: str, code: str) -> tuple[int, int, str]:
     >>> sorted(["3G", "12R", "2R"], key=lambda c: card_order("hiifuu", c))
     ['2R', '12R', '3G']
     """
-    spec = catalog.spec(kind)
+    spec = specs.spec(kind)
     if spec is not None and spec.deck is not None:
         where = _deck_index(spec.deck).get(code)
         return (0, where, code) if where is not None else (2, 0, code)
@@ -227,3 +172,73 @@ def card_order(kind: str, code: str) -> tuple[int, int, str]:
 @lru_cache(maxsize=16)
 def _deck_index(deck: tuple[str, ...]) -> dict[str, int]:
     return {code: i for i, code in enumerate(deck)}
+
+
+#: ``on``: cards show as the logs write them (``QS``) rather than with their marks (``Q♠``),
+#: for a terminal that cannot show the marks (``--ascii``, or an output encoding without
+#: them). ``colour``: whether the output has colour; without it, a deck told apart by colour
+#: alone (Hiifuu's and Fou!'s colours share one mark) shows its codes (``G12``).
+_ASCII = {"on": False, "colour": True}
+
+
+def set_ascii(on: bool, *, colour: bool = True) -> None:
+    """Show cards as their codes (the ASCII fallback) from now on, or with their marks."""
+    _ASCII["on"] = on
+    _ASCII["colour"] = colour
+
+
+@cache
+def marks_tell_suits_apart(kind: str) -> bool:
+    """Whether a game's suits have distinct marks (Hearts, Hez2), not colours alone.
+
+    >>> marks_tell_suits_apart("hearts"), marks_tell_suits_apart("fou")
+    (True, False)
+    """
+    deck = faces_of(kind)
+    if deck is None:
+        return True
+    marks = [s.mark for s in deck.suits.values() if s.letter != JOKER]
+    return len(set(marks)) == len(marks)
+
+
+specs.on_change(marks_tell_suits_apart.cache_clear)
+
+
+def ascii_on() -> bool:
+    """Whether cards show as their codes (:func:`set_ascii`, :func:`ascii_cards`)."""
+    return _ASCII["on"]
+
+
+@contextmanager
+def ascii_cards() -> Iterator[None]:
+    """Cards as codes within the block."""
+    before = _ASCII["on"]
+    _ASCII["on"] = True
+    try:
+        yield
+    finally:
+        _ASCII["on"] = before
+
+
+def card_style(kind: str, code: str) -> str:
+    """The rich style of a card code in a game (its suit's colour, :mod:`replay.model.faces`)."""
+    return card_face(kind, code).style
+
+
+def card_label(kind: str, code: str) -> str:
+    """What a card shows: rank and suit mark (``Q♠``), or its code in ASCII mode."""
+    face = card_face(kind, code)
+    plain = _ASCII["on"] or (not _ASCII["colour"] and not marks_tell_suits_apart(kind))
+    return shown(face.ascii if plain else face.label)  # an unknown code: as the log has it
+
+
+def plain_card_label(kind: str, code: str) -> str:
+    """A card in text without colour (a report, a verdict, a web page's words): as
+    :func:`card_label`, but a deck told apart by colour alone shows its codes.
+
+    >>> plain_card_label("hearts", "TS"), plain_card_label("fou", "G12")
+    ('10♠', 'G12')
+    """
+    face = card_face(kind, code)
+    plain = _ASCII["on"] or not marks_tell_suits_apart(kind)
+    return shown(face.ascii if plain else face.label)

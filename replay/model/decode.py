@@ -2,19 +2,20 @@
 
 ``column.to_pylist()`` builds one Python object per cell: a new ``str`` for every repeated
 ``game_id``, ``kind`` or card code, and a list per ``cards`` row. Here each column becomes a
-:class:`~replay.cells.Column`: its distinct values, decoded once (strings interned, integers one
-object per value), and each row's index into them as one or two bytes. String columns are coded
-by their dictionary (read so from Parquet: ``EventStore.scan(dictionary=True)``); a large
-dictionary (``game_id``, ``data``) decodes only the values the rows use. Integer columns are
-coded by their range. List columns decode their elements once; a compiled loop
-(:mod:`replay.cells`) cuts each row's tuple from them. Events are then built straight from the
-codes (:func:`replay.events.events_from_columns`), with no list of each column's values.
+:class:`~replay.model.cells.Column`: its distinct values, decoded once (strings interned,
+integers one object per value), and each row's index into them as one or two bytes. String
+columns are coded by their dictionary (read so from Parquet:
+``EventStore.scan(dictionary=True)``); a large dictionary (``game_id``, ``data``) decodes only
+the values the rows use. Integer columns are coded by their range. List columns decode their
+elements once; a compiled loop (:mod:`replay.model.cells`) cuts each row's tuple from them.
+Events are then built straight from the codes (:func:`replay.model.events.events_from_columns`),
+with no list of each column's values.
 
-Input: any table whose columns hold :data:`replay.events.SCHEMA`'s values; string columns may
+Input: any table whose columns hold :data:`replay.model.events.SCHEMA`'s values; string columns may
 also be ``large_string`` or dictionary-typed, list columns ``large_list``, and columns may have
 several chunks or come from a sliced table.
 
->>> from replay.events import Event, events_to_table
+>>> from replay.model.events import Event, events_to_table
 >>> table = events_to_table([
 ...     Event("g1", 0, "hearts", "deal", player=0, cards=("2C", "QS")),
 ...     Event("g1", 1, "hearts", "play", player=0, card="QS"),
@@ -39,8 +40,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from replay.cells import BYTES, CONSTANT, CUT, LISTED, MARK_SHIFT, SHORTS, Column, column_tuple
-from replay.events import COLUMNS
+from replay.model.cells import (
+    BYTES,
+    CONSTANT,
+    CUT,
+    LISTED,
+    MARK_SHIFT,
+    SHORTS,
+    Column,
+    column_tuple,
+)
+from replay.model.events import COLUMNS, Event, events_from_columns
 
 __all__ = [
     "Column",
@@ -55,7 +65,8 @@ __all__ = [
 
 
 def decode_table(table: pa.Table, skip: Collection[str] = ()) -> list[Column]:
-    """The table's columns, in :data:`~replay.events.COLUMNS` order, as :class:`Column` objects
+    """The table's columns, in :data:`~replay.model.events.COLUMNS` order, as :class:`Column`
+    objects
     (each distinct value decoded once, each row a one- or two-byte index into them).
 
     The values are those of ``column.to_pylist()`` except that list cells are tuples: ``None``
@@ -69,6 +80,13 @@ def decode_table(table: pa.Table, skip: Collection[str] = ()) -> list[Column]:
         ]
 
 
+def events_from_table(table: pa.Table) -> list[Event]:
+    """Convert an Arrow table in :data:`~replay.model.events.SCHEMA` (any row order) to events,
+    as stored."""
+    with paused_gc():  # events hold no cycles: the collector would only slow the build
+        return events_from_columns(decode_table(table), 0, table.num_rows)
+
+
 def decode_columns(table: pa.Table, skip: Collection[str] = ()) -> list[list[Any]]:
     """The table's columns (see :func:`decode_table`) as Python lists."""
     with paused_gc():
@@ -80,10 +98,10 @@ def row_changes(columns: list[Column], rows: int) -> bytes:
     (little-endian), bit ``i`` for ``columns[i]`` (at most 16 columns); every bit on the first
     row. A coded column's bit is on where its code changes; a list column's where either row
     is not null (from its count bytes); any other listed column's everywhere; a constant
-    column's nowhere. :func:`replay.events.visit_rows` then refills only those fields of its
+    column's nowhere. :func:`replay.model.events.visit_rows` then refills only those fields of its
     event.
 
-    >>> from replay.events import Event, events_to_table
+    >>> from replay.model.events import Event, events_to_table
     >>> table = events_to_table([
     ...     Event("g1", 0, "hearts", "deal", player=0, cards=("2C", "QS")),
     ...     Event("g1", 1, "hearts", "play", player=0, card="QS"),
@@ -403,8 +421,8 @@ def _scatter(size: int, positions: NDArray[np.intp], values: Iterable[Any]) -> l
 
 def _decode_lists(column: pa.ChunkedArray[Any]) -> Column:
     """A list column: elements decoded once (each distinct value one object) and coded, put
-    end to end in row order by a compiled loop (:func:`replay.cells.column_tuple`), each row's
-    tuple cut from them when it is read (form ``CUT``, see :class:`~replay.cells.Column`).
+    end to end in row order by a compiled loop (:func:`replay.model.cells.column_tuple`), each row's
+    tuple cut from them when it is read (form ``CUT``, see :class:`~replay.model.cells.Column`).
     Lists too long for a count byte are cut here, into a listed column whose codes are one
     byte per row, 0 where the row is null (for :func:`row_changes`).
 

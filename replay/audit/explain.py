@@ -1,7 +1,7 @@
 """The disputed-ruling view: the state just before one event, the event, and the verdict.
 
 >>> from replay.games import UnknownGame, get_rules
->>> from replay.simulate import simulate_game
+>>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(get_rules("hearts"), "doc", players=4, seed=9)
 >>> verdict = explain_step(events, 13)
 >>> verdict.ok, verdict.rule
@@ -10,20 +10,22 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.audit import GameAudit, check_sequence
-from replay.cursor import CONTINUES_WORDS, Outcome, cards_in_text, event_words
-from replay.events import Category, Event
+from replay.audit.check import check_sequence
+from replay.audit.findings import GameAudit
+from replay.engine import walk
+from replay.engine.cursor import CONTINUES_WORDS, Outcome, cards_in_text, event_words
 from replay.games import UnknownGame, get_rules
 from replay.games.base import Phase, RuleViolation, describe_payload
-from replay.rulebook import rule_text
+from replay.model.events import Category, Event, seat_names
+from replay.model.faces import card_face, plain_card_label
+from replay.model.rulebook import rule_text
+from replay.model.violation import LogRule
 from replay.text import escaped, shown
-from replay.violation import LogRule
 
 _WORDS = {
     Category.DECISION: ("legal", "illegal"),
@@ -59,19 +61,6 @@ class Difference:
     def to_dict(self) -> dict[str, Any]:
         return {"field": self.field, "recorded": self.recorded, "given": self.given,
                 "words": self.words}  # fmt: skip
-
-
-def seat_names(events: Sequence[Event]) -> list[str]:
-    """The players' names from ``game_start`` (empty when it has none)."""
-    start = next((e for e in events if e.type == "game_start"), None)
-    if start is None or not start.data:
-        return []
-    try:
-        setup = json.loads(start.data)
-    except (ValueError, RecursionError):  # a setup nested too deep is a LOG-SETUP finding
-        return []
-    names = setup.get("names") if isinstance(setup, dict) else None
-    return [str(n) for n in names] if isinstance(names, list) else []
 
 
 def _seat(seat: Any, names: Sequence[str]) -> str:
@@ -140,7 +129,6 @@ def _plain(value: Any) -> Any:
 def cards_named(kind: str, text: str) -> list[str]:
     """The card codes a message names, in order, once each (``2D``, ``4C`` in "seat 0 played
     2D while holding 4C")."""
-    from replay.faces import card_face
 
     found: list[str] = []
     for token in re.findall(r"[0-9A-Za-z]+", text):
@@ -184,7 +172,6 @@ class Verdict:
         their codes): the state before, the event as recorded, the verdict, what the rules give,
         the rule and the state play continues from. Each line escaped (:mod:`replay.text`), as
         an id, a name or a card code of the log may hold control characters."""
-        from replay.render import plain_card_label
 
         def card(code: str) -> str:
             return plain_card_label(self.kind, code)
@@ -297,7 +284,7 @@ def explain_step(events: Sequence[Event], seq: int) -> Verdict:
         return verdict(False, LogRule.SETUP, f"unknown game kind {event.kind!r}", "", before)
     due = None
     try:
-        for step in rules.walk(usable[: seq + 1]):
+        for step in walk(rules, usable[: seq + 1]):
             if step.event.seq == seq:
                 break
             if step.applied is None:
