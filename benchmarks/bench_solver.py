@@ -3,8 +3,11 @@ and 10 cards a hand for each game, a full 13-card Hearts position, and the time 
 play of a whole Hearts hand (:func:`replay.solver.card_losses`).
 
 Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_solver.py [--positions N]
-[--sizes 4,6,8] [--full N]`` (the compiled build; ``make native`` first). The default stops at
-8 cards and no full Hearts position: past 8 cards a position takes minutes (docs/solver.md).
+[--sizes 4,6,8] [--games hearts,hiifuu,fou] [--full N] [--review]`` (the compiled build;
+``make native`` first). ``--review`` measures the review's thresholds instead
+(replay/review/exact.py): at decisions with a choice, one solve of the deal (every
+alternative valued at once) against one heuristic rollout an alternative, CPU time. The
+default stops at 8 cards and no full Hearts position (docs/solver.md gives 10 cards' figures).
 Positions are trick starts of simulated games (random bots, seeded), four players, each solved
 with a fresh table (CPU time of this process, one core). Each line gives the mean, median and
 largest time, the positions per second (1 / mean), the positions visited and the table's entries
@@ -146,17 +149,18 @@ def main() -> None:
     parser.add_argument("--sizes", default="4,6,8", help="cards a hand, e.g. 4,6,8,10")
     parser.add_argument("--full", type=int, default=0, help="13-card Hearts positions")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default="hearts,hiifuu,fou", help="the games to measure")
     parser.add_argument(
         "--review", action="store_true", help="the review's threshold: solver against rollouts"
     )
     args = parser.parse_args()
     print(f"rules engine: {engine_build()}")
     if args.review:
-        for kind in ("hearts", "hiifuu", "fou"):
+        for kind in args.games.split(","):
             for cards in (int(s) for s in args.sizes.split(",")):
                 print(solver_or_rollouts(kind, cards, args.positions, args.seed), flush=True)
         return
-    for kind in ("hearts", "hiifuu", "fou"):
+    for kind in args.games.split(","):
         for cards in (int(s) for s in args.sizes.split(",")):
             if kind == "hiifuu" and cards > 9:
                 continue  # four players keep 9 cards

@@ -191,4 +191,4 @@ class HeartsSolver(GameSolver):
         return int(state.hand_no)
 
 
-SOLVER = HeartsSolver(-1)
+SOLVER = HeartsSolver(-1, exact_cards=4, visible_cards=6)

@@ -164,4 +164,4 @@ class HiifuuSolver(GameSolver):
         return int(state.round)
 
 
-SOLVER = HiifuuSolver(1)
+SOLVER = HiifuuSolver(1, exact_cards=4, visible_cards=6)

@@ -244,8 +244,15 @@ class GameSolver:
     :mod:`replay.games`: its :class:`Model`, its deck's card codes, its scoring unit and whether
     its scores are better high (1) or low (-1)."""
 
-    def __init__(self, better: int) -> None:
+    def __init__(self, better: int, exact_cards: int, visible_cards: int) -> None:
         self.better = better
+        #: The review's thresholds (docs/review.md), in cards in the hand of the seat to play:
+        #: up to ``exact_cards`` it values each sampled deal with the solver (one solve costs
+        #: at most a few times the rollouts it replaces), up to ``visible_cards`` it gives
+        #: each play's loss with all cards visible (one solve costs less than the decision's
+        #: rollouts); measured with ``benchmarks/bench_solver.py --review``.
+        self.exact_cards = exact_cards
+        self.visible_cards = visible_cards
 
     def model(self, state: Any, cards: CardMap) -> Model:
         """The compact model of a reducer state where a card is to be played."""

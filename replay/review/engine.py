@@ -24,7 +24,7 @@ from replay.games.hidden import HiddenSampler, sampler_for
 from replay.model.events import Category, Event
 from replay.model.specs import ScoreUnit
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
-from replay.review.exact import VISIBLE_CARDS, exact_play, exact_values, visible_loss
+from replay.review.exact import exact_play, exact_values, visible_loss
 from replay.review.rollout import Evaluator, Rollouts, score_unit
 from replay.review.stats import Estimate, mean_interval, wilson
 
@@ -309,7 +309,7 @@ class Judge:
 
     def visible_loss(self, state: Any, played: Event) -> int | None:
         """The play's loss with all cards visible, where the solver costs little enough."""
-        if not exact_play(self.rules.kind, state, played, VISIBLE_CARDS):
+        if not exact_play(self.rules.kind, state, played, visible=True):
             return None
         return visible_loss(state, played)
 

@@ -11,38 +11,33 @@ Two uses, both for the plays of the games the solver knows:
   every seat played perfectly for itself seeing every hand (perfect-information sampling): the
   rollouts' bot is replaced by perfect play, not by the player's knowledge.
 
-:data:`EXACT_CARDS` is where one solve of a sampled deal costs less than the rollouts it
-replaces (one an alternative); :data:`VISIBLE_CARDS` where one solve of the true deal costs
-less than the decision's rollouts (``benchmarks/bench_solver.py --review``).
+The thresholds are each game's (``exact_cards`` and ``visible_cards`` of its
+:class:`~replay.games.solving.GameSolver`): up to ``exact_cards`` in the hand of the seat to
+play one solve of a sampled deal costs at most a few times the rollouts it replaces (one an
+alternative), up to ``visible_cards`` one solve of the true deal costs less than the decision's
+rollouts (``benchmarks/bench_solver.py --review``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from replay.model.cards import popcount
 from replay.model.events import Event
 from replay.solver import NotSolvable, solve, solver_for
 
-#: The most cards in the hand of the seat to play for which the review values the sampled deals
-#: with the solver.
-EXACT_CARDS: Final = 4
-#: The most cards for which a play's loss with all cards visible is given.
-VISIBLE_CARDS: Final = 6
 
-
-def exact_play(kind: str, state: Any, event: Event, limit: int = EXACT_CARDS) -> bool:
-    """Whether ``event``, a decision at ``state``, is a play the solver values: a card of a
-    game it knows, the seat holding at most ``limit`` cards."""
+def exact_play(kind: str, state: Any, event: Event, *, visible: bool = False) -> bool:
+    """Whether ``event``, a decision at ``state``, is a play the review values with the
+    solver: a card of a game it knows, the seat holding at most the game's ``exact_cards``
+    (with ``visible``, its ``visible_cards``)."""
+    solver = solver_for(kind)
     seat = event.player
-    return (
-        event.type == "play"
-        and event.card is not None
-        and seat is not None
-        and solver_for(kind) is not None
-        and popcount(state.hand(seat)) <= limit
-    )
+    if solver is None or event.type != "play" or event.card is None or seat is None:
+        return False
+    limit = solver.visible_cards if visible else solver.exact_cards
+    return popcount(state.hand(seat)) <= limit
 
 
 def visible_loss(state: Any, event: Event) -> int | None:
