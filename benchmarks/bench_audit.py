@@ -1,6 +1,8 @@
 """Audit throughput over a simulated corpus of each game, clean and faulty, with 1 and 2 jobs.
 
-Run: ``.venv/bin/python benchmarks/bench_audit.py [--events N | --games N] [--rounds R]``
+Run: ``.venv/bin/python benchmarks/bench_audit.py [--events N | --games N] [--rounds R]
+[--kind K] [--jobs J] [--store DIR]`` (``--store``: the two stores kept there and reused, to
+compare two builds on the same corpus)
 (``make bench`` runs it on the compiled build). A corpus of about 870,000 events per kind
 (1,000 Hearts games) is simulated once and ingested into a temporary store, twice: as played
 (clean), and with faults (faulty: every game has three wrong rulings, which the audit replaces
@@ -166,6 +168,11 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=EVENTS, help="events per kind (about)")
     parser.add_argument("--games", type=int, help="games per kind (instead of --events)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each measurement")
+    parser.add_argument("--kind", action="append", help="only this kind (repeatable)")
+    parser.add_argument("--jobs", type=int, action="append", help="only this job count")
+    parser.add_argument(
+        "--store", type=Path, help="keep the two stores here (built when absent, else reused)"
+    )
     parser.add_argument("--measure", nargs=3, metavar=("STORE", "KIND", "JOBS"), help="internal")
     args = parser.parse_args()
     if args.measure:
@@ -181,12 +188,14 @@ def main() -> None:
     env = {**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}
     runs: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        build_stores(Path(tmp), args.games, args.events)
+        where = args.store or Path(tmp)
+        if not (where / CORPORA[-1]).exists():
+            build_stores(where, args.games, args.events)
         for _ in range(args.rounds):  # rounds outermost: a busy spell spreads over every case
-            for kind in available_kinds():
+            for kind in args.kind or available_kinds():
                 for corpus in CORPORA:  # alternated: the load is alike for both
-                    for jobs in (1, 2):
-                        store = str(Path(tmp) / corpus)
+                    for jobs in args.jobs or (1, 2):
+                        store = str(where / corpus)
                         command = [sys.executable, __file__, "--measure", store, kind, str(jobs)]
                         out = subprocess.run(command, check=True, capture_output=True,
                                              text=True, env=env).stdout  # fmt: skip

@@ -7,14 +7,19 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
   Fou! round, a Hez2 game) reviewed for every seat with the default settings on one core:
   seconds, decisions, rollouts and rollouts/s, beside the unchecked replay speed of the same
   events (what ``bench_games.py`` calls ``nocheck ev/s``);
-- ``scaling``: the Hearts hand at ``--samples`` 4 to 32 and ``--jobs`` 1 and 2;
+- ``scaling``: the Hearts hand at ``--samples`` 8 to 128; four hands with ``--jobs`` 1 and 2
+  (wall-clock and CPU seconds, the workers' included);
 - ``strength``: the heuristic bot against random play (mean points of a Hearts hand);
-- ``validity``: over ``--hands`` Hearts hands in which one seat is careless (the heuristic bot
-  playing a uniformly random legal move 20% of the time), the careless seat's mean loss per
-  decision against the heuristic seats' (Welch's test); over ``--corpora`` corpora of
-  heuristic hands, how often two heuristic seats are told apart (p < 0.01);
-- ``labels``: the share of labelled moves labelled again under another seed (default
-  settings, ``--label-hands`` hands);
+- ``validity``: over ``--hands`` Hearts hands (``--samples``, 32 by default) in which one seat
+  is careless (the heuristic bot playing a uniformly random legal move 20% of the time), the
+  careless seat's mean loss per decision against the heuristic seats' (hands as clusters,
+  :func:`~replay.review.stats.clustered_p`; Welch's test beside it); over ``--corpora``
+  corpora of ``--corpus-hands`` heuristic hands (``--null-samples``), how often two heuristic
+  seats are told apart (p < 0.01 and p < 0.05, with the rate's Wilson interval);
+- ``labels``: over ``--label-hands`` hands at ``--label-samples`` (the default settings), the
+  labelled moves (and the mistakes and blunders) labelled again, and with the same label,
+  under another seed; the samples a decision took; the labels of the policy's own moves;
+- ``hez2``: staked Hez2 games reviewed in places and in payout on the same deals;
 - ``impact``: the adjusted result (``replay explain --impact``, default settings) of every
   dispute file of sample_logs/disputes whose finding is played on (an illegal decision, a
   wrong ruling), on one core: CPU seconds per file, the slowest, rollouts/s.
@@ -23,6 +28,7 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -35,9 +41,17 @@ from replay.games import available_kinds, get_rules
 from replay.model.events import Event
 from replay.model.specs import spec
 from replay.review import DEFAULT_SAMPLES
-from replay.review.engine import GameReview, Settings, review_games, review_steps
+from replay.review.engine import (
+    LABELS,
+    THINK_LONGER,
+    DecisionReview,
+    GameReview,
+    Settings,
+    review_games,
+    review_steps,
+)
 from replay.review.rollout import score_unit
-from replay.review.stats import mean_interval, welch_p
+from replay.review.stats import clustered_p, mean_interval, welch_p, wilson
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.review_support
 from tests.review_support import first_hand
@@ -55,7 +69,8 @@ def first_unit(kind: str, seed: int = 1) -> list[Event]:
 
 
 def rollouts_of(reviews: Sequence[GameReview]) -> int:
-    return sum(len(d.alternatives) * r.settings.samples for r in reviews for d in r.decisions)
+    """The rollouts played: every alternative on every sample its decision took."""
+    return sum(len(d.alternatives) * d.loss.n for r in reviews for d in r.decisions)
 
 
 def timed_review(events: list[Event], settings: Settings, jobs: int = 1) -> tuple[float, Any]:
@@ -94,16 +109,33 @@ def speed() -> None:
         )
 
 
-def scaling() -> None:
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the review's workers)."""
+    import resource
+
+    me, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                      resource.RUSAGE_CHILDREN))  # fmt: skip
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def scaling(hands: int = 4) -> None:
+    """The Hearts hand at 8 to 128 samples (CPU seconds, one job); ``hands`` hands at the
+    default samples with one and two jobs: wall-clock and CPU seconds (the workers' included)."""
     hand = first_unit("hearts")
-    print("scaling: the Hearts hand, every seat (CPU seconds; jobs: wall clock, both)")
-    print(f"{'samples':>8}{'jobs':>6}{'seconds':>9}")
+    print("scaling: the Hearts hand, every seat, one job (CPU seconds)")
+    print(f"{'samples':>8}{'seconds':>9}{'mean samples':>14}")
     for samples in (8, 16, 32, 64, 128):
-        print(f"{samples:>8}{1:>6}{timed_review(hand, Settings(samples=samples))[0]:>9.2f}")
+        seconds, reviews = timed_review(hand, Settings(samples=samples))
+        decisions = reviews[0].decisions
+        mean = sum(d.loss.n for d in decisions) / len(decisions)
+        print(f"{samples:>8}{seconds:>9.2f}{mean:>14.0f}")
+    games = [first_unit("hearts", seed) for seed in range(1, hands + 1)]
+    print(f"scaling: {hands} Hearts hands, every seat, {DEFAULT_SAMPLES} samples")
+    print(f"{'jobs':>5}{'wall s':>9}{'CPU s':>9}")
     for jobs in (1, 2):
-        start = time.perf_counter()
-        review_games([hand], Settings(), jobs=jobs)
-        print(f"{DEFAULT_SAMPLES:>8}{jobs:>6}{time.perf_counter() - start:>9.2f}  wall")
+        wall, cpu = time.perf_counter(), cpu_seconds()
+        review_games(games, Settings(), jobs=jobs)
+        print(f"{jobs:>5}{time.perf_counter() - wall:>9.2f}{cpu_seconds() - cpu:>9.2f}")
 
 
 def strength(hands: int) -> None:
@@ -130,56 +162,154 @@ def strength(hands: int) -> None:
         print(f"  {me:<9} among 3 {others:<9} {m.mean:5.2f} [{m.low:.2f}, {m.high:.2f}]")
 
 
-def careless_losses(hands: int, settings: Settings) -> tuple[list[float], list[float]]:
+Losses = list[tuple[int, float]]  # (hand, a decision's loss)
+
+
+def careless_losses(hands: int, settings: Settings) -> tuple[Losses, Losses]:
     """Loss per decision of the careless seats and of the heuristic seats over ``hands``."""
-    careless: list[float] = []
-    heuristic: list[float] = []
+    careless: Losses = []
+    heuristic: Losses = []
     for k in range(hands):
         (review,) = review_games([first_hand(k, k % 4)], settings)
         for d in review.decisions:
-            (careless if d.seat == k % 4 else heuristic).append(d.loss.mean)
+            (careless if d.seat == k % 4 else heuristic).append((k, d.loss.mean))
     return careless, heuristic
 
 
-def labels_again(hands: int) -> None:
-    """The share of labelled moves labelled again under another seed, default settings."""
-    again = labelled = 0
-    for k in range(hands):
-        events = first_hand(k, k % 4)
-        (review,) = review_games([events], Settings())
-        steps = [d.seq for d in review.decisions if d.label]
-        if steps:
-            redone = review_steps(events, steps, Settings(seed=1))
-            labelled += len(redone)
-            again += sum(d.label is not None for d in redone)
-    share = again / labelled if labelled else 0.0
-    print(f"labels: {hands} hands, {DEFAULT_SAMPLES} samples: {again}/{labelled} labelled moves "
-          f"labelled again under another seed ({share:.0%})")  # fmt: skip
+def told_apart(corpora: int, hands: int, settings: Settings) -> list[float]:
+    """The clustered p-values of two heuristic seats (``k % 4`` and across it) compared over
+    ``corpora`` corpora of ``hands`` heuristic hands each (their own seeds)."""
+    pvalues = []
+    for c in range(corpora):
+        left: Losses = []
+        right: Losses = []
+        for k in range(10_000 * (c + 1), 10_000 * (c + 1) + hands):
+            (review,) = review_games([first_hand(k, None)], settings, [k % 4, (k + 2) % 4])
+            for d in review.decisions:
+                (left if d.seat == k % 4 else right).append((k, d.loss.mean))
+        pvalues.append(clustered_p(left, right))
+    return pvalues
 
 
-def validity(hands: int, corpora: int, samples: int) -> None:
-    settings = Settings(samples=samples)
-    start = time.perf_counter()
+def validity(hands: int, samples: int, corpora: int, corpus_hands: int, null_samples: int) -> None:
+    if hands:
+        careless_contrast(hands, Settings(samples=samples))
+    if corpora:
+        null_corpora(corpora, corpus_hands, Settings(samples=null_samples))
+
+
+def careless_contrast(hands: int, settings: Settings) -> None:
+    start = time.process_time()
     careless, heuristic = careless_losses(hands, settings)
-    a, b = mean_interval(careless), mean_interval(heuristic)
-    print(f"validity: {hands} Hearts hands, one careless seat (20% random), {samples} samples")
+    a = mean_interval([v for _, v in careless])
+    b = mean_interval([v for _, v in heuristic])
+    welch = welch_p([v for _, v in careless], [v for _, v in heuristic])
+    print(f"validity: {hands} Hearts hands, one careless seat (20% random), "
+          f"{settings.samples} samples")  # fmt: skip
     print(f"  careless seat  {a.mean:.3f} [{a.low:.3f}, {a.high:.3f}] points/decision, n={a.n}")
     print(f"  heuristic      {b.mean:.3f} [{b.low:.3f}, {b.high:.3f}] points/decision, n={b.n}")
-    print(f"  Welch p = {welch_p(careless, heuristic):.2g}  ({time.perf_counter() - start:.0f} s)")
-    apart = 0
-    for c in range(corpora):
-        left: list[float] = []
-        right: list[float] = []
-        for k in range(hands // 4):
-            (review,) = review_games(
-                [first_hand(10_000 * (c + 1) + k, None)], settings, [k % 4, (k + 2) % 4]
-            )
-            for d in review.decisions:
-                (left if d.seat == k % 4 else right).append(d.loss.mean)
-        apart += welch_p(left, right) < 0.01
-    if corpora:
-        print(f"  heuristic seats told apart (p < 0.01) in {apart}/{corpora} corpora of "
-              f"{hands // 4} hands")  # fmt: skip
+    print(f"  p = {clustered_p(careless, heuristic):.2g} (clustered by hand; Welch's, decisions "
+          f"as independent: {welch:.2g})  {time.process_time() - start:.0f} s CPU")  # fmt: skip
+
+
+def null_corpora(corpora: int, corpus_hands: int, settings: Settings) -> None:
+    start = time.process_time()
+    pvalues = told_apart(corpora, corpus_hands, settings)
+    for level in (0.01, 0.05):
+        apart = sum(p < level for p in pvalues)
+        low, high = wilson(apart, corpora)
+        print(f"  two heuristic seats told apart at p < {level}: {apart}/{corpora} corpora of "
+              f"{corpus_hands} hands ({apart / corpora:.1%}, 95% [{low:.1%}, {high:.1%}]), "
+              f"{settings.samples} samples")  # fmt: skip
+    print(f"  ({time.process_time() - start:.0f} s CPU)")
+
+
+def labels_again(hands: int, samples: int) -> None:
+    """Labels under two seeds: the share of the moves labelled under seed 0 labelled again
+    (and with the same label) under seed 1; how often the policy's own move is labelled; the
+    samples the review took (a close decision's samples double up to THINK_LONGER times)."""
+    first: list[DecisionReview] = []
+    again: list[DecisionReview] = []
+    policy_moves = 0
+    policy_labels: dict[str | None, int] = {}
+    for k in range(hands):
+        events = first_hand(k, k % 4)
+        (review,) = review_games([events], Settings(samples=samples))
+        first += review.decisions
+        for d in review.decisions:
+            mine = next(a for a in d.alternatives if a.chosen)
+            if mine.policy:
+                policy_moves += 1
+                policy_labels[d.label] = policy_labels.get(d.label, 0) + 1
+        steps = [d.seq for d in review.decisions if d.label]  # seq = position: from game_start
+        again += review_steps(events, steps, Settings(samples=samples, seed=1))
+    labelled = [d for d in first if d.label]
+    pairs = list(zip(labelled, again, strict=True))
+    mean_samples = sum(d.loss.n for d in first) / max(len(first), 1)
+    print(f"labels: {hands} hands, {samples} samples (close decisions up to "
+          f"{samples * THINK_LONGER}), {len(first)} decisions, {mean_samples:.0f} samples each "
+          f"on average; under another seed:")  # fmt: skip
+    for name, worst in (("labelled", LABELS), ("mistakes or blunders", LABELS[1:])):
+        these = [(a, b) for a, b in pairs if a.label in worst]
+        kept = sum(b.label is not None for _, b in these)
+        same = sum(a.label == b.label for a, b in these)
+        low, high = wilson(kept, len(these)) if these else (0.0, 0.0)
+        print(f"  {name}: {len(these)}, labelled again {kept} ({kept / max(len(these), 1):.0%}, "
+              f"95% [{low:.0%}, {high:.0%}]), the same label {same}")  # fmt: skip
+    counts = ", ".join(f"{policy_labels.get(name, 0)} {name}" for name in LABELS)
+    print(f"  the policy's own move, {policy_moves} decisions: {counts}")
+
+
+def hez2_payout(samples: int, games: int = 3) -> None:
+    """Hez2 games at a staked table (four humans, 100 minor units each: the pot's 60/30/10%
+    by place, HEZ2-STAKES) reviewed in places, the review's unit, and in payout: the same
+    decisions, deals and streams, each rollout played on to the seat's ``payout`` ruling."""
+    from replay.games.hidden import sampler_for
+    from replay.model.specs import ScoreUnit
+    from replay.review.engine import Judge, _positions
+    from replay.review.rollout import Rollouts, play_unit
+
+    class Payout:
+        def __init__(self, policy: Rollouts) -> None:
+            self.policy = policy
+
+        def value(self, state: Any, seat: int, rng: random.Random) -> float:
+            bots = [self.policy.bot] * state.n
+            return play_unit(self.policy.rules, state, seat, bots, rng, ("payout",))
+
+    rules = get_rules("hez2")
+    options = {"bots": [False] * 4, "stakes": [100] * 4}
+    settings = Settings(samples=samples)
+    by_place = Judge(rules, settings, sampler_for("hez2"))
+    by_payout = Judge(rules, settings, sampler_for("hez2"), Payout(Rollouts(rules)))
+    by_payout.unit = ScoreUnit("game", "payout", ("payout",), False, (10.0, 25.0, 50.0))
+    losses: dict[str, list[float]] = {"place": [], "payout": []}
+    other_best = 0
+    start = time.process_time()
+    for seed in range(1, games + 1):
+        events = simulate_game(
+            rules, f"staked-{seed}", players=4, seed=seed, bots=["heuristic"], options=options
+        )
+        for i, state, unit_state, unit_index in _positions(rules, events, None):
+            seat = events[i].player
+            assert seat is not None
+            if len(rules.legal_decisions(state, seat)) < 2:
+                continue
+            in_place = by_place.review(events, i, state, unit_state, unit_index)
+            in_payout = by_payout.review(events, i, state, unit_state, unit_index)
+            losses["place"].append(in_place.loss.mean)
+            losses["payout"].append(in_payout.loss.mean)
+            other_best += in_place.best != in_payout.best
+    place, paid = mean_interval(losses["place"]), mean_interval(losses["payout"])
+    print(
+        f"hez2: {games} staked games (4 x 100: a pot of 400 shared 240/120/40/0 by place), "
+        f"{samples} samples, {place.n} decisions ({time.process_time() - start:.0f} s CPU)"
+    )
+    print(
+        f"  mean loss per decision: {place.mean:.3f} [{place.low:.3f}, {place.high:.3f}] "
+        f"places; {paid.mean:.2f} [{paid.low:.2f}, {paid.high:.2f}] minor units of payout"
+    )
+    print(f"  the best move differs between the two measures at {other_best} decisions")
 
 
 def impact() -> None:
@@ -208,12 +338,16 @@ def impact() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parts_known = ["speed", "scaling", "strength", "validity", "labels", "impact"]
+    parts_known = ["speed", "scaling", "strength", "validity", "labels", "hez2", "impact"]
     parser.add_argument("--part", action="append", choices=parts_known)
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--corpora", type=int, default=20)
-    parser.add_argument("--samples", type=int, default=8, help="of the validity part")
-    parser.add_argument("--label-hands", type=int, default=16)
+    parser.add_argument("--corpora", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=32, help="of the validity part")
+    parser.add_argument("--corpus-hands", type=int, default=10)
+    parser.add_argument("--null-samples", type=int, default=8)
+    parser.add_argument("--label-hands", type=int, default=32)
+    parser.add_argument("--hez2-samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--label-samples", type=int, default=DEFAULT_SAMPLES)
     args = parser.parse_args()
     print(f"replay engine: {engine_build()}")
     parts = args.part or parts_known
@@ -224,9 +358,11 @@ def main() -> None:
     if "strength" in parts:
         strength(args.hands * 2)
     if "validity" in parts:
-        validity(args.hands, args.corpora, args.samples)
+        validity(args.hands, args.samples, args.corpora, args.corpus_hands, args.null_samples)
     if "labels" in parts:
-        labels_again(args.label_hands)
+        labels_again(args.label_hands, args.label_samples)
+    if "hez2" in parts:
+        hez2_payout(args.hez2_samples)
     if "impact" in parts:
         impact()
 

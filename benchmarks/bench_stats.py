@@ -262,7 +262,8 @@ def phase(args: argparse.Namespace) -> None:
         from replay.store import EventStore
 
         start = time.perf_counter()
-        rows = derived.rebuild(EventStore.open(store), memory_limit=args.memory_limit)
+        limit = args.memory_limit or derived.DEFAULT_MEMORY_LIMIT
+        rows = derived.rebuild(EventStore.open(store), memory_limit=limit)
         print(f"reindex: {time.perf_counter() - start:.1f} s; rows {rows}")
     else:
         run_queries(store, args.rounds, args.only)
@@ -293,7 +294,9 @@ def main() -> None:
     parser.add_argument("--others", type=int, default=100_000, help="games of each other kind")
     parser.add_argument("--distinct", type=int, default=5_000, help="games simulated per kind")
     parser.add_argument("--rounds", type=int, default=3, help="warm runs per query")
-    parser.add_argument("--memory-limit", default="6GB", help="DuckDB memory for reindex")
+    parser.add_argument(
+        "--memory-limit", default="", help="DuckDB memory for reindex (default: reindex's own)"
+    )
     parser.add_argument("--only", help="only the queries whose name contains this")
     parser.add_argument("--rebuild", action="store_true", help="build the store again")
     parser.add_argument("--reindex", action="store_true", help="rebuild its derived tables")

@@ -1,9 +1,11 @@
-"""Store benchmark: Arrow batch ingest, JSON Lines import, bytes per event, full-scan read.
+"""Store benchmark: Arrow batch ingest, JSON Lines export and import, bytes per event, full scan.
 
     .venv/bin/python benchmarks/bench_store.py [--games 3000] [--sim-games 1000] [--keep]
 
 The synthetic corpus (``replay.store.synthetic``, about 690 events per game) measures
-throughput; bytes per event is measured on it and on simulated Hearts games after compaction.
+throughput (the import twice: the whole file parsed at once, and as ``replay import`` does it,
+streamed in pieces of 16 MB); bytes per event is measured on it and on simulated Hearts games
+after compaction.
 Targets (2 cores): ingest >= 1,000,000 events/s, JSONL import >= 500,000 lines/s, <= 2 bytes per
 event for Hearts logs.
 """
@@ -23,6 +25,7 @@ from replay.engine.simulate import simulate_corpus
 from replay.games import get_rules
 from replay.store import EventStore
 from replay.store.jsonl import read_jsonl, write_lines
+from replay.store.stream import import_jsonl
 from replay.store.synthetic import hearts_like_table
 
 T = TypeVar("T")
@@ -90,6 +93,12 @@ def run(args: argparse.Namespace, work: Path) -> None:
         return target.ingest(read.table, source=str(jsonl)).events
 
     assert timed("import JSON Lines (parse + ingest)", n, "lines", import_lines) == n
+    streamed = EventStore.open(work / "streamed", create=True)
+
+    def import_streamed() -> int:
+        return import_jsonl(streamed, jsonl).report.events
+
+    assert timed("replay import (streamed, one commit)", n, "lines", import_streamed) == n
     bytes_per_event(store, "synthetic Hearts after compaction")
 
     if args.sim_games:

@@ -205,8 +205,8 @@ def test_the_player_page_has_results_ratings_and_head_to_head(open_page: Open) -
 
     at = open_page(SAMPLE, "player")
     at.selectbox(key="player_pick").set_value("Ada").run()
-    assert [h.value for h in at.header][:4] == ["Results", "Rating over time", "Head to head",
-                                                 "Games"]  # fmt: skip
+    assert [h.value for h in at.header][:6] == ["Results", "Rating over time", "Head to head",
+                                                 "Luck", "Fair play", "Games"]  # fmt: skip
     store = EventStore.open(SAMPLE)
     played = [g for g in store.list_games() if "Ada" in g.players]
     assert metric(at, "Games") == str(len(played))

@@ -21,6 +21,7 @@ from replay.analytics.ratings import (
     SIGMA,
     rate,
     rating_log,
+    rating_log_parts,
     ratings_of_log,
     update,
 )
@@ -361,6 +362,22 @@ def test_the_log_is_a_row_per_ladder_player_and_day_played() -> None:
             r["sigma"],
             r["games"],
         )
+
+
+@pytest.mark.parametrize("rows_per_batch", [1, 3, 7, 50, 10_000])
+def test_the_log_read_in_batches_is_the_log_of_the_whole(rows_per_batch: int) -> None:
+    """``replay reindex`` rates the results a batch at a time, in the order its query gives
+    (date, game id, kind, seat): the same rows, in the same order, whatever the batch size
+    (a game cut by a batch's end is held back whole)."""
+    rows = dated_season(7) + game("g1", "hez2", 3, {"Ana": 1, "Cy": 2})  # g1 of two kinds
+    ordered = full_table(rows).sort_by(
+        [("started", "ascending"), ("game_id", "ascending"), ("kind", "ascending")]
+    )
+    parts = list(rating_log_parts(ordered.to_batches(rows_per_batch), whole=True, split=True))
+    whole = rating_log(full_table(rows), whole=True, split=True)
+    assert len(parts) > (1 if rows_per_batch < ordered.num_rows else 0)
+    assert pa.concat_tables(parts).equals(whole)
+    assert whole.num_rows > 0
 
 
 def test_ratings_of_an_empty_log() -> None:

@@ -81,7 +81,7 @@ def test_reviewing_is_incremental(store: EventStore, monkeypatch: pytest.MonkeyP
 def test_the_stored_rows_are_those_of_replay_review(store: EventStore) -> None:
     reviews.update_reviews(store, CHEAP)
     expected = [
-        {**decision_row(d), "samples": 4, "settings": CHEAP.key}
+        {**decision_row(d), "samples": d.loss.n, "settings": CHEAP.key}
         for r in review_games([game(1), game(2)], CHEAP)
         for d in r.decisions
     ]

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,6 +104,38 @@ def test_reindex(store: Path) -> None:
     assert "derived tables rebuilt" in result.stdout
     again = run_cli("sql", str(store), "SELECT count(*) AS n FROM tricks", "--format", "json")
     assert json.loads(again.stdout)[0]["n"] > 100
+
+
+def _duckdb_limit(value: str) -> str:
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute(f"SET memory_limit = '{value}'")
+    return str(con.sql("SELECT current_setting('memory_limit')").fetchall()[0][0])
+
+
+@pytest.mark.parametrize("option", [(), ("--memory-limit", "300MB"), ("--memory-limit", "80%")])
+def test_reindex_bounds_duckdb_memory_by_default_and_the_option_overrides_it(
+    store: Path, option: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --memory-limit, reindex works within derived.DEFAULT_MEMORY_LIMIT (its peak
+    bounded by a setting, not by the store); --memory-limit sets another (80%: DuckDB's own)."""
+    from replay.analytics import derived, engine
+
+    opened: list[Any] = []
+    connect = engine.connect
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        opened.append(connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(engine, "connect", recorded)
+    result = run_cli("reindex", str(store), *option)
+    assert result.exit_code == 0, result.output
+    wanted = option[1] if option else derived.DEFAULT_MEMORY_LIMIT
+    limits = {str(c.sql("SELECT current_setting('memory_limit')").fetchall()[0][0]) for c in opened}
+    assert limits == {_duckdb_limit(wanted)}
+    assert _duckdb_limit(wanted) != _duckdb_limit("80%") or wanted == "80%"
 
 
 def test_stats_over_several_inputs_count_each_game_once(store: Path, jsonl: Path) -> None:

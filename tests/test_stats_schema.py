@@ -36,12 +36,15 @@ def test_stats_json_of_the_sample_store_validates_against_its_schema() -> None:
     assert len(names) == len(set(names))
     assert {s["kind"] for s in stats} == {None, "hearts", "hez2", "hiifuu", "fou"}
     assert any(s["chart"] == "rate" and s["rows"] for s in stats)
-    # The sample store has no stored reviews: the statistics of the reviews alone are empty,
-    # and say how to make them; every other has rows.
+    # The sample store has no stored reviews nor luck: the statistics over them alone are
+    # empty, and say how to make them; every other has rows.
     assert all(s["rows"] and s["games"] > 0 for s in stats if s["note"] is None)
-    empty = [s for s in stats if s["note"] is not None]
-    assert [s["name"] for s in empty] == ["review_players"]
-    assert not empty[0]["rows"] and "replay reindex STORE --reviews" in empty[0]["note"]
+    empty = {s["name"]: s for s in stats if s["note"] is not None}
+    assert sorted(empty) == ["fairplay_players", "luck_players", "review_players"]
+    assert all(not s["rows"] for s in empty.values())
+    assert "replay reindex STORE --reviews" in empty["review_players"]["note"]
+    assert "replay reindex STORE --luck" in empty["luck_players"]["note"]
+    assert "replay reindex STORE --fairplay" in empty["fairplay_players"]["note"]
 
 
 @pytest.mark.parametrize(

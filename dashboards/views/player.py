@@ -1,5 +1,6 @@
 """A player: results per game kind with their 95% interval, the rating over time, head to
-head against each opponent, and the player's games (each opening its replay). The sidebar's
+head against each opponent, the results with the luck of the deal taken out, the fair-play
+signal, and the player's games (each opening its replay). The sidebar's
 filters apply; the player is the sidebar's, or one picked here (``?player=NAME``)."""
 
 from __future__ import annotations
@@ -134,6 +135,58 @@ def head_to_head(path: str, chosen: Filters, snap: Snapshot) -> None:
         st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
 
 
+def luck(path: str, chosen: Filters, snap: Snapshot) -> None:
+    table = statistic(path, "luck_players", chosen, snap)
+    if not section("Luck", table, "No luck stored for this player among the chosen games: "
+                   "`replay reindex STORE --luck` computes it (docs/review.md)."):  # fmt: skip
+        return
+    rows = []
+    for r in table.to_pylist():
+        for measure, key in (("raw", "raw"), ("luck taken out", "adjusted")):
+            rows.append({"kind": value_words("kind", r["kind"]), "result": measure,
+                         "mean": r[f"{key}_mean"], "low": r[f"{key}_low"],
+                         "high": r[f"{key}_high"], "units": r["units"]})  # fmt: skip
+    base = alt.Chart(pa.Table.from_pylist(rows).to_pandas()).encode(
+        y=alt.Y("result:N", title=None), color=alt.Color("result:N", legend=None)
+    )
+    tips = [alt.Tooltip("kind:N", title="game"), alt.Tooltip("result:N"),
+            alt.Tooltip("mean:Q", format=".2f"), alt.Tooltip("low:Q", format=".2f"),
+            alt.Tooltip("high:Q", format=".2f"), alt.Tooltip("units:Q")]  # fmt: skip
+    rule = base.mark_rule().encode(x=alt.X("low:Q", title="mean result against the table"),
+                                   x2="high:Q")  # fmt: skip
+    point = base.mark_point(filled=True, size=80).encode(x="mean:Q", tooltip=tips)
+    title = "Mean result per unit, raw and with the luck taken out"
+    chart = (rule + point).properties(height=60).facet(row=alt.Row("kind:N", title=None))
+    st.altair_chart(chart.properties(title=title, description=title))
+    st.caption("Per hand (Hearts), round (Hiifuu, Fou!) or game (Hez2), the player's result "
+               "minus the table's mean, in the game's own measure (lower is better for Hearts "
+               "points and Hez2 places), with its 95% interval; the luck of the deals and draws "
+               "taken out, the interval narrows where the luck explained the spread "
+               "(docs/review.md, Luck).")  # fmt: skip
+    with st.expander("Table"):
+        st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
+
+
+def fair_play(path: str, chosen: Filters, snap: Snapshot) -> None:
+    table = statistic(path, "fairplay_players", chosen, snap)
+    if not section("Fair play", table, "No fair-play counts stored for this player among the "
+                   "chosen games: `replay reindex STORE --fairplay` makes them "
+                   "(docs/review.md)."):  # fmt: skip
+        return
+    past = [value_words("kind", r["kind"]) for r in table.to_pylist() if r["past_threshold"]]
+    if past:
+        st.warning(f"Past the threshold in {', '.join(past)}: this player played the card best "
+                   "with every hand visible more often than an honest player of the same "
+                   "agreement with the policy would. A signal for an arbiter to look further, "
+                   "never proof.")  # fmt: skip
+    st.dataframe(in_words(table.drop_columns(["player"])), hide_index=True)
+    st.caption("At the plays near a unit's end where the card best with every hand visible is "
+               "not the honest policy's: how often the player played it (rate) against what an "
+               "honest player of the same agreement would (expected); past the threshold at z "
+               ">= 3.09 (one-sided p < 0.001). A signal, never proof (docs/review.md, Fair "
+               "play).")  # fmt: skip
+
+
 def games(path: str, chosen: Filters, snap: Snapshot) -> None:
     st.header("Games", anchor="games")
     table = chosen_games(path, chosen, snap)
@@ -170,13 +223,17 @@ def main() -> None:
     st.subheader(player)
     st.caption(f"{scope}; the sidebar's filters apply. [Results](#results) · "
                "[Rating over time](#rating-over-time) · [Head to head](#head-to-head) · "
-               "[Games](#games)")  # fmt: skip
+               "[Luck](#luck) · [Fair play](#fair-play) · [Games](#games)")  # fmt: skip
     with warned("The results could not be computed"):
         results(path, chosen, snap)
     with warned("The ratings could not be computed"):
         rating(path, chosen, snap)
     with warned("Head to head could not be computed"):
         head_to_head(path, chosen, snap)
+    with warned("The luck could not be read"):
+        luck(path, chosen, snap)
+    with warned("The fair-play signal could not be read"):
+        fair_play(path, chosen, snap)
     with warned("The games could not be listed"):
         games(path, chosen, snap)
 

@@ -61,8 +61,8 @@ def insight(path: str, metric: str, dimension: str, chosen: Filters, snap: Snaps
 
 
 @st.cache_resource(show_spinner="Rating the players…", max_entries=32)
-def ratings(path: str, chosen: Filters, snap: Snapshot) -> pa.Table:
-    table: pa.Table = library(path, snap).ratings(chosen)
+def ratings(path: str, chosen: Filters, snap: Snapshot, luck_adjusted: bool = False) -> pa.Table:
+    table: pa.Table = library(path, snap).ratings(chosen, luck_adjusted=luck_adjusted)
     return table
 
 
@@ -304,11 +304,20 @@ def picker(path: str, chosen: Filters, snap: Snapshot) -> None:
 
 def leaderboard(path: str, chosen: Filters, snap: Snapshot) -> None:
     st.header("Ratings", anchor="ratings")
-    table = ratings(path, chosen, snap)
+    stored = bool(getattr(library(path, snap), "stored_luck", False))
+    adjusted = st.toggle(
+        "Luck taken out", key="ratings_luck", disabled=not stored,
+        help="Places by the luck-adjusted results of the games whose luck is stored "
+        "(`replay reindex STORE --luck`; docs/review.md, Luck)." if stored else
+        "No luck stored: `replay reindex STORE --luck` computes it (docs/review.md, Luck).",
+    )  # fmt: skip
+    table = ratings(path, chosen, snap, adjusted)
     st.caption(
         "OpenSkill (Plackett-Luce) over finishing places, in date order; ranked by the "
         "conservative rating mu - 3 sigma. A player's page shows the rating over time."
-    )
+        + (" Places here: by the sum of each seat's luck-adjusted results in the game."
+           if adjusted else "")
+    )  # fmt: skip
     if table.num_rows == 0:
         st.info("No rated games among the chosen ones.")
         return

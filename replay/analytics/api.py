@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from replay.analytics import catalog, derived, engine, ratings, reviews
+from replay.analytics import catalog, derived, engine, fairplay, luck, ratings, reviews
 from replay.analytics.rates import MIN_SAMPLE, with_rates
 
 if TYPE_CHECKING:
@@ -31,6 +31,12 @@ DIMENSIONS: tuple[str, ...] = ("player", "seat", "players", "bot", "from_dealer"
 MATERIALIZE_ROWS = 5_000_000
 #: The note of a statistic over the reviews when none are stored.
 NO_REVIEWS = "no stored reviews: `replay reindex STORE --reviews` makes them (docs/review.md)"
+#: The note of a statistic over the luck when none is stored.
+NO_LUCK = "no stored luck: `replay reindex STORE --luck` computes it (docs/review.md)"
+#: The note of a statistic over the fair-play counts when none are stored.
+NO_FAIRPLAY = (
+    "no stored fair-play counts: `replay reindex STORE --fairplay` makes them (docs/review.md)"
+)
 #: Dimensions that exist only for kinds with a ``round_dealers.sql``.
 _DEALER_DIMENSIONS = ("from_dealer",)
 
@@ -108,6 +114,10 @@ class Analytics:
     #: Whether the store's reviews are stored (``replay reindex --reviews``): the views
     #: ``reviews``, ``decisions``... read them; otherwise they are empty.
     stored_reviews: bool = False
+    #: Whether the store's luck is stored (``replay reindex --luck``): the view ``luck`` reads it.
+    stored_luck: bool = False
+    #: Whether the fair-play counts are stored (``replay reindex --fairplay``).
+    stored_fairplay: bool = False
     min_sample: int = MIN_SAMPLE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _chosen: Filters | None = field(default=None, repr=False)
@@ -138,6 +148,8 @@ class Analytics:
         tables = derived.fresh_tables(source, paths) if use_derived else {}
         notes: list[str] = []
         stored = reviews.stored_reviews(source, notes)
+        stored |= luck.stored_luck(source, notes)
+        stored |= fairplay.stored_fairplay(source, notes)
         con = engine.connect(paths, {**tables, **stored})
         if derived.RATING_LOG in tables:
             engine.create_view(con, derived.RATING_LOG, "", tables[derived.RATING_LOG])
@@ -151,7 +163,8 @@ class Analytics:
         engine.seal(con, [*paths, *tables.values(), *stored.values()])
         return cls(
             engine.DuckDBRunner(con), list(source.problems), derived=bool(tables), notes=notes,
-            stored_ratings=derived.RATING_LOG in tables, stored_reviews=bool(stored),
+            stored_ratings=derived.RATING_LOG in tables, stored_reviews=reviews.REVIEWS in stored,
+            stored_luck=luck.LUCK in stored, stored_fairplay=fairplay.FAIRPLAY in stored,
         )  # fmt: skip
 
     # ----------------------------------------------------------------- queries
@@ -212,6 +225,11 @@ class Analytics:
     def _result(self, s: catalog.SqlFile, f: Filters, games: dict[str | None, int]) -> StatResult:
         table = with_rates(self._run(s, f), self.min_sample)
         note = NO_REVIEWS if s.needs_reviews and not self.stored_reviews else None
+        needs = s.headers.get("needs")
+        if needs == "luck" and not self.stored_luck:
+            note = NO_LUCK
+        if needs == "fairplay" and not self.stored_fairplay:
+            note = NO_FAIRPLAY
         return StatResult(
             s.name, s.title, s.description, s.kind, table, games.get(s.kind, 0), s.chart,
             s.relative, s.section, s.words, note,
@@ -248,13 +266,21 @@ class Analytics:
         games."""
         return self._run(_RESULTS, f)
 
-    def ratings(self, f: Filters) -> pa.Table:
+    def ratings(self, f: Filters, *, luck_adjusted: bool = False) -> pa.Table:
         """OpenSkill Plackett-Luce ratings (kind, player, mu, sigma, conservative = mu - 3
         sigma, games), one ladder per kind, or per kind and seat count when ``f.players`` is
         given, of the ratings at the end of the window (``f.until``; with no date filter, after
         the last game) of the players who played in it (from ``f.since``), with their games in
-        it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings."""
-        if self.stored_ratings:  # the rating log of replay reindex
+        it; only ``f.player``'s rows when a player is given. docs/statistics.md#ratings.
+
+        ``luck_adjusted``: the places are those of the games' luck-adjusted results (the
+        stored luck, ``replay reindex --luck``: :func:`replay.analytics.luck.adjusted_places`);
+        only the games whose luck is stored are rated."""
+        if luck_adjusted:
+            results = luck.adjusted_places(self._run(luck.LADDER_SCORES, f))
+            log = ratings.rating_log(results, whole=f.players is None, split=f.players is not None)
+            table = ratings.ratings_of_log(log, f.params())
+        elif self.stored_ratings:  # the rating log of replay reindex
             table = self._run(ratings.LOG_RATINGS, f)
         else:
             results = self._run(_LADDER_RESULTS, f)

@@ -40,8 +40,11 @@ LAYERS: tuple[str, ...] = ("seats", "plays", "tricks", "rounds", "games")
 #: Common views over the layers: per-game counts that keep the statistics off the largest views.
 SUMMARIES: tuple[str, ...] = ("trick_cards",)
 #: The reviews' views, in order: the two stored tables (:mod:`replay.analytics.reviews`), then
-#: the views over them.
-REVIEWS: tuple[str, ...] = ("reviews", "review_games", "decisions", "review_summary")
+#: the views over them; then the stored luck (:mod:`replay.analytics.luck`) and its view, and
+#: the fair-play signal's counts (:mod:`replay.analytics.fairplay`).
+REVIEWS: tuple[str, ...] = (
+    "reviews", "review_games", "decisions", "review_summary", "luck", "luck_units", "fairplay",
+)  # fmt: skip
 #: The filter views, built for each :class:`~replay.analytics.Filters` (parameters below).
 FILTER_VIEWS: tuple[str, ...] = ("chosen", "chosen_seats")
 #: Every parameter a file may use: the fields of ``Filters``.

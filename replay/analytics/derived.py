@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pyarrow.parquet as pq
 
 from replay.analytics import catalog, engine
-from replay.analytics.ratings import ALL_RESULTS, LOG_FORMAT, rating_log
+from replay.analytics.ratings import ALL_RESULTS, LOG_FORMAT, LOG_SCHEMA, rating_log_parts
 
 if TYPE_CHECKING:
     import duckdb
@@ -31,6 +31,11 @@ DERIVED_DIR = "_analytics"
 #: ``Analytics.ratings`` reads the ratings under any filter.
 RATING_LOG = "rating_log"
 MANIFEST = "manifest.json"
+#: DuckDB's memory limit of ``replay reindex`` unless told otherwise: beyond it, its work
+#: spills to ``_analytics/.tmp``, so that the peak memory is bounded by this, not by the store.
+DEFAULT_MEMORY_LIMIT = "1GB"
+#: Rows of results the rating log is computed from at a time.
+LOG_BATCH_ROWS = 1 << 20
 #: The stored tables whose content is made by Python code, not by the SQL files, and the
 #: version of it: a manifest naming another version does not give them.
 _FORMATS_KEY = "formats"
@@ -73,21 +78,29 @@ def _formats() -> dict[str, int]:
 
 def _write_rating_log(con: duckdb.DuckDBPyConnection, target: Path) -> int:
     """The rating log of every game, per kind and per kind and seat count, written to
-    ``target``; returns its rows."""
-    log = rating_log(con.sql(ALL_RESULTS).to_arrow_table(), whole=True, split=True)
+    ``target`` a slice of results at a time (:data:`LOG_BATCH_ROWS`; DuckDB sorts them within
+    its memory limit); returns its rows."""
+    results = con.sql(ALL_RESULTS).to_arrow_reader(LOG_BATCH_ROWS)
     partial = target.with_suffix(".parquet.partial")
-    pq.write_table(log, partial, compression="zstd")
+    rows = 0
+    with pq.ParquetWriter(partial, LOG_SCHEMA, compression="zstd") as writer:
+        for part in rating_log_parts(results, whole=True, split=True):
+            writer.write_table(part)
+            rows += part.num_rows
     os.replace(partial, target)
-    return log.num_rows
+    return rows
 
 
 def rebuild(
-    store: EventStore, *, threads: int | None = None, memory_limit: str | None = None
+    store: EventStore,
+    *,
+    threads: int | None = None,
+    memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
 ) -> dict[str, int]:
     """Write every derived table from the current snapshot; returns rows per table.
 
-    ``memory_limit`` (DuckDB's, e.g. ``"4GB"``): beyond it DuckDB spills to
-    ``_analytics/.tmp``."""
+    ``memory_limit`` (DuckDB's, e.g. ``"4GB"``; ``None``: DuckDB's own, 80% of the RAM):
+    beyond it DuckDB spills to ``_analytics/.tmp``."""
     paths = [f.path for f in store.readable_files()]
     folder = store.path / DERIVED_DIR
     folder.mkdir(exist_ok=True)

@@ -18,7 +18,7 @@ date (``replay reindex`` stores it).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -71,7 +71,7 @@ ALL_RESULTS = """
 SELECT s.game_id, s.kind, s.started, s.day, s.players, s.player, s.place
 FROM seats s
 WHERE s.place IS NOT NULL AND s.player IS NOT NULL
-ORDER BY s.started, s.game_id, s.seat, s.place
+ORDER BY s.started, s.game_id, s.kind, s.seat, s.place
 """
 
 #: Columns ``rate`` and ``rating_log`` read (``day`` and ``players`` when present).
@@ -179,6 +179,18 @@ class _Ladders:
         self.log_mu: list[float] = []
         self.log_sigma: list[float] = []
 
+    def grow(self, players: int) -> None:
+        """Make room for ``players`` players in every ladder (the new ones unrated)."""
+        extra = players - self.players
+        if extra <= 0:
+            return
+        for index in range(len(self.mu)):
+            self.mu[index] += [MU] * extra
+            self.sigma[index] += [SIGMA] * extra
+            self.games[index] += [0] * extra
+            self.stamp[index] += [-1] * extra
+        self.players = players
+
     def ladder(self, kind: str, players: int | None) -> int:
         key = (kind, players)
         index = self.keys.get(key)
@@ -218,21 +230,12 @@ class _Ladders:
         self.day_number += 1
 
 
-def _play(results: pa.Table, whole: bool, split: bool) -> tuple[_Ladders, list[str]]:
-    """Play the results' games in order through the ladders; the player names by index."""
-    columns = [c for c in (*RESULT_COLUMNS, "day", "players") if c in results.column_names]
-    ordered = results.select(columns).sort_by(
-        [("started", "ascending"), ("game_id", "ascending"), ("kind", "ascending")]
-    )
+def game_starts(ordered: pa.Table) -> list[int]:
+    """The first row of each game of results in game order (a new ``game_id`` or ``kind``)."""
     rows = ordered.num_rows
-    compute: Any = pc  # the stubs miss these signatures
-    encoded = compute.dictionary_encode(ordered.column("player").combine_chunks())
-    names = [str(n) for n in encoded.dictionary.to_pylist()]
-    ladders = _Ladders(len(names))
     if rows == 0:
-        return ladders, names
-    who: list[int] = encoded.indices.to_numpy(zero_copy_only=False).tolist()
-    places: list[int] = ordered.column("place").to_numpy().astype(np.int64).tolist()
+        return []
+    compute: Any = pc  # the stubs miss these signatures
     game_ids = ordered.column("game_id").combine_chunks()
     kinds = ordered.column("kind").combine_chunks()
     boundary = np.ones(rows, dtype=bool)
@@ -243,46 +246,120 @@ def _play(results: pa.Table, whole: bool, split: bool) -> tuple[_Ladders, list[s
                 compute.not_equal(kinds[1:], kinds[:-1]),
             ).to_numpy(zero_copy_only=False)
         )
-    starts = np.flatnonzero(boundary).tolist()
-    first = pa.array(starts, pa.int64())
-    game_kinds = [str(k) for k in kinds.take(first).to_pylist()]
-    if "day" in columns:
-        days = ordered.column("day").combine_chunks().take(first).cast(pa.date32())
-        game_days: list[int | None] = days.cast(pa.int32()).to_pylist()
-    else:
-        game_days = [None] * len(starts)
-    if "players" in columns:
-        seat_counts: list[int | None] = (
-            ordered.column("players").combine_chunks().take(first).to_pylist()
-        )
-    else:
-        seat_counts = [None] * len(starts)
-    ends = [*starts[1:], rows]
-    current = game_days[0] if starts else None
-    for g, (start, end) in enumerate(zip(starts, ends, strict=True)):
-        if end - start < 2:  # one rated seat: no game to rate (OpenSkill refuses it)
-            continue
-        day = game_days[g]
-        if day != current:
-            ladders.end_day(current)
-            current = day
-        seats = who[start:end]
-        placed = places[start:end]
-        kind = game_kinds[g]
-        if whole:
-            ladders.play(ladders.ladder(kind, None), seats, placed)
-        if split:
-            count = seat_counts[g]
-            ladders.play(ladders.ladder(kind, end - start if count is None else count), seats,
-                         placed)  # fmt: skip
-    ladders.end_day(current)
-    return ladders, names
+    starts: list[int] = np.flatnonzero(boundary).tolist()
+    return starts
+
+
+class _Rating:
+    """Results played through the ladders in order, fed a table of whole games at a time (the
+    whole log at once, or a store's results slice by slice: the same ratings and log)."""
+
+    def __init__(self, *, whole: bool, split: bool) -> None:
+        self.whole, self.split = whole, split
+        self.ladders = _Ladders(0)
+        self.names: list[str] = []
+        self.number: dict[str, int] = {}
+        self.day: int | None = None  # the day being played
+        self.begun = False
+
+    def feed(self, ordered: pa.Table) -> None:
+        """Play the games of ``ordered`` (whole games, in date then game order)."""
+        starts = game_starts(ordered)
+        if not starts:
+            return
+        compute: Any = pc
+        encoded = compute.dictionary_encode(ordered.column("player").combine_chunks())
+        codes = np.array([self._player(str(n)) for n in encoded.dictionary.to_pylist()], np.int64)
+        self.ladders.grow(len(self.names))
+        who: list[int] = codes[encoded.indices.to_numpy(zero_copy_only=False)].tolist()
+        places: list[int] = ordered.column("place").to_numpy().astype(np.int64).tolist()
+        first = pa.array(starts, pa.int64())
+        game_kinds = [
+            str(k) for k in ordered.column("kind").combine_chunks().take(first).to_pylist()
+        ]
+        columns = ordered.column_names
+        if "day" in columns:
+            days = ordered.column("day").combine_chunks().take(first).cast(pa.date32())
+            game_days: list[int | None] = days.cast(pa.int32()).to_pylist()
+        else:
+            game_days = [None] * len(starts)
+        if "players" in columns:
+            seat_counts: list[int | None] = (
+                ordered.column("players").combine_chunks().take(first).to_pylist()
+            )
+        else:
+            seat_counts = [None] * len(starts)
+        if not self.begun:
+            self.day, self.begun = game_days[0], True
+        ladders = self.ladders
+        ends = [*starts[1:], ordered.num_rows]
+        for g, (start, end) in enumerate(zip(starts, ends, strict=True)):
+            if end - start < 2:  # one rated seat: no game to rate (OpenSkill refuses it)
+                continue
+            day = game_days[g]
+            if day != self.day:
+                ladders.end_day(self.day)
+                self.day = day
+            seats = who[start:end]
+            placed = places[start:end]
+            kind = game_kinds[g]
+            if self.whole:
+                ladders.play(ladders.ladder(kind, None), seats, placed)
+            if self.split:
+                count = seat_counts[g]
+                ladders.play(ladders.ladder(kind, end - start if count is None else count), seats,
+                             placed)  # fmt: skip
+
+    def _player(self, name: str) -> int:
+        number = self.number.get(name)
+        if number is None:
+            number = self.number[name] = len(self.names)
+            self.names.append(name)
+        return number
+
+    def finish(self) -> None:
+        """Log the last day played."""
+        self.ladders.end_day(self.day)
+
+    def take_log(self) -> pa.Table:
+        """The log rows written since the last call (:data:`LOG_SCHEMA`), then forgotten."""
+        ladders = self.ladders
+        kinds = {index: kind for (kind, _), index in ladders.keys.items()}
+        counts = {index: players for (_, players), index in ladders.keys.items()}
+        mu, sigma = ladders.log_mu, ladders.log_sigma
+        columns: dict[str, list[Any]] = {
+            "kind": [kinds[i] for i in ladders.log_ladder],
+            "players": [counts[i] for i in ladders.log_ladder],
+            "player": [self.names[p] for p in ladders.log_player],
+            "day": ladders.log_day,
+            "games": ladders.log_games,
+            "mu": mu,
+            "sigma": sigma,
+            "conservative": [m - 3.0 * s for m, s in zip(mu, sigma, strict=True)],
+        }
+        ladders.log_ladder, ladders.log_player, ladders.log_day = [], [], []
+        ladders.log_games, ladders.log_mu, ladders.log_sigma = [], [], []
+        return pa.table(columns, schema=LOG_SCHEMA)
+
+
+def _play(results: pa.Table, whole: bool, split: bool) -> _Rating:
+    """Play the results' games in order through the ladders."""
+    columns = [c for c in (*RESULT_COLUMNS, "day", "players") if c in results.column_names]
+    ordered = results.select(columns).sort_by(
+        [("started", "ascending"), ("game_id", "ascending"), ("kind", "ascending")]
+    )
+    rating = _Rating(whole=whole, split=split)
+    rating.feed(ordered)
+    if rating.begun:
+        rating.finish()
+    return rating
 
 
 def rate(results: pa.Table) -> pa.Table:
     """Ratings per kind and player after the last game, sorted by kind, then conservative
     rating (best first), then player (RATINGS_SCHEMA)."""
-    ladders, names = _play(results, whole=True, split=False)
+    rating = _play(results, whole=True, split=False)
+    ladders, names = rating.ladders, rating.names
     entries = [
         (kind, names[p], ladders.mu[index][p], ladders.sigma[index][p], games)
         for (kind, _), index in ladders.keys.items()
@@ -307,21 +384,30 @@ def rating_log(results: pa.Table, *, whole: bool = True, split: bool = False) ->
     """Each player's rating at the end of every day they played (LOG_SCHEMA), in one ladder per
     kind (``whole``: ``players`` null) and one per kind and seat count (``split``: the
     ``players`` column of the results, else the number of results of the game)."""
-    ladders, names = _play(results, whole=whole, split=split)
-    kinds = {index: kind for (kind, _), index in ladders.keys.items()}
-    counts = {index: players for (_, players), index in ladders.keys.items()}
-    mu, sigma = ladders.log_mu, ladders.log_sigma
-    columns: dict[str, list[Any]] = {
-        "kind": [kinds[i] for i in ladders.log_ladder],
-        "players": [counts[i] for i in ladders.log_ladder],
-        "player": [names[p] for p in ladders.log_player],
-        "day": ladders.log_day,
-        "games": ladders.log_games,
-        "mu": mu,
-        "sigma": sigma,
-        "conservative": [m - 3.0 * s for m, s in zip(mu, sigma, strict=True)],
-    }
-    return pa.table(columns, schema=LOG_SCHEMA)
+    return _play(results, whole=whole, split=split).take_log()
+
+
+def rating_log_parts(
+    batches: Iterable[pa.RecordBatch], *, whole: bool = True, split: bool = False
+) -> Iterator[pa.Table]:
+    """:func:`rating_log` of results read a batch at a time, already in order (``started``,
+    ``game_id``, ``kind``, then seat), in parts (their rows in the order :func:`rating_log`
+    gives them): memory bounded by a batch and the ladders, not by the results. The last game
+    of each batch is held back for the next one, so that every game is rated whole."""
+    rating = _Rating(whole=whole, split=split)
+    held: list[pa.Table] = []
+    for batch in batches:
+        table = pa.concat_tables([*held, pa.Table.from_batches([batch])])
+        starts = game_starts(table)
+        cut = starts[-1] if starts else 0
+        rating.feed(table.slice(0, cut))
+        held = [table.slice(cut)]
+        yield rating.take_log()
+    if held:
+        rating.feed(held[0])
+    if rating.begun:
+        rating.finish()
+    yield rating.take_log()
 
 
 #: The ratings under the filters, from a rating log (``rating_log``: :data:`LOG_SCHEMA`): in the

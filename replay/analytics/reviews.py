@@ -180,7 +180,7 @@ def _game_row(review: GameReview, events: int) -> dict[str, Any]:
 def _decision_row(decision: DecisionReview, review: GameReview) -> dict[str, Any]:
     row = decision_row(decision)
     out = {name: row[name] for name in DECISION_COLUMNS}
-    out["samples"] = review.settings.samples
+    out["samples"] = decision.loss.n  # --samples, or more where the review thought longer
     out["settings"] = review.settings.key
     out["alternatives"] = json.dumps(row["alternatives"], ensure_ascii=False)
     return out

@@ -407,11 +407,10 @@ class _RowRun(RowVisitor):
 
 
 def _rows_in_sequence(seq: Column, start: i64, stop: i64) -> bool:
-    """Whether the rows from ``start`` to ``stop`` of the seq column are numbered 0, 1, 2..."""
-    for row in range(start, stop):  # noqa: SIM110 (a loop compiles to tighter code)
-        if seq.at(row) != row - start:
-            return False
-    return True
+    """Whether the rows from ``start`` to ``stop`` of the seq column are numbered 0, 1, 2...
+    (compared as two lists, in C: row by row, each comparison of a cell read as ``Any`` cost
+    about 110 instructions, a tenth of a finding's cost in a faulty game)."""
+    return seq.rows(start, stop) == list(range(stop - start))
 
 
 def game_runs(table: Any) -> tuple[list[int], int]:

@@ -14,6 +14,7 @@ import sys
 from replay.cli import (  # noqa: F401  (each registers its commands on `app` when imported)
     audit_cmds,
     dashboard_cmds,
+    fairplay_cmds,
     replay_cmds,
     review_cmds,
     sim_cmds,

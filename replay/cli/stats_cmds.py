@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from replay.analytics import Analytics, StatResult
+    from replay.analytics.per_game import TableUpdate
     from replay.review.engine import Settings
     from replay.sources import Sources
     from replay.store import EventStore
@@ -260,8 +261,8 @@ def reindex_cmd(
         str | None,
         typer.Option(
             "--memory-limit",
-            help="DuckDB's memory limit (e.g. 1GB; default: 80 percent of RAM): beyond it, "
-            "its work spills to STORE/_analytics/.tmp.",
+            help="DuckDB's memory limit (default: 1GB; e.g. 4GB, or 80% of the RAM, DuckDB's "
+            "own default): beyond it, its work spills to STORE/_analytics/.tmp.",
         ),
     ] = None,
     reviews: Annotated[
@@ -272,6 +273,24 @@ def reindex_cmd(
             "reviews (views reviews, decisions, review_summary; docs/review.md).",
         ),
     ] = False,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck",
+            help="Also compute the luck of the deals and draws of the games not yet valued with "
+            "these settings (--seed, --policy) and store it (views luck, luck_units; "
+            "docs/review.md).",
+        ),
+    ] = False,
+    fairplay: Annotated[
+        bool,
+        typer.Option(
+            "--fairplay",
+            help="Also judge the telling plays of the games not yet judged (--policy) and store "
+            "the fair-play signal's counts (view fairplay, statistic fairplay_players; "
+            "docs/review.md).",
+        ),
+    ] = False,
     samples: SamplesOpt = DEFAULT_SAMPLES,
     seed: SeedOpt = 0,
     policy: PolicyOpt = DEFAULT_POLICY,
@@ -279,7 +298,9 @@ def reindex_cmd(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
     """Rebuild the derived tables of the statistics (the layer views as Parquet files); with
-    --reviews, review the games not yet reviewed with the same settings and store the reviews."""
+    --reviews, review the games not yet reviewed with the same settings and store the reviews;
+    with --luck and --fairplay, the same for the luck of the deals and draws and for the
+    fair-play signal's counts."""
     import duckdb
 
     from replay.analytics import derived
@@ -288,7 +309,7 @@ def reindex_cmd(
 
     store = open_store(store_path)
     try:
-        rows = derived.rebuild(store, memory_limit=memory_limit)
+        rows = derived.rebuild(store, memory_limit=memory_limit or derived.DEFAULT_MEMORY_LIMIT)
     except OSError as exc:
         fail(os_error(exc, store_path), code=1)
     except duckdb.Error as exc:  # a limit DuckDB does not read, or the work does not fit it
@@ -298,6 +319,39 @@ def reindex_cmd(
     typer.echo(f"{store_path}: derived tables rebuilt ({summary} rows)")
     if reviews:
         _reindex_reviews(store, store_path, Settings(samples, seed, policy, alternatives), jobs)
+    if luck:
+        _reindex_luck(store, store_path, seed, policy, jobs)
+    if fairplay:
+        _reindex_fairplay(store, store_path, policy, jobs)
+
+
+def _reindex_luck(store: EventStore, store_path: Path, seed: int, policy: str, jobs: int) -> None:
+    from replay.analytics.luck import LuckSettings, update_luck
+
+    settings = LuckSettings(seed=seed, policy=policy)
+    _stored(store_path, "luck", "valued", "unit x seat", settings.key,
+            lambda: update_luck(store, settings, jobs=jobs))  # fmt: skip
+
+
+def _reindex_fairplay(store: EventStore, store_path: Path, policy: str, jobs: int) -> None:
+    from replay.analytics.fairplay import FairplaySettings, update_fairplay
+
+    settings = FairplaySettings(policy=policy)
+    _stored(store_path, "fair-play counts", "judged", "game x seat", settings.key,
+            lambda: update_fairplay(store, settings, jobs=jobs))  # fmt: skip
+
+
+def _stored(
+    store_path: Path, what: str, done: str, rows: str, key: str, update: Callable[[], TableUpdate]
+) -> None:
+    """Run a per-game table's update (:mod:`replay.analytics.per_game`) and say what it did."""
+    try:
+        made = update()
+    except OSError as exc:
+        fail(os_error(exc, store_path), code=1)
+    echo_problems(made.problems, "warning")
+    typer.echo(f"{store_path}: {what} stored ({made.computed} games {done}, {made.kept} already "
+               f"{done} with {key}; {made.rows} {rows} rows)")  # fmt: skip
 
 
 def _reindex_reviews(store: EventStore, store_path: Path, settings: Settings, jobs: int) -> None:

@@ -30,6 +30,7 @@ from replay.games.native import highest_of as highest_of
 from replay.games.native import lowest_of as lowest_of
 from replay.games.native import replace_at as replace_at
 from replay.games.native import same as same
+from replay.games.presentation import due_words as due_words
 from replay.games.presentation import seat_description as seat_description
 from replay.games.rules import COMMON_EVENT_FIELDS as COMMON_EVENT_FIELDS
 from replay.games.rules import COMMON_EVENT_TYPES as COMMON_EVENT_TYPES

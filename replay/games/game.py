@@ -73,6 +73,10 @@ class Game(Rules[S], Simulation[S], Presentation[S]):
     def render(self, state: S, seat: int | None = None) -> str:
         """:meth:`Presentation.render <replay.games.presentation.Presentation.render>`."""
 
+    def headline(self, state: S) -> str:
+        """:meth:`Presentation.headline <replay.games.presentation.Presentation.headline>`."""
+        return Presentation.headline(self, state)
+
     def summary(self, state: S, seat: int | None = None, view: dict[str, Any] | None = None) -> str:
         """:meth:`Presentation.summary <replay.games.presentation.Presentation.summary>`."""
         return Presentation.summary(self, state, seat, view)

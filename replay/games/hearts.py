@@ -680,15 +680,7 @@ class Hearts(Game[HeartsState]):
         }
 
     def render(self, state: HeartsState, seat: int | None = None) -> str:
-        due = self.due(state)
-        who = "over" if state.over else f"{due.what} by seat {','.join(map(str, due.seats))}"
-        if due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        head = (
-            f"hearts hand {state.hand_no} ({PASS_NAMES[pass_offset(state.hand_no)]}) "
-            f"trick {state.trick_no}: {who}"
-        )
-        lines = [head]
+        lines = [self.headline(state)]
         for s in range(4):
             hand = state.hand(s)
             shown = seat is None or seat == s
@@ -704,6 +696,18 @@ class Hearts(Game[HeartsState]):
         if state.over:
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
+
+    def headline(self, state: HeartsState) -> str:
+        """The one-line situation: hand (and its pass), trick and what is due (first line of
+        :meth:`render`)."""
+        due = self.due(state)
+        who = "over" if state.over else f"{due.what} by seat {','.join(map(str, due.seats))}"
+        if due.phase.value == "ruling":
+            who = f"ruling {due.what} due"
+        return (
+            f"hearts hand {state.hand_no} ({PASS_NAMES[pass_offset(state.hand_no)]}) "
+            f"trick {state.trick_no}: {who}"
+        )
 
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}

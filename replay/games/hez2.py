@@ -34,6 +34,7 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    due_words,
     first_undealt,
     replace_at,
     round_fault,
@@ -899,15 +900,7 @@ class Hez2(Game[Hez2State]):
 
     def headline(self, state: Hez2State) -> str:
         """The one-line summary that heads :meth:`render`: turn count, what is due, the top."""
-        due = self.due(state)
-        if state.over:
-            who = "over"
-        elif due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        elif due.seats:
-            who = f"{due.what} by seat {','.join(map(str, due.seats))}"
-        else:
-            who = due.what
+        who = due_words(self.due(state), state.over, "")
         top = "-"
         if state.top >= 0:
             top = f"{DECK.order[state.top]} ({SUIT_NAMES[state.suit]} to follow)"

@@ -39,6 +39,7 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    due_words,
     first_undealt,
     game_winners,
     highest_of,
@@ -848,16 +849,7 @@ class Hiifuu(Game[HiifuuState]):
         return seat is not None and state.covered[seat]
 
     def render(self, state: HiifuuState, seat: int | None = None) -> str:
-        due = self.due(state)
-        if state.over:
-            who = "over"
-        elif due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        elif due.seats:
-            who = f"{due.what} by seat {','.join(map(str, due.seats))}"
-        else:
-            who = f"{due.what} due"
-        lines = [f"hiifuu round {state.round}/{ROUNDS} trick {state.trick_no}: {who}"]
+        lines = [self.headline(state)]
         lines.append(f"  tokens: {self._render_tokens(state)}")
         deck = state.setup.deck
         for s in range(state.n):
@@ -869,6 +861,11 @@ class Hiifuu(Game[HiifuuState]):
         if state.over:
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
+
+    def headline(self, state: HiifuuState) -> str:
+        """The one-line situation: round, trick and what is due (first line of :meth:`render`)."""
+        who = due_words(self.due(state), state.over)
+        return f"hiifuu round {state.round}/{ROUNDS} trick {state.trick_no}: {who}"
 
     def _render_tokens(self, state: HiifuuState) -> str:
         """The layout in order, e.g. ``1(seat 2) 2(seat 0, covered) 3 4``."""

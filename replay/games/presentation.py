@@ -15,6 +15,7 @@ from typing import Any, Generic
 
 from mypy_extensions import mypyc_attr, trait
 
+from replay.games.rules import Due
 from replay.games.state import S
 from replay.model.events import Event
 
@@ -31,6 +32,12 @@ class Presentation(ABC, Generic[S]):
     @abstractmethod
     def render(self, state: S, seat: int | None = None) -> str:
         """The state as text for a person, omniscient or from one seat."""
+
+    def headline(self, state: S) -> str:
+        """The one-line situation (what is due, where the game is): the first line of
+        :meth:`render`. Default: the whole state rendered, all but that line thrown away; a game
+        should override it, as a finding's summary asks for it."""
+        return self.render(state).splitlines()[0]
 
     def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
         """Where each seat stands at a step of :meth:`view`, in the game's own terms: per
@@ -50,7 +57,7 @@ class Presentation(ABC, Generic[S]):
         caller has it already); a game may override it.
         """
         view = view if view is not None else self.view(state)
-        parts = [self.render(state).splitlines()[0]]
+        parts = [self.headline(state)]
         hands = view.get("hands") or []
         if seat is not None and 0 <= seat < len(hands) and hands[seat] is not None:
             parts.append(f"seat {seat} holds {' '.join(hands[seat]) or 'nothing'}")
@@ -58,6 +65,18 @@ class Presentation(ABC, Generic[S]):
         if table:
             parts.append("table " + " ".join(f"{t['seat']}:{t['card']}" for t in table))
         return "; ".join(parts)
+
+
+def due_words(due: Due, over: bool, idle: str = " due") -> str:
+    """What a game waits for, as a headline says it: ``over``, ``ruling X due``, ``X by seat
+    1,2``, or (no seat acts) ``X`` and ``idle``."""
+    if over:
+        return "over"
+    if due.phase.value == "ruling":
+        return f"ruling {due.what} due"
+    if due.seats:
+        return f"{due.what} by seat {','.join(map(str, due.seats))}"
+    return f"{due.what}{idle}"
 
 
 def seat_description(event: Event | None, seat: int | None, private: frozenset[str]) -> str | None:

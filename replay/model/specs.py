@@ -40,7 +40,7 @@ class ScoreUnit:
     events: tuple[str, ...]
     lower_is_better: bool  # Hearts points and Hez2 places: the less the better
     #: The expected losses (in ``measure``) from which a move is an inaccuracy, a mistake, a
-    #: blunder: each given only where the loss's interval excludes 0.
+    #: blunder: each given only where the lower end of the loss's interval reaches it.
     thresholds: tuple[float, float, float]
 
 

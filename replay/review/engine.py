@@ -32,7 +32,10 @@ from replay.review.stats import Estimate, mean_interval, wilson
 LABELS = ("inaccuracy", "mistake", "blunder")
 #: The version of the review's method: raise it when the same settings would give other numbers
 #: (the reviews stored by ``replay reindex --reviews`` are then made again).
-REVIEW_VERSION = 2
+REVIEW_VERSION = 3
+#: How far a review thinks longer on a close decision (one whose label is not settled, see
+#: :func:`unsettled`): its samples double up to this many times ``--samples``.
+THINK_LONGER = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,8 @@ class Settings:
     seed: int = 0
     policy: str = DEFAULT_POLICY
     max_alternatives: int = DEFAULT_ALTERNATIVES
+    #: A close decision's samples double up to this many times ``samples`` (1: never).
+    think_longer: int = THINK_LONGER
 
     @property
     def key(self) -> str:
@@ -50,7 +55,7 @@ class Settings:
         same key are the same."""
         return (
             f"v{REVIEW_VERSION} samples={self.samples} seed={self.seed} policy={self.policy} "
-            f"alternatives={self.max_alternatives}"
+            f"alternatives={self.max_alternatives} think_longer={self.think_longer}"
         )
 
 
@@ -279,24 +284,24 @@ class Judge:
         policy_move = _index_of(legal, self.rollouts.bot(state, seat, random.Random(name)))
         picked = _alternatives(len(legal), chosen, policy_move, settings.max_alternatives, name)
         sign = 1.0 if self.unit.lower_is_better else -1.0
+        moves = [legal[index] for index in picked]
         exact = self.exact and exact_play(rules.kind, state, played)
-        cards = [str(legal[index].card) for index in picked] if exact else []
         values: list[list[float]] = [[] for _ in picked]
-        for j in range(settings.samples):
-            rng = random.Random(f"{name}/{j}")
-            world = self.world(events, i, seat, unit_state, unit_index, rng)
-            stream = rng.getrandbits(64)
-            if exact:
-                for a, value in enumerate(exact_values(world, seat, cards)):
-                    values[a].append(value)
-                continue
-            for a, index in enumerate(picked):
-                after = rules.apply_in_place(world.clone(), legal[index])
-                values[a].append(self.evaluator.value(after, seat, random.Random(stream)))
         mine = picked.index(chosen)
-        costs = [[sign * x for x in v] for v in values]
-        best = _best(costs, mine, range(settings.samples))
-        loss = mean_interval(held_out_loss(costs, mine))
+        most = settings.samples * settings.think_longer
+        loss: Estimate | None = None
+        while loss is None or (len(values[0]) < most and unsettled(loss, self.unit)):
+            done = len(values[0])  # the first --samples, then the samples double
+            deals = range(done, done + (done or settings.samples))
+            more = self.results(
+                events, i, unit_state, unit_index, moves, f"{name}/", deals, exact=exact
+            )
+            for mine_values, new in zip(values, more, strict=True):
+                mine_values.extend(new)
+            costs = [[sign * x for x in v] for v in values]
+            loss = mean_interval(held_out_loss(costs, mine))
+        samples = len(values[0])
+        best = _best(costs, mine, range(samples))
         options = [
             Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move)
             for i, v in zip(picked, values, strict=True)
@@ -312,6 +317,38 @@ class Judge:
         if not exact_play(self.rules.kind, state, played, visible=True):
             return None
         return visible_loss(state, played)
+
+    def results(
+        self,
+        events: Sequence[Event],
+        i: int,
+        unit_state: Any,
+        unit_index: int,
+        moves: Sequence[Event],
+        name: str,
+        deals: range,
+        *,
+        exact: bool = False,
+    ) -> list[list[float]]:
+        """Each move's result for the seat of decision ``i`` on the sampled deals ``deals``
+        (common random numbers: every move on the same deal and the same random stream);
+        with ``exact``, each deal solved (:mod:`replay.review.exact`) instead."""
+        seat = events[i].player
+        assert seat is not None
+        out: list[list[float]] = [[] for _ in moves]
+        cards = [str(move.card) for move in moves]
+        for j in deals:
+            rng = random.Random(f"{name}{j}")
+            world = self.world(events, i, seat, unit_state, unit_index, rng)
+            stream = rng.getrandbits(64)
+            if exact:  # every move on this deal valued at once, exactly
+                for results, value in zip(out, exact_values(world, seat, cards), strict=True):
+                    results.append(value)
+                continue
+            for results, move in zip(out, moves, strict=True):
+                after = self.rules.apply_in_place(world.clone(), move)
+                results.append(self.evaluator.value(after, seat, random.Random(stream)))
+        return out
 
     def world(
         self,
@@ -381,14 +418,18 @@ def _alternatives(legal: int, chosen: int, policy: int, limit: int, name: str) -
     return sorted(kept)
 
 
+def unsettled(loss: Estimate, unit: ScoreUnit) -> bool:
+    """Whether a decision is close: its loss's interval holds the least label's threshold, so
+    that other deals could give it a label or take its label away."""
+    return loss.low < unit.thresholds[0] <= loss.high
+
+
 def label_of(loss: Estimate, unit: ScoreUnit) -> str | None:
-    """The label of a loss: the worst whose threshold the mean reaches, only where the
-    interval excludes 0."""
-    if loss.low <= 0:
-        return None
+    """The label of a loss: the worst whose threshold the interval's lower end reaches (the
+    move lost at least that much, with 95% confidence; the interval then excludes 0)."""
     label = None
     for name, threshold in zip(LABELS, unit.thresholds, strict=True):
-        if loss.mean >= threshold:
+        if loss.low >= threshold:
             label = name
     return label
 

@@ -86,6 +86,7 @@ def review_document(reviews: Sequence[GameReview]) -> dict[str, Any]:
             "seed": settings.seed,
             "policy": settings.policy,
             "max_alternatives": settings.max_alternatives,
+            "think_longer": settings.think_longer,
         }
         if settings
         else None,

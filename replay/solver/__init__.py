@@ -31,6 +31,7 @@ from replay.solver.search import CAPACITY, CardMap, GameSolver, Model, Search, d
 
 __all__ = [
     "CAPACITY",
+    "KINDS",
     "SOLVER_SUFFIX",
     "CardLoss",
     "NotSolvable",
@@ -66,6 +67,11 @@ def solver_for(kind: str) -> GameSolver | None:
 def solvable_kinds() -> tuple[str, ...]:
     """The registered games the solver knows."""
     return tuple(kind for kind in GAME_MODULES if solver_for(kind) is not None)
+
+
+#: The games the solver knows (those registered when it is imported: :func:`solvable_kinds`
+#: asks again).
+KINDS = solvable_kinds()
 
 
 def _solver(kind: str) -> GameSolver:

@@ -21,7 +21,9 @@ import pyarrow as pa
 
 from replay.analytics import Analytics, QueryRefused, catalog, engine
 from replay.analytics.derived import RATING_LOG, fresh_tables
-from replay.analytics.reviews import stored_reviews
+from replay.analytics.fairplay import FAIRPLAY, stored_fairplay
+from replay.analytics.luck import LUCK, stored_luck
+from replay.analytics.reviews import REVIEWS, stored_reviews
 from replay.spark.frame import events_frame
 from replay.spark.snapshot import snapshot
 
@@ -123,10 +125,11 @@ def analytics_on_spark(
     and reported."""
     snap = snapshot(store)
     tables = fresh_tables(store, [f.path for f in store.readable_files()])
-    stored = stored_reviews(store)
+    stored = stored_reviews(store) | stored_luck(store) | stored_fairplay(store)
     frame = events_frame(spark, snap)
     runner = SparkRunner(spark, frame, {**(tables if use_derived else {}), **stored})
     return Analytics(
         runner, list(store.problems), derived=use_derived and bool(tables),
-        stored_ratings=use_derived and RATING_LOG in tables, stored_reviews=bool(stored),
+        stored_ratings=use_derived and RATING_LOG in tables, stored_reviews=REVIEWS in stored,
+        stored_luck=LUCK in stored, stored_fairplay=FAIRPLAY in stored,
     )  # fmt: skip

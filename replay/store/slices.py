@@ -57,8 +57,13 @@ def run_ids(column: Any) -> list[str]:
         codes = column.indices.to_numpy(zero_copy_only=False)
         starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
         return [str(v) for v in column.dictionary.take(pa.array(codes[starts])).to_pylist()]
-    values = column.to_pylist()
-    return [str(v) for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    after, before = column[1:], column[:-1]  # vectorised: no str per row; a null is one value
+    both_null = pc.and_(after.is_null(), before.is_null())
+    changed = pc.and_not(pc.not_equal(after, before).fill_null(True), both_null)
+    starts = pa.concat_arrays([pa.array([True]), changed])
+    return [str(v) for v in column.filter(starts).to_pylist()]
 
 
 def kinds(store: EventStore, kind: str | None) -> list[str]:

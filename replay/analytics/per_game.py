@@ -1,0 +1,107 @@
+"""Tables of per-game figures stored next to the derived tables (``_analytics/NAME.parquet``):
+the luck (:mod:`replay.analytics.luck`) and the fair-play signal's counts
+(:mod:`replay.analytics.fairplay`). Each row names its game, the settings key it was computed
+with and the game's number of events then; an update keeps the rows of the games whose key and
+events are unchanged and computes the others (in ``jobs`` worker processes).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from replay.analytics.derived import DERIVED_DIR
+from replay.audit.parallel import fork_context
+from replay.text import shown
+
+if TYPE_CHECKING:
+    from replay.model.events import Event
+    from replay.store import EventStore
+
+#: One game's rows and why they stop early ("" when they do not).
+Compute = Callable[[list["Event"]], tuple[list[dict[str, Any]], str]]
+
+
+@dataclass
+class TableUpdate:
+    """What one update did."""
+
+    computed: int = 0  # games computed now
+    kept: int = 0  # games whose stored rows were kept
+    rows: int = 0  # rows stored in all
+    problems: list[str] = field(default_factory=list)
+
+
+def table_path(store: EventStore, name: str) -> Path:
+    return store.path / DERIVED_DIR / f"{name}.parquet"
+
+
+def stored_table(
+    store: EventStore, name: str, schema: pa.Schema, problems: list[str] | None = None
+) -> dict[str, str]:
+    """``{name: its Parquet file}``; empty when there is none, or it cannot be read or holds
+    other columns (then one line in ``problems``)."""
+    path = table_path(store, name)
+    if not path.is_file():
+        return {}
+    try:
+        usable, why = pq.read_schema(path).equals(schema), "other columns"
+    except (OSError, pa.ArrowException) as exc:
+        usable, why = False, f"unreadable ({type(exc).__name__})"
+    if not usable and problems is not None:
+        problems.append(f"{path}: stored {name} left out: {why}; "
+                        f"`replay reindex STORE --{name}` makes it again")  # fmt: skip
+    return {name: str(path)} if usable else {}
+
+
+def update_table(
+    store: EventStore, name: str, schema: pa.Schema, key: str, compute: Compute, jobs: int = 1
+) -> TableUpdate:
+    """Store ``compute``'s rows of every game not yet stored with settings ``key`` (see the
+    module); ``compute``'s rows carry every column of ``schema`` but ``settings`` and
+    ``events``."""
+    listing = store.list_games_table().select(["game_id", "events"]).to_pylist()
+    events = {r["game_id"]: int(r["events"]) for r in listing}
+    update = TableUpdate()
+    old = _read(store, name, schema, update.problems)
+    kept = {r["game_id"] for r in old if r["settings"] == key
+            and events.get(r["game_id"]) == r["events"]}  # fmt: skip
+    todo = [g for g in events if g not in kept]
+    update.kept, update.computed = len(kept), len(todo)
+    loaded = [list(store.load_game(g)) for g in todo]
+    if jobs <= 1 or len(loaded) <= 1:
+        done = [compute(g) for g in loaded]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
+            done = list(pool.map(compute, loaded, chunksize=max(1, len(loaded) // (8 * jobs))))
+    rows = [r for r in old if r["game_id"] in kept]
+    for game, (new, why) in zip(todo, done, strict=True):
+        rows += [{**r, "settings": key, "events": events[game]} for r in new]
+        if why:
+            update.problems.append(f"{store.path}: game {shown(game)}: {name} up to: {why}")
+    update.rows = len(rows)
+    target = table_path(store, name)
+    target.parent.mkdir(exist_ok=True)
+    partial = target.with_suffix(".parquet.partial")
+    pq.write_table(pa.Table.from_pylist(rows, schema), partial, compression="zstd")
+    os.replace(partial, target)
+    return update
+
+
+def _read(store: EventStore, name: str, schema: pa.Schema, problems: list[str]) -> list[Any]:
+    tables = stored_table(store, name, schema, problems)
+    if not tables:
+        return []
+    try:
+        return pq.read_table(tables[name]).to_pylist()
+    except (OSError, pa.ArrowException) as exc:
+        problems.append(f"{store.path}: stored {name} unreadable ({exc}): computed again")
+        return []

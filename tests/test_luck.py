@@ -1,0 +1,122 @@
+"""Luck (docs/review.md, "Luck"): every seat's luck of the deals and draws per scoring unit, the
+luck-adjusted result, and their store table and statistic (``replay reindex --luck``,
+``luck_players``). The 10,000-hand figures are in benchmarks/bench_luck.py."""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner, Result
+
+from replay.analytics import Analytics, Filters
+from replay.analytics.luck import luck_path
+from replay.cli import app
+from replay.games import get_rules
+from replay.review.luck import checked_luck, game_luck, load_model
+from replay.store import EventStore
+from tests.luck_support import careless_bot, corpus, paired
+
+RUNNER = CliRunner()
+
+
+def run(*args: object) -> Result:
+    return RUNNER.invoke(app, ["--color", "never", *(str(a) for a in args)])
+
+
+def heuristic_games(kind: str, games: int, players: int, seed: int = 1) -> list[list]:  # type: ignore[type-arg]
+    bot = get_rules(kind).bots()["heuristic"]
+    return list(corpus(kind, games, seed, players, [bot] * players))
+
+
+def test_a_table_of_the_policy_has_no_luck_left() -> None:
+    """Every seat the (deterministic) reference policy, no chance after the deal: the deal
+    decided everything. At Hearts, where no seat has a place of its own, the luck is the whole
+    relative result and nothing is left; at Hiifuu and Fou! (a seat leads) what is left is the
+    value of the seat's place in the round, a small part of the results' spread."""
+    rows = [r for g in heuristic_games("hearts", 2, 4) for r in game_luck(g)]
+    assert len(rows) > 40 and all(r.blocks == 1 for r in rows)
+    for r in rows:
+        assert r.adjusted == pytest.approx(0.0, abs=1e-9), r
+        assert r.luck == pytest.approx(r.relative, abs=1e-9)
+    for kind, players in (("hiifuu", 4), ("fou", 5)):
+        rows = [r for g in heuristic_games(kind, 2, players) for r in game_luck(g)]
+        raw = statistics.pvariance([r.relative for r in rows])
+        assert statistics.pvariance([r.adjusted for r in rows]) < raw / 4, kind
+
+
+def test_same_bot_seats_have_adjusted_means_of_zero() -> None:
+    """Four seats of the same careless bot (heuristic, random 20% of the time): each seat's
+    mean luck-adjusted result is within 3 standard errors of 0 (about 140 hands here; within
+    one standard error over 10,000 hands: benchmarks/bench_luck.py --part bias)."""
+    bots = [careless_bot("hearts", 0.2)] * 4
+    rows = [r for g in corpus("hearts", 13, 5, 4, bots) for r in game_luck(g)]
+    for seat in range(4):
+        adjusted = [r.adjusted for r in rows if r.seat == seat]
+        error = statistics.stdev(adjusted) / len(adjusted) ** 0.5
+        assert abs(statistics.fmean(adjusted)) < 3 * error, seat
+        assert len(adjusted) > 120
+
+
+def test_adjusted_results_tell_a_careless_seat_with_fewer_rounds() -> None:
+    """A careless seat among heuristic ones at Fou!: the variance of its paired difference
+    (its result minus the others' mean) falls once the luck is out, so fewer rounds tell it
+    apart (1.4x over 517 rounds, and every kind: benchmarks/bench_luck.py --part variance);
+    it still does worse than the others, luck or none."""
+    heuristic = get_rules("fou").bots()["heuristic"]
+    bots = [careless_bot("fou", 0.2)] + [heuristic] * 4
+    rows = [r for g in corpus("fou", 10, 7, 5, bots) for r in game_luck(g)]
+    raw, adjusted = paired(rows, 0, "relative"), paired(rows, 0, "adjusted")
+    assert len(raw) > 100
+    assert statistics.variance(raw) / statistics.variance(adjusted) > 1.2
+    assert statistics.fmean(adjusted) < 0 and statistics.fmean(raw) < 0
+
+
+def test_draws_are_valued_by_the_hand_model() -> None:
+    """Hez2: the deal and every draw is a chance block; the shipped hand model values the
+    draws, and the sum of a game's luck over the seats is 0 (relative values)."""
+    assert load_model("hez2", 3).units >= 1000
+    rows = [r for g in heuristic_games("hez2", 4, 3) for r in game_luck(g)]
+    assert max(r.blocks for r in rows) > 5
+    for game_id in {r.game_id for r in rows}:
+        assert sum(r.luck for r in rows if r.game_id == game_id) == pytest.approx(0, abs=1e-6)
+
+
+def test_a_faulty_log_is_valued_up_to_its_fault() -> None:
+    events = heuristic_games("hearts", 1, 4)[0]
+    cut = [i for i, e in enumerate(events) if e.type == "play"][60]  # in the second hand
+    events[cut] = dataclasses.replace(events[cut], player=(events[cut].player + 1) % 4)
+    rows, fault = checked_luck(events)
+    assert fault is not None and f"step {events[cut].seq}" in fault
+    assert {r.unit for r in rows} == {1}
+
+
+def test_reindex_stores_the_luck_incrementally(tmp_path: Path) -> None:
+    store = EventStore.open(tmp_path / "store", create=True)
+    store.ingest(heuristic_games("hearts", 2, 4) + heuristic_games("hez2", 2, 3))
+    absent = Analytics.open(store).statistic("luck_players", Filters())
+    assert absent.table.num_rows == 0 and "replay reindex STORE --luck" in (absent.note or "")
+    first = run("reindex", store.path, "--luck")
+    assert first.exit_code == 0, first.output
+    assert "4 games valued, 0 already valued" in first.output
+    rows = pq.read_table(luck_path(store)).num_rows
+    store.ingest(heuristic_games("hez2", 1, 3, seed=9))
+    again = run("reindex", store.path, "--luck")
+    assert "1 games valued, 4 already valued" in again.output, again.output
+    assert pq.read_table(luck_path(store)).num_rows == rows + 3
+    stat = Analytics.open(EventStore.open(store.path)).statistic("luck_players", Filters())
+    table = stat.table.to_pylist()
+    assert {r["kind"] for r in table} == {"hearts", "hez2"} and stat.note is None
+    hearts = [r for r in table if r["kind"] == "hearts"]
+    assert all(r["adjusted_mean"] == pytest.approx(0, abs=1e-9) for r in hearts)
+    assert all(r["raw_low"] <= r["raw_mean"] <= r["raw_high"] for r in table)
+    # Ratings on the luck-adjusted results: a table of the policy ties every game once the
+    # luck is out (every adjusted result 0), so every player keeps the same rating.
+    analytics = Analytics.open(EventStore.open(store.path))
+    raw = analytics.ratings(Filters("hearts")).column("mu").to_pylist()
+    luckless = analytics.ratings(Filters("hearts"), luck_adjusted=True).to_pylist()
+    assert len(set(raw)) > 1 and len(luckless) == 4
+    assert len({round(r["mu"], 9) for r in luckless}) == 1 and luckless[0]["games"] == 2
