@@ -36,7 +36,7 @@ def test_the_summary_is_the_headline_and_needs_no_rendering(kind: str) -> None:
         def render(self, state: Any, seat: int | None = None) -> str:
             raise AssertionError("the whole state rendered for a summary")
 
-    quiet = Unrendered()
+    quiet = Unrendered(rules.spec)
     for state, seat in _states(kind):
         first_line = rules.render(state).splitlines()[0]
         assert rules.headline(state) == first_line
