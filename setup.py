@@ -34,15 +34,17 @@ CORE_MODULES = [
     "replay/games/base.py",
     "replay/engine/walker.py",
     "replay/review/rollout.py",
+    "replay/games/solving.py",
 ]
-#: The registry, whose game modules (and their ``*_fast.py`` and ``*_bots.py``) are compiled too.
+#: The registry, whose game modules (and their ``*_fast.py``, ``*_bots.py`` and ``*_solver.py``)
+#: are compiled too.
 REGISTRY = Path("replay/games/__init__.py")
 
 
 def game_modules(registry: Path = REGISTRY) -> list[str]:
-    """The module of every game in the registry's ``GAME_MODULES``, and its fast path's and its
-    bots' modules when it has them, as paths (read from the source, relative to the directory
-    the build runs in)."""
+    """The module of every game in the registry's ``GAME_MODULES``, and its fast path's, its
+    bots' and its solver's modules when it has them, as paths (read from the source, relative to
+    the directory the build runs in)."""
     tree = ast.parse(registry.read_text(encoding="utf-8"))
     games: dict[str, str] = {}
     for node in tree.body:
@@ -52,7 +54,7 @@ def game_modules(registry: Path = REGISTRY) -> list[str]:
     paths = []
     for module in games.values():
         path = module.replace(".", "/") + ".py"
-        siblings = [path.removesuffix(".py") + f"_{part}.py" for part in ("fast", "bots")]
+        siblings = [path.removesuffix(".py") + f"_{part}.py" for part in ("fast", "bots", "solver")]
         paths += [path, *(s for s in siblings if registry.parent.joinpath(Path(s).name).exists())]
     return paths
 

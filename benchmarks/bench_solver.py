@@ -3,8 +3,11 @@ and 10 cards a hand for each game, a full 13-card Hearts position, and the time 
 play of a whole Hearts hand (:func:`replay.solver.card_losses`).
 
 Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_solver.py [--positions N]
-[--sizes 4,6,8] [--full N]`` (the compiled build; ``make native`` first). The default stops at
-8 cards and no full Hearts position: past 8 cards a position takes minutes (docs/solver.md).
+[--sizes 4,6,8] [--games hearts,hiifuu,fou] [--full N] [--review]`` (the compiled build;
+``make native`` first). ``--review`` measures the review's thresholds instead
+(replay/review/exact.py): at decisions with a choice, one solve of the deal (every
+alternative valued at once) against one heuristic rollout an alternative, CPU time. The
+default stops at 8 cards and no full Hearts position (docs/solver.md gives 10 cards' figures).
 Positions are trick starts of simulated games (random bots, seeded), four players, each solved
 with a fresh table (CPU time of this process, one core). Each line gives the mean, median and
 largest time, the positions per second (1 / mean), the positions visited and the table's entries
@@ -28,6 +31,8 @@ from replay import engine_build
 from replay.engine.simulate import simulate_game
 from replay.games import get_rules
 from replay.model.events import Event
+from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY
+from replay.review.rollout import Rollouts
 from replay.solver import card_losses, solve
 
 
@@ -91,15 +96,71 @@ def annotate_hand(seed: int, max_cards: int | None) -> str:
     )
 
 
+def decisions(kind: str, cards: int, count: int, seed: int) -> Iterator[Any]:
+    """``count`` states of simulated four-player games where the seat to play holds ``cards``
+    cards and has a choice (one a scoring unit, each from its own game)."""
+    rules = get_rules(kind)
+    rng = random.Random(seed)
+    game = 0
+    made = 0
+    while made < count:
+        events = simulate_game(rules, f"r{game}", players=4, seed=rng.randrange(1 << 30))
+        game += 1
+        state = rules.start(events[0])
+        for event in events[1:]:
+            seat = event.player
+            if event.type == "play" and seat is not None:
+                held = bin(state.hand(seat)).count("1")
+                if held == cards and len(rules.legal_decisions(state, seat)) > 1:
+                    yield state
+                    made += 1
+                    break
+            state = rules.apply(state, event)
+
+
+def solver_or_rollouts(kind: str, cards: int, count: int, seed: int) -> str:
+    """The review's choice at one decision: one solve of the deal (every alternative at once)
+    against one heuristic rollout an alternative (CPU time, means)."""
+    rules = get_rules(kind)
+    rollouts = Rollouts(rules, DEFAULT_POLICY)
+    solves: list[float] = []
+    rolled: list[float] = []
+    for state in decisions(kind, cards, count, seed):
+        start = time.process_time()
+        solve(state, rules, line=False)
+        solves.append(time.process_time() - start)
+        seat = rules.due(state).seats[0]
+        start = time.process_time()
+        for move in rules.legal_decisions(state, seat)[:DEFAULT_ALTERNATIVES]:
+            after = rules.apply(state, move)
+            rollouts.value(after, seat, random.Random(0))
+        rolled.append(time.process_time() - start)
+    solve_ms = statistics.fmean(solves) * 1000
+    roll_ms = statistics.fmean(rolled) * 1000
+    return (
+        f"{kind:<7} {cards:>2} cards  n={len(solves):<3} one solve {solve_ms:9.3f} ms  "
+        f"one rollout an alternative {roll_ms:7.3f} ms  ratio {solve_ms / roll_ms:8.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20, help="positions a size (4-6 cards)")
     parser.add_argument("--sizes", default="4,6,8", help="cards a hand, e.g. 4,6,8,10")
     parser.add_argument("--full", type=int, default=0, help="13-card Hearts positions")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default="hearts,hiifuu,fou", help="the games to measure")
+    parser.add_argument(
+        "--review", action="store_true", help="the review's threshold: solver against rollouts"
+    )
     args = parser.parse_args()
     print(f"rules engine: {engine_build()}")
-    for kind in ("hearts", "hiifuu", "fou"):
+    if args.review:
+        for kind in args.games.split(","):
+            for cards in (int(s) for s in args.sizes.split(",")):
+                print(solver_or_rollouts(kind, cards, args.positions, args.seed), flush=True)
+        return
+    for kind in args.games.split(","):
         for cards in (int(s) for s in args.sizes.split(",")):
             if kind == "hiifuu" and cards > 9:
                 continue  # four players keep 9 cards

@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# after PYTHONPATH, so that the compiled build there is the one measured
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from replay.games import get_rules
 from replay.solver import solve

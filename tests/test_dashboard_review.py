@@ -20,6 +20,7 @@ from replay.engine.cursor import Cursor
 from replay.games import get_rules
 from replay.model.events import Event
 from replay.review.engine import Settings, move_text, review_game
+from replay.review.exact import visible_loss
 from tests.review_support import first_hand
 from tests.test_dashboard_app import Open, open_page, texts  # noqa: F401  (a fixture)
 
@@ -92,5 +93,26 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
     at.query_params["step"] = str(other)
     at.run()  # another seat's move: not reviewed in seat 2's view (it would show that hand)
     assert alternatives(at) is None and "other seats' moves are not" in texts(at)
+    seq, loss = last_choice_solved()
+    at.query_params["step"] = str(seq)
+    at.run()  # an endgame play: its loss with all cards visible beside the review's
+    decision = next(str(m.value) for m in at.markdown if str(m.value).startswith("Seat "))
+    assert decision.endswith(f"; with all cards visible {loss}")
     at.number_input(key="review_samples").set_value(SAMPLES + 1).run()
     assert f"{SAMPLES} samples" in texts(at)  # new settings: nothing until the button
+
+
+def last_choice_solved() -> tuple[int, int]:
+    """The seq of seat 2's last play with a choice, and its loss with all cards visible."""
+    rules = get_rules("hearts")
+    events = hand_events()
+    state = rules.start(events[0])
+    found: tuple[int, int] | None = None
+    for event in events[1:]:
+        if event.player == SEAT and event.type == "play" and rules.legal_decisions(state, SEAT)[1:]:
+            loss = visible_loss(state, event)
+            assert loss is not None
+            found = (event.seq, loss)
+        state = rules.apply(state, event)
+    assert found is not None
+    return found

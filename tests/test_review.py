@@ -18,6 +18,7 @@ from replay.model.events import Event
 from replay.review.engine import Settings, held_out_loss, plan_review, review_steps
 from replay.review.rollout import Rollouts, play_unit, score_unit
 from replay.review.stats import mean_interval, t975
+from replay.solver import solve
 from tests.review_support import HEARTS
 
 #: What a seat's result of one unit can be, per game (Hez2: a place).
@@ -81,9 +82,11 @@ def no_pass_endgames(games: int) -> Iterator[tuple[list[Event], int, int]]:
                     break
 
 
-def exact_values(events: list[Event], i: int, start: int) -> list[float]:
+def exact_values(events: list[Event], i: int, start: int, *, solved: bool = False) -> list[float]:
     """Each legal move's mean result for the seat over every deal of the hidden cards under
-    which the recorded log is legal (brute force: each deal tried through the rules)."""
+    which the recorded log is legal (brute force: each deal tried through the rules), each
+    deal valued by a heuristic rollout, or with ``solved`` by the all-cards-visible solver
+    (every seat then playing perfectly for itself; tests/test_solver.py checks the solver)."""
     seat = events[i].player
     assert seat is not None
     played: dict[int, set[str]] = {s: set() for s in range(4)}
@@ -111,6 +114,11 @@ def exact_values(events: list[Event], i: int, start: int) -> list[float]:
         except RuleViolation:
             continue
         consistent += 1
+        if solved:
+            values = solve(state, HEARTS, line=False).values
+            for a, move in enumerate(legal):
+                totals[a] += values[str(move.card)][seat]
+            continue
         for a, move in enumerate(legal):
             after = HEARTS.apply(state, move)
             totals[a] += play_unit(
@@ -130,15 +138,20 @@ def _splits(cards: list[str], sizes: list[int]) -> Iterator[list[tuple[str, ...]
             yield [first, *tail]
 
 
-def test_the_best_rated_move_agrees_with_brute_force_on_small_endgames() -> None:
+@pytest.mark.parametrize("solved", [False, True])
+def test_the_best_rated_move_agrees_with_brute_force_on_small_endgames(solved: bool) -> None:
+    """With rollouts (an evaluator given), and by default, where the seat holds few enough
+    cards for the review to value each sampled deal with the solver."""
     clear = 0
     for events, i, start in itertools.islice(no_pass_endgames(12), 4):
-        exact = exact_values(events, i, start)
+        exact = exact_values(events, i, start, solved=solved)
         settings = Settings(samples=40, seed=3)
         seat = events[i].player
         assert seat is not None
         review = plan_review(events, [seat], settings)
-        (decision,) = review_steps(events, [i], settings)
+        evaluator = None if solved else Rollouts(HEARTS, settings.policy)
+        (decision,) = review_steps(events, [i], settings, evaluator=evaluator)
+        assert decision.visible_loss is not None  # three cards in hand: solved
         rated = {a.move: a for a in decision.alternatives}
         legal = HEARTS.legal_decisions(HEARTS.replay(events[:i], check=False), seat)
         by_move = dict(zip((f"play {e.card}" for e in legal), exact, strict=True))

@@ -13,15 +13,18 @@ from replay.engine.simulate import simulate_game
 from replay.games import get_rules
 from replay.games.base import Phase
 from replay.solver import (
-    KINDS,
     NotSolvable,
     build_model,
     card_losses,
     cards_in_play,
+    solvable_kinds,
     solve,
 )
 from replay.solver.search import CardMap, deck_cards
 from tests.solver_brute import card_values, endgames
+
+#: The games the solver knows.
+KINDS = solvable_kinds()
 
 #: Positions a game, and the largest plain tree among them (2-5 cards a hand).
 POSITIONS = 150

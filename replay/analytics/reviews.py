@@ -54,6 +54,7 @@ DECISIONS_SCHEMA = _schema(
         "loss_low": pa.float64(),
         "loss_high": pa.float64(),
         "label": pa.string(),
+        "visible_loss": pa.int32(),
         "samples": pa.int32(),
         "settings": pa.string(),
         "alternatives": pa.string(),

@@ -25,6 +25,7 @@ from replay.games.hidden import HiddenSampler, sampler_for
 from replay.model.events import Category, Event
 from replay.model.specs import ScoreUnit
 from replay.review import DEFAULT_ALTERNATIVES, DEFAULT_POLICY, DEFAULT_SAMPLES
+from replay.review.exact import exact_play, exact_values, visible_loss
 from replay.review.rollout import Evaluator, Rollouts, score_unit
 from replay.review.stats import Estimate, mean_interval, wilson
 
@@ -32,7 +33,7 @@ from replay.review.stats import Estimate, mean_interval, wilson
 LABELS = ("inaccuracy", "mistake", "blunder")
 #: The version of the review's method: raise it when the same settings would give other numbers
 #: (the reviews stored by ``replay reindex --reviews`` are then made again).
-REVIEW_VERSION = 2
+REVIEW_VERSION = 3
 #: How far a review thinks longer on a close decision (one whose label is not settled, see
 #: :func:`unsettled`): its samples double up to this many times ``--samples``.
 THINK_LONGER = 4
@@ -84,6 +85,9 @@ class DecisionReview:
     alternatives: list[Alternative]
     loss: Estimate
     label: str | None
+    #: The card's loss with all cards visible (:mod:`replay.review.exact`); None where the
+    #: solver was not used (another game, a decision other than a play, too many cards).
+    visible_loss: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +269,7 @@ class Judge:
         self.sampler = sampler
         self.rollouts = Rollouts(rules, settings.policy)
         self.evaluator: Evaluator = evaluator or self.rollouts
+        self.exact = evaluator is None  # the solver values the endgames of the default review
         self.unit = self.rollouts.unit
 
     def review(
@@ -281,6 +286,7 @@ class Judge:
         picked = _alternatives(len(legal), chosen, policy_move, settings.max_alternatives, name)
         sign = 1.0 if self.unit.lower_is_better else -1.0
         moves = [legal[index] for index in picked]
+        exact = self.exact and exact_play(rules.kind, state, played)
         values: list[list[float]] = [[] for _ in picked]
         mine = picked.index(chosen)
         most = settings.samples * settings.think_longer
@@ -288,7 +294,9 @@ class Judge:
         while loss is None or (len(values[0]) < most and unsettled(loss, self.unit)):
             done = len(values[0])  # the first --samples, then the samples double
             deals = range(done, done + (done or settings.samples))
-            more = self.results(events, i, unit_state, unit_index, moves, f"{name}/", deals)
+            more = self.results(
+                events, i, unit_state, unit_index, moves, f"{name}/", deals, exact=exact
+            )
             for mine_values, new in zip(values, more, strict=True):
                 mine_values.extend(new)
             costs = [[sign * x for x in v] for v in values]
@@ -302,7 +310,14 @@ class Judge:
         return DecisionReview(
             played.game_id, played.kind, played.seq, seat, played.type, move_text(played),
             move_text(legal[picked[best]]), len(legal), options, loss, label_of(loss, self.unit),
+            self.visible_loss(state, played),
         )  # fmt: skip
+
+    def visible_loss(self, state: Any, played: Event) -> int | None:
+        """The play's loss with all cards visible, where the solver costs little enough."""
+        if not exact_play(self.rules.kind, state, played, visible=True):
+            return None
+        return visible_loss(state, played)
 
     def results(
         self,
@@ -313,16 +328,24 @@ class Judge:
         moves: Sequence[Event],
         name: str,
         deals: range,
+        *,
+        exact: bool = False,
     ) -> list[list[float]]:
         """Each move's result for the seat of decision ``i`` on the sampled deals ``deals``
-        (common random numbers: every move on the same deal and the same random stream)."""
+        (common random numbers: every move on the same deal and the same random stream);
+        with ``exact``, each deal solved (:mod:`replay.review.exact`) instead."""
         seat = events[i].player
         assert seat is not None
         out: list[list[float]] = [[] for _ in moves]
+        cards = [str(move.card) for move in moves]
         for j in deals:
             rng = random.Random(f"{name}{j}")
             world = self.world(events, i, seat, unit_state, unit_index, rng)
             stream = rng.getrandbits(64)
+            if exact:  # every move on this deal valued at once, exactly
+                for results, value in zip(out, exact_values(world, seat, cards), strict=True):
+                    results.append(value)
+                continue
             for results, move in zip(out, moves, strict=True):
                 after = apply_in_place(self.rules, world.clone(), move)
                 results.append(self.evaluator.value(after, seat, random.Random(stream)))

@@ -14,7 +14,7 @@ from replay.review.engine import LABELS, DecisionReview, GameReview, SeatSummary
 #: The columns of a decision row (``csv``; ``jsonl`` adds the alternatives).
 DECISION_COLUMNS = (
     "game_id", "kind", "seq", "seat", "type", "played", "best", "legal", "loss", "loss_low",
-    "loss_high", "label",
+    "loss_high", "label", "visible_loss",
 )  # fmt: skip
 
 
@@ -34,6 +34,7 @@ def decision_row(decision: DecisionReview) -> dict[str, Any]:
         "loss_low": round(loss.low, 3),
         "loss_high": round(loss.high, 3),
         "label": decision.label,
+        "visible_loss": decision.visible_loss,
         "alternatives": [
             {
                 "move": a.move,
@@ -128,7 +129,14 @@ def _summary_cells(summary: SeatSummary) -> list[str]:
 
 
 SUMMARY_HEADERS = ("seat", "decisions", "forced", "mean loss [95%]", "accuracy", "labels", "worst")
-DECISION_HEADERS = ("step", "seat", "played", "best", "loss [95%]", "label", "alternatives")
+DECISION_HEADERS = (
+    "step", "seat", "played", "best", "loss [95%]", "label", "all cards visible", "alternatives",
+)  # fmt: skip
+
+
+def visible_words(decision: DecisionReview) -> str:
+    """The play's loss with all cards visible, or ``-`` where it was not solved."""
+    return "-" if decision.visible_loss is None else str(decision.visible_loss)
 
 
 def _decision_cells(d: DecisionReview) -> list[str]:
@@ -140,7 +148,8 @@ def _decision_cells(d: DecisionReview) -> list[str]:
         alternatives += f" ({len(d.alternatives)} of {d.legal} legal)"
     return [
         str(d.seq), str(d.seat), d.played, d.best,
-        _interval(d.loss.mean, d.loss.low, d.loss.high), d.label or "", alternatives,
+        _interval(d.loss.mean, d.loss.low, d.loss.high), d.label or "", visible_words(d),
+        alternatives,
     ]  # fmt: skip
 
 
@@ -155,9 +164,10 @@ def review_text(reviews: Sequence[GameReview]) -> str:
         for d in review.decisions:
             cells = _decision_cells(d)
             label = f"  {cells[5].upper()}" if cells[5] else ""
+            visible = f"  all cards visible {cells[6]}" if d.visible_loss is not None else ""
             lines.append(
                 f"  #{cells[0]:>4} seat {cells[1]}  {cells[2]:<16} best {cells[3]:<16} "
-                f"loss {cells[4]}{label}"
+                f"loss {cells[4]}{label}{visible}"
             )
         lines.append("  " + " | ".join(SUMMARY_HEADERS))
         lines.extend("  " + " | ".join(_summary_cells(s)) for s in review.summaries())
@@ -243,7 +253,10 @@ def loss_words(decision: DecisionReview) -> str:
     valued = ""
     if decision.legal > len(decision.alternatives):
         valued = f" ({len(decision.alternatives)} of {decision.legal} legal moves valued)"
-    return f"loss {_interval(loss.mean, loss.low, loss.high)}: {verdict}{valued}"
+    visible = ""
+    if decision.visible_loss is not None:
+        visible = f"; with all cards visible {decision.visible_loss}"
+    return f"loss {_interval(loss.mean, loss.low, loss.high)}: {verdict}{valued}{visible}"
 
 
 def review_caption(review: GameReview) -> str:

@@ -24,23 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.games import fou, get_rules, hearts
+from replay.games import GAME_MODULES, _import, get_rules
 from replay.games.base import Game, Phase, RuleViolation
 from replay.model.events import Event
-from replay.solver.search import (
-    CAPACITY,
-    CardMap,
-    FouModel,
-    HeartsModel,
-    HiifuuModel,
-    Model,
-    Search,
-    deck_cards,
-)
+from replay.solver.search import CAPACITY, CardMap, GameSolver, Model, Search, deck_cards
 
 __all__ = [
     "CAPACITY",
     "KINDS",
+    "SOLVER_SUFFIX",
     "CardLoss",
     "NotSolvable",
     "Solution",
@@ -50,15 +42,43 @@ __all__ = [
     "deck_order",
     "ready_to_play",
     "sign",
+    "solvable_kinds",
     "solve",
+    "solver_for",
 ]
 
-#: The games the solver knows.
-KINDS = ("hearts", "hiifuu", "fou")
+#: The suffix of a game module's sibling that holds its part of the solver (``hearts_solver``).
+SOLVER_SUFFIX = "_solver"
 
 
 class NotSolvable(ValueError):
     """No card to solve at this state: another game, a deal or pass due, the unit over."""
+
+
+def solver_for(kind: str) -> GameSolver | None:
+    """The game's part of the solver: the ``SOLVER`` of its ``<module>_solver`` sibling, found
+    as the registry finds a ``_fast`` sibling (None for a game without one)."""
+    module_name = GAME_MODULES.get(kind)
+    module = _import(module_name + SOLVER_SUFFIX) if module_name is not None else None
+    solver = getattr(module, "SOLVER", None)
+    return solver if isinstance(solver, GameSolver) else None
+
+
+def solvable_kinds() -> tuple[str, ...]:
+    """The registered games the solver knows."""
+    return tuple(kind for kind in GAME_MODULES if solver_for(kind) is not None)
+
+
+#: The games the solver knows (those registered when it is imported: :func:`solvable_kinds`
+#: asks again).
+KINDS = solvable_kinds()
+
+
+def _solver(kind: str) -> GameSolver:
+    solver = solver_for(kind)
+    if solver is None:
+        raise NotSolvable(f"the solver knows {', '.join(solvable_kinds())}, not {kind}")
+    return solver
 
 
 @dataclass(frozen=True)
@@ -114,23 +134,18 @@ class _Unit:
 
 def sign(kind: str) -> int:
     """1 when a higher score is better, -1 when lower is (Hearts)."""
-    return -1 if kind == "hearts" else 1
+    return _solver(kind).better
 
 
 def deck_order(state: Any) -> tuple[str, ...]:
     """The card codes of a state's deck, by index."""
-    if state.kind == "hearts":
-        return hearts.DECK.order
-    if state.kind == "hiifuu":
-        return tuple(state.setup.deck.order)
-    return fou.DECK.order
+    return _solver(state.kind).deck_order(state)
 
 
 def ready_to_play(rules: Game[Any], state: Any) -> Any:
     """``state`` with the rulings due applied until a card is to be played (a trick's winner,
     a token, a Fool); :class:`NotSolvable` when no card is (the unit over, a deal due...)."""
-    if state.kind not in KINDS:
-        raise NotSolvable(f"the solver knows {', '.join(KINDS)}, not {state.kind}")
+    _solver(state.kind)
     while True:
         due = rules.due(state)
         if due.phase is Phase.DECISION and due.what == "play":
@@ -153,24 +168,12 @@ def cards_in_play(state: Any) -> int:
 
 def build_model(state: Any, cards: CardMap) -> Model:
     """The compact model of a reducer state where a card is to be played."""
-    hands = [cards.mask(state.hand(seat)) for seat in range(state.n)]
-    table = [cards.index[card] for card in state.table]
-    if state.kind == "hearts":
-        return HeartsModel(
-            cards, hands, state.leader, table, state.broken, state.trick_no == 1,
-            list(state.taken),
-        )  # fmt: skip
-    if state.kind == "hiifuu":
-        return HiifuuModel(
-            state.n, state.setup.values, cards, hands, state.leader, table, list(state.tricks),
-            list(state.token_of), list(state.covered), state.next_token, list(state.layout),
-        )  # fmt: skip
-    return FouModel(state.n, cards, hands, state.leader, table, state.table_seats, state.out)
+    return _solver(state.kind).model(state, cards)
 
 
 def unit_of(state: Any) -> int:
-    """Which scoring unit a state is in: its hand (Hearts) or round number."""
-    return int(state.hand_no if state.kind == "hearts" else state.round)
+    """Which scoring unit a state is in: its hand or round number."""
+    return _solver(state.kind).unit(state)
 
 
 def solve(
@@ -236,7 +239,7 @@ def card_losses(
     """The all-cards-visible loss of every play of a recorded game (in order), for the plays
     whose seat holds at most ``max_cards`` cards (all by default). A game of another kind gives
     no play; the walk stops at an event that breaks the rules (the plays before it are kept)."""
-    if not events or events[0].kind not in KINDS:
+    if not events or solver_for(events[0].kind) is None:
         return []
     rules = get_rules(events[0].kind)
     out: list[CardLoss] = []

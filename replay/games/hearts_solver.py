@@ -1,0 +1,194 @@
+"""Hearts: its model for the all-cards-visible solver (:mod:`replay.solver`), found by the solver as
+the registry finds a game's ``_fast`` sibling. The model plays a hand from a position of its play
+(HEARTS-*); the reducer's own functions rule the tricks and score the hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.games import hearts
+from replay.games.solving import CardMap, GameSolver, Model
+from replay.model.cards import popcount
+
+
+class HeartsModel(Model):
+    """A Hearts hand from a position of its play (HEARTS-*). ``taken`` are the points each seat
+    took so far; the moon (HEARTS-MOON) makes the result depend on the past only through who
+    holds the points when a single seat does, so the key holds that seat (or -1: nobody yet,
+    -2: several, when the table stores the future points only)."""
+
+    def __init__(
+        self, cards: CardMap, hands: list[int], leader: int, table: list[int],
+        broken: bool, first: bool, taken: list[int],
+    ) -> None:  # fmt: skip
+        Model.__init__(self, 4, cards, hands, leader)
+        self.broken = broken
+        self.broken_at = -1 if not broken else -2  # ply at which hearts broke (-2: before)
+        self.first = first
+        self.taken = taken
+        self.suit = [c // 13 for c in cards.cards]
+        self.points = [hearts.card_points(c) for c in cards.cards]
+        self.suit_mask = [0, 0, 0, 0]
+        self.point_mask = 0
+        self.two_clubs = 0
+        for i, card in enumerate(cards.cards):
+            self.suit_mask[card // 13] |= 1 << i
+            if self.points[i]:
+                self.point_mask |= 1 << i
+            if card == hearts.TWO_OF_CLUBS:
+                self.two_clubs = 1 << i
+        self.tricks: list[
+            int
+        ] = []  # per ruled trick: winner | points << 2 | leader << 9 | first << 11
+        self.lay(table)
+
+    def legal(self) -> int:
+        """As :func:`replay.games.hearts.legal_mask`."""
+        hand = self.hands[self.mover()]
+        if self.tlen == 0:
+            if self.first:
+                return hand & self.two_clubs
+            if self.broken:
+                return hand
+            safe = hand & ~self.suit_mask[hearts.HEARTS]
+            return safe or hand
+        suited = hand & self.suit_mask[self.suit[self.plays[len(self.plays) - self.tlen]]]
+        if suited:
+            return suited
+        if self.first:
+            return (hand & ~self.point_mask) or hand
+        return hand
+
+    def play(self, card: int) -> None:
+        seat = self.mover()
+        self.hands[seat] &= ~(1 << card)
+        self.plays.append(card)
+        self.tlen += 1
+        if not self.broken and self.suit[card] == hearts.HEARTS:
+            self.broken = True
+            self.broken_at = len(self.plays)
+        if self.tlen == 4:
+            self._rule_trick()
+
+    def _rule_trick(self) -> None:
+        trick = self.table()
+        packed = self.packed_table(trick)
+        winner = hearts.trick_winner(self.leader, packed)
+        points = hearts.trick_points(packed)
+        self.tricks.append(winner | points << 2 | self.leader << 9 | int(self.first) << 11)
+        self.taken[winner] += points
+        for card in trick:
+            self.live &= ~(1 << card)
+        self.leader = winner
+        self.first = False
+        self.tlen = 0
+
+    def undo(self) -> None:
+        if self.tlen == 0:
+            record = self.tricks.pop()
+            winner = record & 3
+            self.taken[winner] -= record >> 2 & 127
+            self.leader = record >> 9 & 3
+            self.first = bool(record >> 11 & 1)
+            for card in self.plays[len(self.plays) - 4 :]:
+                self.live |= 1 << card
+            self.tlen = 4
+        if self.broken_at == len(self.plays):
+            self.broken = False
+            self.broken_at = -1
+        card = self.plays.pop()
+        self.tlen -= 1
+        self.hands[self.mover()] |= 1 << card
+
+    def over(self) -> bool:
+        return not self.live & self.point_mask
+
+    def final(self) -> tuple[int, ...]:
+        taken = self.taken
+        return (
+            -hearts.round_score(taken, 0), -hearts.round_score(taken, 1),
+            -hearts.round_score(taken, 2), -hearts.round_score(taken, 3),
+        )  # fmt: skip
+
+    def holder(self) -> int:
+        """The one seat holding every point taken so far, -1 if none is taken, -2 if several
+        seats took some (no moon is left)."""
+        holder = -1
+        for seat in range(4):
+            if self.taken[seat]:
+                if holder >= 0:
+                    return -2
+                holder = seat
+        return holder
+
+    def key(self) -> tuple[int, ...]:
+        """The hands relative to the cards left (:meth:`Model.owners`), where the queen of
+        spades is among them, the leader, broken hearts and the first trick, and the points'
+        holder."""
+        queen = self.suit_mask[hearts.SPADES] & self.point_mask & self.live
+        return (
+            self.owners(), self.suit_counts(self.suit_mask), popcount(self.live & (queen - 1)),
+            self.leader, int(self.broken) | int(self.first) << 1, self.holder(),
+        )  # fmt: skip
+
+    def relative(self, value: tuple[int, ...]) -> tuple[int, ...]:
+        if self.holder() != -2:
+            return value
+        t = self.taken
+        return (value[0] + t[0], value[1] + t[1], value[2] + t[2], value[3] + t[3])
+
+    def absolute(self, stored: tuple[int, ...]) -> tuple[int, ...]:
+        if self.holder() != -2:
+            return stored
+        t = self.taken
+        return (stored[0] - t[0], stored[1] - t[1], stored[2] - t[2], stored[3] - t[3])
+
+    def upper(self, seat: int) -> int:
+        """No more points, or the moon, while the seat may still shoot it; otherwise the
+        points it took, and those on the table when the trick on it is surely the seat's."""
+        holder = self.holder()
+        if holder == -1 or holder == seat:
+            return 0
+        return -self.taken[seat] - self.sure_points(seat)
+
+    def sure_points(self, seat: int) -> int:
+        """The points on the table when the trick in progress is surely ``seat``'s
+        (:meth:`Model.sure_winner`)."""
+        if self.sure_winner(self.suit, self.suit_mask) != seat:
+            return 0
+        points = 0
+        plays = self.plays
+        for position in range(len(plays) - self.tlen, len(plays)):
+            points += self.points[plays[position]]
+        return points
+
+    def sweeps(self) -> bool:
+        return self.top_cards_sweep(self.suit_mask)
+
+    def same_move(self, low: int, high: int) -> bool:
+        return (
+            self.suit[low] == self.suit[high] and self.points[low] == self.points[high]
+            and self.no_live_between(low, high)
+        )  # fmt: skip
+
+
+class HeartsSolver(GameSolver):
+    """Hearts' part of the solver: points, lower is better; the unit is the hand."""
+
+    def model(self, state: Any, cards: CardMap) -> Model:
+        hands = [cards.mask(state.hand(seat)) for seat in range(state.n)]
+        table = [cards.index[card] for card in state.table]
+        return HeartsModel(
+            cards, hands, state.leader, table, state.broken, state.trick_no == 1,
+            list(state.taken),
+        )  # fmt: skip
+
+    def deck_order(self, state: Any) -> tuple[str, ...]:
+        return hearts.DECK.order
+
+    def unit(self, state: Any) -> int:
+        return int(state.hand_no)
+
+
+SOLVER = HeartsSolver(-1, exact_cards=4, visible_cards=6)
