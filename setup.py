@@ -30,6 +30,7 @@ CORE_MODULES = [
     "replay/games/simulation.py",
     "replay/games/presentation.py",
     "replay/games/game.py",
+    "replay/games/fast.py",
     "replay/games/base.py",
     "replay/engine/walker.py",
     "replay/review/rollout.py",

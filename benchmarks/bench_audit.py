@@ -41,6 +41,7 @@ import pyarrow.compute as pc
 from replay import engine_build
 from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules, get_spec
+from replay.games.fast import apply_in_place
 from replay.games.rules import Phase
 from replay.model.events import Event, events_to_table
 from replay.model.violation import RuleViolation
@@ -82,7 +83,7 @@ def with_faults(rules: Any, events: list[Event], *, stop: bool) -> list[Event]:
     state = rules.start(events[0])
     for event in events[1:]:
         phases.append(rules.due(state).phase)
-        state = rules.apply_in_place(state, event)
+        state = apply_in_place(rules, state, event)
     rulings = [i for i, p in enumerate(phases, 1) if p is Phase.RULING]
     decisions = [i for i, p in enumerate(phases, 1) if p is not Phase.RULING]
     wanted = {_at_or_after(rulings, len(events) * k // 4): True for k in (1, 2, 3)}
@@ -94,7 +95,7 @@ def with_faults(rules: Any, events: list[Event], *, stop: bool) -> list[Event]:
     for index, event in enumerate(events[1:], 1):
         if index in wanted:
             out[index] = _fault(rules, state, event, seats, recoverable=wanted[index])
-        state = rules.apply_in_place(state, event)
+        state = apply_in_place(rules, state, event)
     return out
 
 

@@ -14,9 +14,10 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part
 - ``bias``: ``--hands`` (10,000) Hearts hands, every seat the same careless bot: each seat's mean
   luck-adjusted result, its standard error and their ratio;
 - ``speed``: CPU seconds of the luck of about ``--speed-hands`` Hearts hands (and a tenth as
-  many Hez2 games) in one process, units per CPU second, and the wall and CPU time of ``replay
-  reindex --luck`` over a store of the Hearts games with ``--jobs`` 1 and 2 (the derived tables
-  rebuilt too); the time for a 1M-hand store follows (linear: each game's luck is its own).
+  many Hez2 games) in one process, units per CPU second, and the wall and CPU time of what
+  ``replay reindex --luck`` runs (``update_luck``) over a store of the Hearts games with
+  ``--jobs`` 1 and 2 (the workers' CPU counted); the time for a 1M-hand store follows (linear:
+  each game's luck is its own).
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ import argparse
 import random
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from replay import engine_build
+from replay.analytics.luck import LuckSettings, luck_path, update_luck
 from replay.games import get_rules
 from replay.review.luck import game_luck, play_relative
 from replay.review.rollout import score_unit
@@ -117,19 +118,19 @@ def speed(hands: int) -> None:
         spent = time.process_time() - start
         print(f"{kind}: {units} units ({len(logs)} games), {spent:.2f} CPU s, "
               f"{units / spent:.0f} units/CPU s (a unit: a Hearts hand, a Hez2 game)")  # fmt: skip
+    units = sum(1 for g in games for e in g if e.type == "round_scored") // 4
     with tempfile.TemporaryDirectory() as folder:
         store = EventStore.open(Path(folder) / "store", create=True)
         store.ingest(games)
         for jobs in (1, 2):
-            (store.path / "_analytics" / "luck.parquet").unlink(missing_ok=True)
-            start, cpu = time.perf_counter(), _children_cpu()
-            command = ["reindex", str(store.path), "--luck", "--jobs", str(jobs)]
-            subprocess.run([sys.executable, "-m", "replay.cli", *command], check=True)
-            wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
-            units = sum(1 for g in games for e in g if e.type == "round_scored") // 4
-            print(f"reindex --luck --jobs {jobs}: {units} Hearts hands, {wall:.1f} s wall, "
-                  f"{cpu:.1f} CPU s; 1M hands: {wall / units * 1e6 / 3600:.1f} h wall, "
-                  f"{cpu / units * 1e6 / 3600:.1f} CPU h")  # fmt: skip
+            luck_path(store).unlink(missing_ok=True)
+            start, cpu = time.perf_counter(), time.process_time() + _children_cpu()
+            update_luck(store, LuckSettings(), jobs=jobs)
+            wall = time.perf_counter() - start
+            cpu = time.process_time() + _children_cpu() - cpu
+            print(f"update_luck (reindex --luck) --jobs {jobs}: {units} Hearts hands, "
+                  f"{wall:.1f} s wall, {cpu:.1f} CPU s; 1M hands: {wall / units * 1e6 / 60:.0f} "
+                  f"min wall, {cpu / units * 1e6 / 60:.0f} CPU min")  # fmt: skip
 
 
 def _children_cpu() -> float:

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace, work: Path) -> None:
     def import_streamed() -> int:
         return import_jsonl(streamed, jsonl).report.events
 
-    assert timed("replay import (streamed, one commit)", n, "lines", import_streamed) == n
+    assert timed("replay import (streamed)", n, "lines", import_streamed) == n
     bytes_per_event(store, "synthetic Hearts after compaction")
 
     if args.sim_games:

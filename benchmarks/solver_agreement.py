@@ -20,13 +20,13 @@ from pathlib import Path
 # after PYTHONPATH, so that the compiled build there is the one measured
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
-from replay.games import get_plain_rules
+from replay.games import get_rules
 from replay.solver import solve
 from tests.solver_brute import card_values, endgames
 
 
 def agreement(kind: str, positions: int, limit: int, seed: int) -> str:
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     agree = 0
     sizes: collections.Counter[int] = collections.Counter()
     start = time.process_time()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from replay.engine.simulate import simulate_game
-from replay.games import get_plain_rules
+from replay.games import get_rules
 from replay.games.base import Game, Phase
 from replay.solver import build_model, cards_in_play, deck_order, sign
 from replay.solver.search import CardMap, deck_cards, tree_size
@@ -72,7 +72,7 @@ def endgames(
     brute force through the reducer costs about 0.1 ms a position). For Hearts, one position in
     three has the points taken so far moved to one seat, so that the moon is still open."""
     rng = random.Random(seed)
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     made = 0
     game = 0
     while made < count:

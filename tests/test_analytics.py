@@ -639,3 +639,12 @@ def test_sql_files_keep_to_the_portable_subset() -> None:
     for path in files:
         code = "\n".join(catalog._code_pieces(path.read_text(encoding="utf-8")))
         assert not forbidden.search(code), (path, forbidden.search(code))
+
+
+def test_the_sql_folders_are_the_registered_game_kinds() -> None:
+    """Each game kind's SQL lives in a folder named after it: the folders are the registry's
+    kinds (:data:`replay.games.GAME_MODULES`, the one list of kinds), none missing, none stray."""
+    from replay.analytics import catalog
+    from replay.games import GAME_MODULES
+
+    assert set(catalog.kinds()) == set(GAME_MODULES)

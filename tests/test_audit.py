@@ -29,7 +29,7 @@ from replay.audit.parallel import MAX_SLICE_ROWS, MIN_ROWS_PER_JOB, MIN_SLICE_RO
 from replay.audit.report import format_report
 from replay.engine import walk
 from replay.engine.simulate import simulate_game
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_fast_path, get_rules
 from replay.games.hearts import DECK
 from replay.model.decode import decode_columns, decode_table, row_changes
 from replay.model.events import COLUMNS, Event, events_to_table
@@ -68,14 +68,14 @@ def test_the_clean_path_verifies_with_the_previous_event_as_last(
     """Where advance gives way, ``verify`` sees the event before as ``state.last`` (not the
     scratch event, which holds the current row by then)."""
     seen: list[tuple[Event, Event]] = []
-    rules_class = type(get_rules(kind))
+    fast_class = type(get_fast_path(kind))
 
-    class Spy(rules_class):  # type: ignore[valid-type, misc]
+    class Spy(fast_class):  # type: ignore[valid-type, misc]
         def verify(self, state: Any, event: Event) -> None:
             seen.append((state.last, event))
             super().verify(state, event)
 
-    monkeypatch.setattr(replay.audit.check, "get_rules", lambda _: Spy())
+    monkeypatch.setattr(replay.audit.check, "get_fast_path", lambda _: Spy(get_rules(kind)))
     events = cached_game(kind, 0)
     assert audit_clean_rows(rows_of(events), 0, len(events)) is not None
     assert seen  # every game leaves the fast path a few times

@@ -1,8 +1,8 @@
 """The engine's fast paths agree with the general path they shortcut.
 
-``Rules.advance`` (verify and apply in one pass) must accept exactly what ``verify`` accepts and
-reach the state ``apply`` reaches; ``Rules.is_due_ruling`` must answer True only for the ruling
-``due`` gives; ``clone`` must copy the lists the reducer changes in place.
+``FastPath.advance`` (verify and apply in one pass) must accept exactly what ``verify`` accepts
+and reach the state ``apply`` reaches; ``FastPath.is_due_ruling`` must answer True only for the
+ruling ``due`` gives; ``clone`` must copy the lists the reducer changes in place.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from replay.engine import walk
 from replay.engine.simulate import simulate_game
-from replay.games import available_kinds, get_rules
+from replay.games import available_kinds, get_fast_path, get_rules
 from replay.games.base import Phase, RuleViolation
 from replay.model.events import Category, Event, same_payload
 from tests.builders import one_field_away, simulated_games, state_fields
@@ -40,7 +40,7 @@ def test_advance_is_verify_then_apply(kind: str) -> None:
         for event in events[1:]:
             for candidate in [event, *one_field_away(event), event.at(event.seq + 1)]:
                 trial = state.clone()
-                if rules.advance(trial, candidate):
+                if get_fast_path(kind).advance(trial, candidate):
                     assert _accepted(rules, state, candidate), candidate
                     assert state_fields(trial) == state_fields(rules.apply(state, candidate)), (
                         candidate
@@ -58,7 +58,7 @@ def test_is_due_ruling_only_for_the_ruling_due(kind: str) -> None:
         for event in events[1:]:
             due = rules.due(state)
             for candidate in [event, *one_field_away(event)]:
-                if rules.is_due_ruling(state, candidate):
+                if get_fast_path(kind).is_due_ruling(state, candidate):
                     assert due.phase is Phase.RULING and due.ruling is not None
                     assert same_payload(candidate, due.ruling), candidate
             state = rules.apply(state, event)
@@ -73,8 +73,8 @@ def test_every_correct_ruling_is_recognised_without_building_it(kind: str) -> No
     for events in simulated_games(kind, 6):
         state = rules.start(events[0])
         for event in events[1:]:
-            if rules.categories[event.type] is Category.RULING and event.type != "game_end":
-                assert rules.is_due_ruling(state, event), event
+            if rules.event_types[event.type] is Category.RULING and event.type != "game_end":
+                assert get_fast_path(kind).is_due_ruling(state, event), event
                 recognised.add(event.type)
             state = rules.apply(state, event)
     assert recognised == rules.ruling_types - {"game_end"}
@@ -116,7 +116,7 @@ def test_advance_takes_every_event_of_a_clean_game_but_a_few(kind: str) -> None:
                 state = rules.apply(state, event)
                 continue
             trial = state.clone()
-            assert rules.advance(trial, event), event
+            assert get_fast_path(kind).advance(trial, event), event
             state = rules.apply(state, event)
             assert state_fields(trial) == state_fields(state), event
 

@@ -1,11 +1,12 @@
 """Each game's fast path, kept apart in ``replay/games/<game>_fast.py``, agrees with its plain
 rules.
 
-The registry hands out the fast rules (:func:`replay.games.get_rules`); the plain ones are the
-game module's own ``RULES`` (:func:`replay.games.get_plain_rules`), which check every event
-through ``due()`` and the general :meth:`~replay.games.rules.Rules.verify`. On simulated games of
-every player count, and on one-field mutants of their events, both give the same verdict (rule,
-message, recoverable, the ruling the rules give) and reach the same state.
+The registry hands out each game's fast path (:func:`replay.games.get_fast_path`, a
+:class:`~replay.games.fast.FastPath` of ``<game>_fast.py``) beside its plain rules
+(:func:`replay.games.get_rules`), which check every event through ``due()`` and the general
+:meth:`~replay.games.rules.Rules.verify` (alone, as :class:`FastPath` itself runs them). On
+simulated games of every player count, and on one-field mutants of their events, both give the
+same verdict (rule, message, recoverable, the ruling the rules give) and reach the same state.
 """
 
 from __future__ import annotations
@@ -16,8 +17,16 @@ from typing import Any
 import pytest
 
 from replay.engine import walk
-from replay.games import GAME_MODULES, available_kinds, get_plain_rules, get_rules, get_spec
+from replay.games import (
+    GAME_MODULES,
+    available_kinds,
+    fast_path,
+    get_fast_path,
+    get_rules,
+    get_spec,
+)
 from replay.games.base import RuleViolation
+from replay.games.fast import FastPath
 from replay.model.events import Event
 from tests.builders import one_field_away, simulated_games, state_fields
 
@@ -87,29 +96,30 @@ def _as_verdict(violation: RuleViolation | None) -> Verdict:
     return violation.rule, violation.message, violation.recoverable, violation.expected
 
 
-def _walked(rules: Any, events: list[Event]) -> tuple[list[tuple[Event | None, Verdict]], Any]:
-    """What :func:`walk` (the audit's and the cursor's loop) gives step by step, and the last
-    state."""
+def _walked(fast: Any, events: list[Event]) -> tuple[list[tuple[Event | None, Verdict]], Any]:
+    """What :func:`walk` (the audit's and the cursor's loop) on the fast path ``fast`` gives step
+    by step, and the last state."""
     steps = []
     state = None
-    for step in walk(rules, events):
+    for step in walk(fast.rules, events, fast=fast):
         steps.append((step.applied, _as_verdict(step.violation)))
         state = step.state
     return steps, state_fields(state)
 
 
 def test_the_registry_hands_out_each_games_fast_path() -> None:
-    kinds = [kind for kind in available_kinds() if get_rules(kind) is not get_plain_rules(kind)]
+    kinds = [kind for kind in available_kinds() if type(get_fast_path(kind)) is not FastPath]
     assert kinds == FAST_KINDS
     for kind in kinds:
-        fast, plain = get_rules(kind), get_plain_rules(kind)
+        fast, plain = get_fast_path(kind), get_rules(kind)
         assert type(fast).__module__ == GAME_MODULES[kind] + "_fast"
-        assert isinstance(fast, type(plain)) and type(fast) is not type(plain)
+        assert fast.rules is plain and fast_path(plain) is fast
+        assert type(fast_path(type(plain)(plain.spec))) is FastPath  # other rules: the plain path
 
 
 @pytest.mark.parametrize("kind", FAST_KINDS)
 def test_fast_and_plain_rules_give_the_same_verdict_on_every_event_and_mutant(kind: str) -> None:
-    fast, plain = get_rules(kind), get_plain_rules(kind)
+    fast, plain = get_fast_path(kind), get_rules(kind)
     faults = 0
     for events in _games(kind, 4):
         state = plain.start(events[0])
@@ -127,7 +137,7 @@ def test_fast_and_plain_rules_give_the_same_verdict_on_every_event_and_mutant(ki
 def test_fast_and_plain_rules_judge_a_play_of_every_card_of_the_deck_alike(kind: str) -> None:
     """Each event that names a card, naming every card of the game's deck instead: held or
     not, following or not (the one-field mutants name a card of no deck but Hearts')."""
-    fast, plain = get_rules(kind), get_plain_rules(kind)
+    fast, plain = get_fast_path(kind), get_rules(kind)
     verdicts: set[str | None] = set()
     for events in _games(kind, 2):
         deck = get_spec(kind).deck or _cards_named(events)  # Hiifuu's deck depends on the table
@@ -163,12 +173,12 @@ def test_fast_and_plain_rules_walk_every_mutated_game_alike(kind: str) -> None:
     illegal plays applied) for up to :data:`WALK_ON` events, to the end or to the first fault
     the state cannot absorb; at most :data:`WALKS_A_GAME` changed places a game (a Hez2 game
     runs to 5,000 events)."""
-    fast, plain = get_rules(kind), get_plain_rules(kind)
+    fast, plain = get_fast_path(kind), get_rules(kind)
     walks = 0
     for events in _games(kind, 2):
         for index in range(1, len(events), max(11, len(events) // WALKS_A_GAME)):
             for candidate in one_field_away(events[index]):
                 mutated = [*events[:index], candidate, *events[index + 1 : index + WALK_ON]]
-                assert _walked(fast, mutated) == _walked(plain, mutated), candidate
+                assert _walked(fast, mutated) == _walked(FastPath(plain), mutated), candidate
                 walks += 1
     assert walks > 100

@@ -99,24 +99,9 @@ class TwelveState(GameState):
 
 
 class Twelve(Game[TwelveState]):
-    kind: ClassVar[str] = KIND
-    title: ClassVar[str] = "Twelve"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 3
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.END
     due_rules: ClassVar[Mapping[str, RuleId]] = {"deal": Rule.DEAL, "play": Rule.TURN}
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-    }
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "deal": ("player", "cards"),
-        "play": ("trick", "player", "card"),
-        "trick_won": ("trick", "player", "cards", "amount"),
-    }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
 
     def setup_event(
@@ -260,7 +245,13 @@ class Twelve(Game[TwelveState]):
 SPEC = GameSpec(
     kind=KIND,
     title="Twelve",
-    event_fields=Twelve.event_fields,
+    categories={**COMMON_EVENT_TYPES, "play": Category.DECISION, "trick_won": Category.RULING},
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "deal": ("player", "cards"),
+        "play": ("trick", "player", "card"),
+        "trick_won": ("trick", "player", "cards", "amount"),
+    },
     deck=DECK,
     faces=decks.Deck(
         "last",
@@ -281,13 +272,13 @@ SPEC = GameSpec(
         "properties": {"leader": {"$ref": "#/$defs/seat"}, "winners": {"$ref": "#/$defs/seats"}},
     },
 )
-RULES = Twelve()
+RULES = Twelve(SPEC)
 
 
 @pytest.fixture
 def twelve() -> Iterator[Game[Any]]:
     """The game registered for one test, and taken out again."""
-    register(SPEC, RULES)
+    register(RULES)
     try:
         yield get_rules(KIND)
     finally:
@@ -362,7 +353,7 @@ def test_the_store_checks_the_spec(twelve: Game[Any], tmp_path: Path) -> None:
 
 
 def test_registration_is_undone(tmp_path: Path) -> None:
-    register(SPEC, RULES)
+    register(RULES)
     unregister(KIND)
     assert KIND not in available_kinds() and faces.card_face(KIND, "2S").name == "2S"
     report = EventStore.open(tmp_path / "store", create=True).ingest(games(1))

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 from replay.engine.simulate import simulate_game
-from replay.games import available_kinds, get_plain_rules, get_spec
+from replay.games import available_kinds, get_rules, get_spec
+from replay.games.fast import apply_in_place
 
 
 def _states(kind: str) -> list[tuple[Any, int | None]]:
     """A few states through one simulated game (and the seat that acts after each)."""
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     players = get_spec(kind).sample_players or rules.min_players
     events = simulate_game(rules, f"summary-{kind}", players=players, seed=3)
     state = rules.start(events[0])
@@ -22,14 +23,14 @@ def _states(kind: str) -> list[tuple[Any, int | None]]:
     for index, event in enumerate(events[1:], 1):
         if index % max(1, len(events) // 12) == 0 or index == len(events) - 1:
             out.append((state.clone(), event.player))
-        state = rules.apply_in_place(state, event)
+        state = apply_in_place(rules, state, event)
     out.append((state, None))
     return out
 
 
 @pytest.mark.parametrize("kind", available_kinds())
 def test_the_summary_is_the_headline_and_needs_no_rendering(kind: str) -> None:
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
 
     class Unrendered(type(rules)):  # type: ignore[misc]
         def render(self, state: Any, seat: int | None = None) -> str:

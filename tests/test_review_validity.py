@@ -23,7 +23,7 @@ from replay.review.rollout import score_unit
 from replay.review.stats import Estimate, clustered_p
 from tests.review_support import first_hand
 
-HANDS = 16  # p = 0.004, hands as clusters (Welch: 1e-4), 8 samples
+HANDS = 24  # p = 7e-4, hands as clusters (p = 0.027 at 16 hands, 0.0097 at 20), 8 samples
 SETTINGS = Settings(samples=8, think_longer=1)
 #: Corpora of heuristic hands and their size for the test of two heuristic seats.
 CORPORA, CORPUS_HANDS = 10, 8

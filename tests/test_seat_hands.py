@@ -11,6 +11,7 @@ import pytest
 from replay.engine.simulate import simulate_game
 from replay.games import get_rules
 from replay.games.base import SeatHandsState
+from replay.games.fast import apply_in_place
 from replay.games.fou import COLOUR_MASK, DECK, FouState, may_play
 from replay.games.fou_fast import _may_play_now
 from replay.games.hearts import HeartsState
@@ -61,7 +62,7 @@ def test_fou_emptied_is_an_empty_hand(seed: int) -> None:
     assert isinstance(state, FouState)
     seen = set()
     for event in events[1:]:
-        state = rules.apply_in_place(state, event)
+        state = apply_in_place(rules, state, event)
         if state.deals == state.n:
             assert state.emptied == (0 in state.hands), event
             seen.add(state.emptied)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from replay.engine.simulate import simulate_game
-from replay.games import get_plain_rules
+from replay.games import get_rules
 from replay.games.base import Phase
 from replay.solver import (
     NotSolvable,
@@ -33,7 +33,7 @@ LIMIT = 2500
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_values_equal_a_plain_search_through_the_reducer(kind: str) -> None:
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     checked = 0
     for state in endgames(kind, seed=41, count=POSITIONS, limit=LIMIT):
         solution = solve(state, rules, line=False)
@@ -46,7 +46,7 @@ def test_values_equal_a_plain_search_through_the_reducer(kind: str) -> None:
 def test_longer_endgames_equal_the_plain_search(kind: str) -> None:
     """Four and five cards a hand (Fou!: three to five), where the table, the merging and
     the cut-off do most."""
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     low = 3 if kind == "fou" else 4  # Fou!'s small trees at four cards are rare: found slowly
     for state in endgames(kind, seed=7, count=3, low=low, high=5, limit=15_000):
         assert solve(state, rules, line=False).values == card_values(rules, state)
@@ -60,7 +60,7 @@ def test_card_losses_along_a_game_equal_the_plain_search(
 ) -> None:
     """Every play with few cards in hand, one table kept across a unit's plays (the past
     differs from play to play: the key must hold what of it matters)."""
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     events = simulate_game(rules, "g", players=players, seed=3)
     losses = {loss.seq: loss for loss in card_losses(events, max_cards=cards)}
     assert len(losses) > 10
@@ -94,7 +94,7 @@ def test_a_table_filled_from_one_past_answers_right_for_another(kind: str) -> No
     """The table's key holds what of the past decides the future: a table filled at one
     position gives the plain search's values at the same cards with another past (Fou!'s past
     is the seats sitting out, which its exactness test already varies)."""
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     for state in endgames(kind, seed=11, count=60, limit=LIMIT):
         shared: dict[tuple[int, ...], tuple[int, ...]] = {}
         solve(state, rules, line=False, table=shared)
@@ -103,7 +103,7 @@ def test_a_table_filled_from_one_past_answers_right_for_another(kind: str) -> No
 
 
 def _play_states(kind: str, players: int, seed: int) -> list[Any]:
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     events = simulate_game(rules, "g", players=players, seed=seed)
     state = rules.start(events[0])
     out = []
@@ -119,7 +119,7 @@ def test_the_model_moves_are_the_reducer_moves(kind: str, players: int) -> None:
     """At every play of a whole game (first tricks, broken hearts, Fools sitting out), the
     model's legal cards are the reducer's, and a card played and taken back leaves the model
     as it was."""
-    rules = get_plain_rules(kind)
+    rules = get_rules(kind)
     for state in _play_states(kind, players, seed=5):
         cards = CardMap(deck_cards(cards_in_play(state)))
         model = build_model(state, cards)
@@ -142,7 +142,7 @@ def rules_index(state: Any, code: str) -> int:
 
 
 def test_a_full_table_is_cleared_and_counted() -> None:
-    rules = get_plain_rules("hearts")
+    rules = get_rules("hearts")
     state = next(iter(endgames("hearts", seed=2, count=1, low=4, high=4, limit=40_000)))
     small = solve(state, rules, capacity=3, line=False)
     assert small.resets > 0 and small.entries <= 3
@@ -150,7 +150,7 @@ def test_a_full_table_is_cleared_and_counted() -> None:
 
 
 def test_the_line_of_best_play_follows_the_best_cards() -> None:
-    rules = get_plain_rules("hiifuu")
+    rules = get_rules("hiifuu")
     state = next(iter(endgames("hiifuu", seed=4, count=1, low=3, high=3)))
     solution = solve(state, rules)
     seat, card = solution.line[0]
@@ -165,11 +165,11 @@ def test_the_line_of_best_play_follows_the_best_cards() -> None:
 
 
 def test_no_card_to_solve_is_one_clear_error() -> None:
-    rules = get_plain_rules("hearts")
+    rules = get_rules("hearts")
     events = simulate_game(rules, "g", players=4, seed=1)
     with pytest.raises(NotSolvable, match="deal"):
         solve(rules.start(events[0]), rules)
-    hez2 = get_plain_rules("hez2")
+    hez2 = get_rules("hez2")
     start = simulate_game(hez2, "h", players=2, seed=1)[0]
     with pytest.raises(NotSolvable, match="hez2"):
         solve(hez2.start(start), hez2)

@@ -123,7 +123,8 @@ def read_sql(path: Path, kind: str | None) -> SqlFile:
 
 @cache
 def kinds() -> tuple[str, ...]:
-    """The game kinds that have SQL files (each a directory next to ``common``)."""
+    """The game kinds that have SQL files (each a directory next to ``common``, named after a
+    kind of the registry: ``tests/test_analytics.py`` checks them against it)."""
     return tuple(
         sorted(p.name for p in SQL_DIR.iterdir() if p.is_dir() and p.name not in (COMMON,))
     )

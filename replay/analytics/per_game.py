@@ -8,16 +8,18 @@ events are unchanged and computes the others (in ``jobs`` worker processes).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from replay.analytics.derived import DERIVED_DIR
 from replay.audit.parallel import fork_context
+from replay.model.decode import events_from_table
 from replay.text import shown
 
 if TYPE_CHECKING:
@@ -70,38 +72,68 @@ def update_table(
     events = {r["game_id"]: int(r["events"]) for r in listing}
     update = TableUpdate()
     old = _read(store, name, schema, update.problems)
-    kept = {r["game_id"] for r in old if r["settings"] == key
+    stored = old.group_by(["game_id", "settings", "events"]).aggregate([]).to_pylist()
+    kept = {r["game_id"] for r in stored if r["settings"] == key
             and events.get(r["game_id"]) == r["events"]}  # fmt: skip
     todo = [g for g in events if g not in kept]
     update.kept, update.computed = len(kept), len(todo)
-    loaded = [list(store.load_game(g)) for g in todo]
-    if jobs <= 1 or len(loaded) <= 1:
-        done = [compute(g) for g in loaded]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
-            done = list(pool.map(compute, loaded, chunksize=max(1, len(loaded) // (8 * jobs))))
-    rows = [r for r in old if r["game_id"] in kept]
-    for game, (new, why) in zip(todo, done, strict=True):
+    tables = [old.filter(pc.is_in(old.column("game_id"), pa.array(sorted(kept), pa.string())))]
+    rows: list[dict[str, Any]] = []
+    for game, (new, why) in zip(todo, _computed(store, todo, compute, jobs), strict=True):
         rows += [{**r, "settings": key, "events": events[game]} for r in new]
         if why:
             update.problems.append(f"{store.path}: game {shown(game)}: {name} up to: {why}")
-    update.rows = len(rows)
+        if len(rows) >= BATCH * 64:  # as Arrow columns, not Python objects
+            tables.append(pa.Table.from_pylist(rows, schema))
+            rows = []
+    tables.append(pa.Table.from_pylist(rows, schema))
+    table = pa.concat_tables(tables)
+    update.rows = table.num_rows
     target = table_path(store, name)
     target.parent.mkdir(exist_ok=True)
     partial = target.with_suffix(".parquet.partial")
-    pq.write_table(pa.Table.from_pylist(rows, schema), partial, compression="zstd")
+    pq.write_table(table, partial, compression="zstd")
     os.replace(partial, target)
     return update
 
 
-def _read(store: EventStore, name: str, schema: pa.Schema, problems: list[str]) -> list[Any]:
+#: Games loaded at once: a store of a million hands is never in memory whole.
+BATCH = 512
+
+
+def _computed(
+    store: EventStore, todo: list[str], compute: Compute, jobs: int
+) -> Iterator[tuple[list[dict[str, Any]], str]]:
+    """``compute`` of every game of ``todo`` in order, :data:`BATCH` games read at a time (one
+    read of the store's files a batch), spread over ``jobs`` worker processes."""
+    batches = (_loaded(store, todo[i : i + BATCH]) for i in range(0, len(todo), BATCH))
+    if jobs <= 1 or len(todo) <= 1:
+        for batch in batches:
+            yield from (compute(events) for events in batch)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs, mp_context=fork_context()) as pool:
+        for batch in batches:
+            yield from pool.map(compute, batch, chunksize=max(1, len(batch) // (4 * jobs)))
+
+
+def _loaded(store: EventStore, game_ids: list[str]) -> list[list[Event]]:
+    """The games' events in seq order, in the order of ``game_ids`` (a game still in the live
+    journal read from it)."""
+    games: dict[str, list[Event]] = {g: [] for g in game_ids}
+    for event in events_from_table(store.load_games_table(game_ids)):
+        games[event.game_id].append(event)
+    return [games[g] or store.load_game(g) for g in game_ids]
+
+
+def _read(store: EventStore, name: str, schema: pa.Schema, problems: list[str]) -> pa.Table:
+    """The stored table; an empty one when missing or unusable (every game is then computed
+    again, and ``problems`` says why)."""
     tables = stored_table(store, name, schema, problems)
-    if not tables:
-        return []
-    try:
-        return pq.read_table(tables[name]).to_pylist()
-    except (OSError, pa.ArrowException) as exc:
-        problems.append(f"{store.path}: stored {name} unreadable ({exc}): computed again")
-        return []
+    if tables:
+        try:
+            return pq.read_table(tables[name])
+        except (OSError, pa.ArrowException) as exc:
+            problems.append(f"{store.path}: stored {name} unreadable ({exc}): computed again")
+    return schema.empty_table()

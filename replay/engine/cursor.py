@@ -42,6 +42,7 @@ from typing import Any, Final, Literal
 
 from replay.engine.walker import walk
 from replay.games.base import Game, RuleViolation
+from replay.games.fast import apply_in_place
 from replay.model.events import Category, Event
 
 
@@ -410,9 +411,9 @@ class Cursor:
         if base == step:
             return state
         state = state.clone()
-        apply = self.rules.apply_in_place
+        rules = self.rules
         for event in self._applied[base + 1 : step + 1]:
-            state = apply(state, event)
+            state = apply_in_place(rules, state, event)
         return state
 
     def rulings(self) -> list[Event]:

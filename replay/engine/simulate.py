@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from replay.games.base import Bot, Game, Phase
+from replay.games.fast import apply_in_place
 from replay.model.events import Event
 
 #: Simulated games are dated within the year 2026 (from their seed), so corpora are reproducible.
@@ -78,7 +79,6 @@ def play_out(
     ``state`` is not modified (the game goes on in a copy, updated in place).
     """
     state = state.clone()
-    apply = rules.apply_in_place
     while len(events) < MAX_EVENTS:
         due = rules.due(state)
         if due.phase is Phase.OVER:
@@ -93,7 +93,7 @@ def play_out(
             event = bots[seat](state, seat, rng)
         if check:
             rules.verify(state, event)
-        state = apply(state, event)
+        state = apply_in_place(rules, state, event)
         events.append(event)
     raise SimulationError(f"{state.game_id}: no end after {MAX_EVENTS} events")
 

@@ -3,8 +3,8 @@ a wrong ruling replaced by the one the rules give, the walk ended where the stat
 event (:func:`walk`, what the audit, the cursor and the explanations use). The bulk replay of a
 game is :meth:`~replay.games.game.Game.replay`.
 
-The walk is the hot loop of the audit: compiled by mypyc, the rules' methods are called
-directly (no bound method per event) and the clean stretches run in a plain loop
+Both run a game's fast path (:class:`~replay.games.fast.FastPath`, the registry's unless one
+is given): the walk is the hot loop of the audit, its clean stretches run in a plain loop
 (:func:`advance_run`).
 """
 
@@ -14,8 +14,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from replay.games import fast_path
+from replay.games.fast import FastPath, apply_in_place
 from replay.games.game import Game
-from replay.games.rules import Rules
 from replay.games.state import S
 from replay.model.events import Event
 from replay.model.violation import LogRule, RuleViolation
@@ -53,7 +54,13 @@ class Step:
         self.before_view = before_view
 
 
-def walk(game: Game[Any], events: Sequence[Event], *, faults_only: bool = False) -> Iterator[Step]:
+def walk(
+    game: Game[Any],
+    events: Sequence[Event],
+    *,
+    faults_only: bool = False,
+    fast: FastPath[Any] | None = None,
+) -> Iterator[Step]:
     """Reduce a log as far as it soundly goes, yielding one :class:`Step` per event.
 
     An illegal but possible event is applied (a wrong ruling is replaced by the one the rules
@@ -63,8 +70,10 @@ def walk(game: Game[Any], events: Sequence[Event], *, faults_only: bool = False)
     With ``faults_only`` (the audit), only the first step, the steps with a violation and
     those after which the working state is another object are yielded: the last state
     yielded is still the working state.
+    ``fast`` is the fast path to run (by default the registry's, :func:`fast_path`).
     Raises :class:`RuleViolation` (LOG-SETUP) when the first event cannot start a game.
     """
+    path = fast if fast is not None else fast_path(game)
     state = game.start(events[0])
     yield Step(events[0], events[0], state, None, "")
     game_id, kind = state.game_id, state.kind
@@ -75,7 +84,7 @@ def walk(game: Game[Any], events: Sequence[Event], *, faults_only: bool = False)
     while index < len(items):
         declined = False
         if faults_only:  # the clean stretch in a plain loop, outside the generator
-            index = advance_run(game, state, items, index, game_id, kind)
+            index = advance_run(path, state, items, index, game_id, kind)
             if index >= len(items):
                 return
             declined = True  # advance refused items[index] (or it is of another game)
@@ -85,12 +94,12 @@ def walk(game: Game[Any], events: Sequence[Event], *, faults_only: bool = False)
             not declined
             and event.game_id == game_id
             and event.kind == kind
-            and game.advance(state, event)
+            and path.advance(state, event)
         ):
             if not faults_only:
                 yield Step(event, event, state, None, "")
             continue
-        step = checked_step(game, state, event, game_id, kind)
+        step = checked_step(path, state, event, game_id, kind)
         if faults_only and step.violation is None and step.state is state:
             continue  # nothing the audit needs: no yield
         state = step.state
@@ -99,8 +108,8 @@ def walk(game: Game[Any], events: Sequence[Event], *, faults_only: bool = False)
             return
 
 
-def checked_step(game: Game[Any], state: Any, event: Event, game_id: str, kind: str) -> Step:
-    """One event of game ``game_id`` (of ``kind``) that :meth:`~replay.games.rules.Rules.advance`
+def checked_step(fast: FastPath[Any], state: Any, event: Event, game_id: str, kind: str) -> Step:
+    """One event of game ``game_id`` (of ``kind``) that :meth:`~replay.games.fast.FastPath.advance`
     did not take, on the general path: verified, the violation named with the state before it,
     and applied (a wrong ruling replaced by the one the rules give) unless the state cannot
     absorb it (``applied`` None). What :func:`walk` and the audit's path over rows share.
@@ -115,29 +124,30 @@ def checked_step(game: Game[Any], state: Any, event: Event, game_id: str, kind: 
                 LogRule.SETUP,
                 f"event of game {event.game_id!r} ({event.kind}) in game {game_id!r} ({kind})",
             )
-        game.verify(state, event)  # direct calls: compiled, a bound method is slower
+        fast.verify(state, event)
     except RuleViolation as exc:
         violation = exc
+    game = fast.rules
     if violation is None:
-        return Step(event, event, game.apply_in_place(state, event), None, "")
+        return Step(event, event, apply_in_place(game, state, event), None, "")
     view = game.view(state)
     summary = game.summary(state, event.player, view)
     if not violation.recoverable:
         return Step(event, None, state, violation, summary, view)
     applied = violation.expected if violation.expected is not None else event
-    return Step(event, applied, game.apply_in_place(state, applied), violation, summary, view)
+    return Step(event, applied, apply_in_place(game, state, applied), violation, summary, view)
 
 
 def advance_run(
-    rules: Rules[S], state: S, events: list[Event], index: int, game_id: str, kind: str
+    fast: FastPath[S], state: S, events: list[Event], index: int, game_id: str, kind: str
 ) -> int:
-    """:meth:`~replay.games.rules.Rules.advance` the events of the game from ``index`` on while
+    """:meth:`~replay.games.fast.FastPath.advance` the events of the game from ``index`` on while
     it accepts them: the index of the first it refuses or of another game (``len(events)``:
     none). Compiled, a plain loop keeps its variables in registers; a generator keeps them in
     its frame."""
     while index < len(events):
         event = events[index]
-        if event.game_id != game_id or event.kind != kind or not rules.advance(state, event):
+        if event.game_id != game_id or event.kind != kind or not fast.advance(state, event):
             return index
         index += 1
     return index

@@ -1,16 +1,19 @@
-"""The game registry: each game is one module of this package exposing ``RULES`` and ``SPEC``.
+"""The game registry: the one list of game kinds (:data:`GAME_MODULES`, each kind's module) and
+the rules each module registers.
 
-``RULES`` is its :class:`~replay.games.game.Game` object (rules, simulation, presentation),
-``SPEC`` its :class:`~replay.model.specs.GameSpec` (deck, suits and their faces, player counts,
-variants, event types and their fields): the plug-in contract the store, the renderers and the
-samples read.
-A fifth game is one new module and one line in :data:`GAME_MODULES`, or, for a game defined
-elsewhere (a test, another package), a call of :func:`register` (and :func:`unregister`).
+A game module ends with ``RULES = register(MyGame(SPEC))``: its
+:class:`~replay.games.game.Game` object (rules, simulation, presentation) made from its
+:class:`~replay.model.specs.GameSpec` (kind, title, player counts, event types and their fields,
+deck, suits and their faces, variants), the one declaration of the game, which the store, the
+renderers and the samples read. A fifth game is one new module and one line in
+:data:`GAME_MODULES`; a game defined elsewhere (a test, another package) is registered by the
+same call (and taken out by :func:`unregister`).
 
-A game may keep a fast path apart from its rules in a sibling module named ``<module>_fast``
-(``hearts_fast`` beside ``hearts``): a subclass of its game exposing ``RULES``, which the
-registry then hands out in place of the module's own (:func:`get_plain_rules` still gives the
-plain rules, and ``tests/test_fast_paths.py`` checks that both agree).
+:func:`get_rules` hands out the plain rules; :func:`get_fast_path` and :func:`fast_path` the
+engine's fast path over them (:class:`~replay.games.fast.FastPath`), which a game may keep apart
+in a sibling module named ``<module>_fast`` (``hearts_fast`` beside ``hearts``) exposing
+``FAST``; a game without one runs on the plain rules alone (``tests/test_fast_paths.py`` checks
+that both agree).
 Importing this package installs the registry as the catalogue of :mod:`replay.model.specs`.
 ``docs/adding-a-game.md`` walks through it.
 """
@@ -19,8 +22,9 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
+from replay.games.fast import FastPath
 from replay.games.game import Game
 from replay.model import specs
 from replay.model.specs import GameSpec
@@ -33,7 +37,9 @@ GAME_MODULES: dict[str, str] = {
 }
 
 _LOADED: dict[str, Game[Any]] = {}
-_SPECS: dict[str, GameSpec] = {}
+_FAST: dict[str, FastPath[Any]] = {}
+
+G = TypeVar("G", bound=Game[Any])
 
 
 class UnknownGame(KeyError):
@@ -42,8 +48,6 @@ class UnknownGame(KeyError):
 
 #: The suffix of a game module's sibling that holds its fast path (``hearts_fast``).
 FAST_SUFFIX = "_fast"
-
-_PLAIN: dict[str, Game[Any]] = {}
 
 
 def _import(module_name: str) -> ModuleType | None:
@@ -56,47 +60,68 @@ def _import(module_name: str) -> ModuleType | None:
         raise
 
 
-def _load(kind: str) -> None:
-    module_name = GAME_MODULES.get(kind)
-    module = _import(module_name) if module_name is not None else None
-    if module_name is None or module is None:
-        raise UnknownGame(kind)
-    spec = getattr(module, "SPEC", None)
-    if not isinstance(spec, GameSpec) or spec.kind != kind:
-        raise TypeError(f"{module_name} declares no SPEC, the GameSpec of {kind!r}")
-    plain: Game[Any] = module.RULES
-    fast = _import(module_name + FAST_SUFFIX)
-    rules: Game[Any] = fast.RULES if fast is not None else plain
-    if not isinstance(rules, type(plain)):
-        raise TypeError(f"{module_name}{FAST_SUFFIX}.RULES is not a {type(plain).__name__}")
-    _PLAIN[kind] = plain
+def register(rules: G) -> G:
+    """Register ``rules`` under their kind and return them: the last line of a game module
+    (``RULES = register(Hearts(SPEC))``), or the call that adds a game defined outside this
+    package (a test's, another package's), after which every part of replay knows its kind
+    (:func:`unregister` takes it out again)."""
+    kind = rules.kind
+    module = type(rules).__module__
+    if GAME_MODULES.get(kind, module) != module or kind in _LOADED:
+        raise ValueError(f"game kind {kind!r} is already registered")
+    GAME_MODULES[kind] = module
     _LOADED[kind] = rules
-    _SPECS[kind] = spec
+    specs.changed()
+    return rules
+
+
+def unregister(kind: str) -> None:
+    """Take a game added by :func:`register` from outside this package out of the registry."""
+    GAME_MODULES.pop(kind, None)
+    _FAST.pop(kind, None)
+    _LOADED.pop(kind, None)
+    specs.changed()
 
 
 def get_rules(kind: str) -> Game[Any]:
     """The rules object of a game kind (``hearts``, ``hez2``, ``hiifuu``, ``fou``)."""
     rules = _LOADED.get(kind)
     if rules is None:
-        _load(kind)
-        rules = _LOADED[kind]
+        module_name = GAME_MODULES.get(kind)
+        if module_name is None or _import(module_name) is None:
+            raise UnknownGame(kind)
+        rules = _LOADED.get(kind)
+        if rules is None:
+            raise TypeError(f"{module_name} registers no game of kind {kind!r}")
     return rules
 
 
-def get_plain_rules(kind: str) -> Game[Any]:
-    """The rules of a game kind without its fast path (the game module's own ``RULES``; the
-    same object as :func:`get_rules` for a game with none)."""
-    get_rules(kind)
-    return _PLAIN[kind]
+def get_fast_path(kind: str) -> FastPath[Any]:
+    """The engine's fast path of a game kind (its ``<module>_fast.FAST``, or the plain rules
+    alone)."""
+    fast = _FAST.get(kind)
+    if fast is None:
+        rules = get_rules(kind)
+        module_name = GAME_MODULES[kind] + FAST_SUFFIX
+        fast_module = _import(module_name)
+        fast = fast_module.FAST if fast_module is not None else FastPath(rules)
+        if not isinstance(fast, FastPath) or fast.rules is not rules:
+            raise TypeError(f"{module_name}.FAST is not a fast path of the rules of {kind!r}")
+        _FAST[kind] = fast
+    return fast
+
+
+def fast_path(rules: Game[Any]) -> FastPath[Any]:
+    """The engine's fast path of ``rules``: the registry's when they are the registry's rules
+    of their kind, else the plain rules alone."""
+    if _LOADED.get(rules.kind) is not rules:
+        return FastPath(rules)
+    return get_fast_path(rules.kind)
 
 
 def get_spec(kind: str) -> GameSpec:
     """The declared spec of a game kind (raises :class:`UnknownGame`)."""
-    spec = _SPECS.get(kind)
-    if spec is None:
-        _load(kind)
-        spec = _SPECS[kind]
-    return spec
+    return get_rules(kind).spec
 
 
 def available_kinds() -> list[str]:
@@ -109,29 +134,6 @@ def available_kinds() -> list[str]:
             continue
         kinds.append(kind)
     return kinds
-
-
-def register(spec: GameSpec, rules: Game[Any]) -> None:
-    """Add a game defined outside this package (a test's, another package's) to the registry:
-    from then on every part of replay knows its kind. :func:`unregister` takes it out again."""
-    if spec.kind != rules.kind:
-        raise ValueError(f"spec of {spec.kind!r} for the rules of {rules.kind!r}")
-    if spec.kind in GAME_MODULES:
-        raise ValueError(f"game kind {spec.kind!r} is already registered")
-    GAME_MODULES[spec.kind] = type(rules).__module__
-    _PLAIN[spec.kind] = rules
-    _LOADED[spec.kind] = rules
-    _SPECS[spec.kind] = spec
-    specs.changed()
-
-
-def unregister(kind: str) -> None:
-    """Take a game added by :func:`register` out of the registry."""
-    GAME_MODULES.pop(kind, None)
-    _PLAIN.pop(kind, None)
-    _LOADED.pop(kind, None)
-    _SPECS.pop(kind, None)
-    specs.changed()
 
 
 class Registry:

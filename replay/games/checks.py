@@ -91,7 +91,7 @@ def led_suit_best(cards: i64, count: i64, values: i64) -> i64:
 
 def numbered(event: Event, round_: int, trick: int | None) -> bool:
     """Whether ``event`` is numbered in ``round_`` and ``trick`` (``None``: no trick number),
-    for the games' ruling checks (:meth:`Rules.is_due_ruling`).
+    for the games' ruling checks (:meth:`~replay.games.fast.FastPath.is_due_ruling`).
 
     Optional fields are narrowed before comparing: compiled, the comparisons are then native
     (written out rather than through :func:`same`, which would box ``round_`` and ``trick``).

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
+from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -58,7 +59,6 @@ from replay.model.specs import GameSpec, ScoreUnit
 from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
 
-# Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 COLOURS: Final = "GRYB"
 COLOUR_NAMES: Final = ("green", "red", "yellow", "blue")
 #: Highest value of each colour in the full deck (every colour starts at 2).
@@ -82,7 +82,7 @@ ONES_MASK: Final = DECK.mask(ONE_CODES)
 COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
-#: Each hand is kept in two native halves (:mod:`replay.games.split_hands`): the low half holds
+#: Each hand is kept in two halves (:mod:`replay.games.split_hands`): the low half holds
 #: the 1s, green and red (cards 0..53), the high one yellow and blue: each colour lies in one
 #: half, so following it is one test of one half (:mod:`replay.games.fou_fast`).
 assert len(DECK) == 88 and DECK.index("Y2") == SPLIT and COLOUR_MASK[1] >> SPLIT == 0
@@ -214,7 +214,7 @@ def may_play(hand: int, led: int, card: int) -> bool:
     a 1, a card of the led colour, or any card when the hand has none of it (FOU-FOLLOW).
 
     The rule for one card: a hand past 62 cards is a long int, and testing one card costs
-    fewer long operations than building the whole legal set (the audit's fast path).
+    less than building the whole legal set.
 
     >>> hand = DECK.mask(["1a", "G5", "R7"])
     >>> may_play(hand, 0, DECK.index("R7")), may_play(hand, 2, DECK.index("R7"))
@@ -281,7 +281,7 @@ class Rule(RuleId):
 class FouState(SplitHandsState):
     """A Fou! game between events.
 
-    The hands, the tricks and the Fools are native ints (compiled, a play allocates nothing);
+    The hands, the tricks and the Fools are bit sets and packed ints (:mod:`replay.model.packed`);
     the lists (``totals``, ``plus``) are changed in place by the reducer and copied by
     :meth:`clone`. The other fields are immutable.
     """
@@ -307,8 +307,8 @@ class FouState(SplitHandsState):
     turn: int  # seat to play next, -1 when the trick is complete
     out: int  # seats sitting out the current trick (bit set of seats)
     need: int  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed in native ints (see replay.model.packed): compiled,
-    # a play allocates nothing. ``table`` and ``table_seats`` list them.
+    # The current trick in play order, packed (see replay.model.packed); ``table`` and
+    # ``table_seats`` list them.
     played: int  # cards on the table
     table_cards: i64  # CARD_BITS per card
     table_players: i64  # SEAT_BITS per seat
@@ -406,13 +406,13 @@ class FouState(SplitHandsState):
 
 def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The names and bot flags of a game's setup, one per seat (LOG-SETUP, FOU-SETUP)."""
-    n = check_players(setup, Fou.min_players, Fou.max_players, Rule.SETUP)
+    n = check_players(setup, min(SPEC.players), max(SPEC.players), Rule.SETUP)
     return seat_names(setup, n), bot_flags(setup, n)
 
 
 def next_seat(seat: int, n: int, out: int) -> int:
     """The next seat clockwise after ``seat`` that is not sitting out (FOU-TURN)."""
-    seat = seat + 1 if seat + 1 < n else 0  # compiled, cheaper than `% n`
+    seat = seat + 1 if seat + 1 < n else 0
     while out >> seat & 1:
         seat = seat + 1 if seat + 1 < n else 0
     return seat
@@ -435,10 +435,6 @@ def lowest_total_seat(totals: list[int], start: int) -> int:
 class Fou(Game[FouState]):
     """The Fou! rules of RULES.md."""
 
-    kind: ClassVar[str] = "fou"
-    title: ClassVar[str] = "Fou!"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 8
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.END
     due_rules: ClassVar[Mapping[str, RuleId]] = {
@@ -446,27 +442,6 @@ class Fou(Game[FouState]):
         "dealer": Rule.LEAD,
         "deal": Rule.SETUP,
         "play": Rule.TURN,
-    }
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "deck": Category.CHANCE,
-        "dealer": Category.CHANCE,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "fool": Category.RULING,
-        "round_scored": Category.RULING,
-    }
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "deck": ("cards",),
-        "dealer": ("player",),
-        "deal": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards"),
-        "fool": ("round", "trick", "player", "card"),
-        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     #: The end of a round is no event of its own: breaking it takes an inserted or a removed
@@ -677,7 +652,7 @@ class Fou(Game[FouState]):
         if fault is not None:
             raise fault
         cards = event.cards or ()
-        # The hand in two native halves (no long int per card), and whether a card repeats.
+        # The hand in its two halves, and whether a card repeats.
         low = high = 0
         repeats = False
         try:
@@ -692,7 +667,7 @@ class Fou(Game[FouState]):
                 else:
                     repeats = repeats or high & bit != 0
                     high |= bit
-        except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
+        except (KeyError, TypeError):  # TypeError: not a str, or unhashable
             known_cards(DECK, cards)  # raises LOG-CARD naming the unknown code
             raise
         if repeats or low & ~state.undealt_low or high & ~state.undealt_high:
@@ -1052,9 +1027,6 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
     return False
 
 
-RULES = Fou()
-
-
 #: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
 #: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
@@ -1085,9 +1057,30 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
 }
 
 SPEC: Final = GameSpec(
-    kind=Fou.kind,
-    title=Fou.title,
-    event_fields=Fou.event_fields,
+    kind="fou",
+    title="Fou!",
+    #: Every event type of the game (common ones included) and its category.
+    categories={
+        **COMMON_EVENT_TYPES,
+        "deck": Category.CHANCE,
+        "dealer": Category.CHANCE,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "fool": Category.RULING,
+        "round_scored": Category.RULING,
+    },
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "deck": ("cards",),
+        "dealer": ("player",),
+        "deal": ("round", "player", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards"),
+        "fool": ("round", "trick", "player", "card"),
+        "round_scored": ("round", "player", "amount", "total"),
+    },
     deck=DECK.order,
     faces=decks.Deck(
         "first",
@@ -1100,10 +1093,13 @@ SPEC: Final = GameSpec(
         {},
         "{suit} {rank}",
     ),
-    players=tuple(range(Fou.min_players, Fou.max_players + 1)),
+    players=(4, 5, 6, 7, 8),
     sample_players=6,
     view_schema=VIEW_SCHEMA,
     score_unit=ScoreUnit(
         "round", "score", ("round_scored",), lower_is_better=False, thresholds=(1.0, 3.0, 8.0)
     ),
 )
+
+#: The rules of Fou!, registered under their kind.
+RULES: Final = register(Fou(SPEC))

@@ -1,22 +1,22 @@
 """Fou!'s fast path: :class:`FastFou`, the rules of :mod:`replay.games.fou` checked without
-building what is due.
+building what is due (:class:`~replay.games.fast.FastPath`).
 
 The engine's hot loop (replay with checks, the audit) hands every event to
-:meth:`~replay.games.rules.Rules.advance`. Here a legal play, a correct ruling (trick won, Fool,
+:meth:`~replay.games.fast.FastPath.advance`. Here a legal play, a correct ruling (trick won, Fool,
 round score) or a sound deal is checked and applied in one pass, reading the state's packed
 table and the two native halves of each hand (:mod:`replay.games.split_hands`), and a ruling
 is compared field by field instead of being built. Every test here calls the rules of
 :mod:`replay.games.fou` (``may_play`` in its form on the halves, ``trick_winner_seat``,
 ``fool_due_position``, ``second_fool_position``, ``round_score``, ``verify_deal``): no rule is
 written twice. Anything else answers "not sure" and goes to the general path, which finds the
-precise rule broken. ``tests/test_fast_paths.py`` checks that the registered :data:`RULES` and
+precise rule broken. ``tests/test_fast_paths.py`` checks that the registered :data:`FAST` and
 the plain ``replay.games.fou.RULES`` give the same verdicts and states on simulated games and
 their one-field mutants.
 
->>> from replay.games.fou import RULES as PLAIN
+>>> from replay.games.fast import FastPath
 >>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=7, seed=4)
->>> fast, plain = RULES.replay(events), PLAIN.replay(events)
+>>> fast, plain = FAST.replay(events), FastPath(RULES).replay(events)
 >>> (fast.seq, fast.totals, fast.plus) == (plain.seq, plain.totals, plain.plus)
 True
 >>> fast.seq == len(events), fast.over
@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.games.base import RuleViolation, card_in_turn, numbered
+from replay.games.base import RuleViolation, card_in_turn
+from replay.games.fast import ABSENT, FastPath, is_payload
 from replay.games.fou import (
     COLOUR,
     COLOUR_MASK,
@@ -36,6 +37,7 @@ from replay.games.fou import (
     FOOL,
     ONE,
     PLAY,
+    RULES,
     SCORE,
     Fou,
     FouState,
@@ -55,8 +57,12 @@ HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
 )
 
 
-class FastFou(Fou):
-    """:class:`~replay.games.fou.Fou` with the engine's fast path."""
+class FastFou(FastPath[FouState]):
+    """The engine's fast path of :class:`~replay.games.fou.Fou`."""
+
+    def __init__(self, rules: Fou) -> None:
+        FastPath.__init__(self, rules)
+        self.fou = rules
 
     def advance(self, state: FouState, event: Event) -> bool:
         """A legal play, a correct ruling or a sound deal, checked and applied in one pass."""
@@ -66,15 +72,15 @@ class FastFou(Fou):
         elif event.seq != state.seq:
             return False
         elif self.is_due_ruling(state, event):
-            self.reduce(state, event)
+            self.fou.reduce(state, event)
         elif state.stage == DEAL and event.type == "deal":
             try:
-                low, high = self.verify_deal(state, event)
+                low, high = self.fou.verify_deal(state, event)
             except RuleViolation:
                 return False  # verify() raises it again
             seat = event.player
             assert seat is not None  # checked by verify_deal
-            self.deal_hand(state, seat, low, high)
+            self.fou.deal_hand(state, seat, low, high)
         else:
             return False
         state.seq = event.seq + 1
@@ -88,22 +94,20 @@ class FastFou(Fou):
             return
         if event.seq == state.seq and self.verify_dealt(state, event):
             return
-        super().verify(state, event)
+        FastPath.verify(self, state, event)
 
     def verify_dealt(self, state: FouState, event: Event) -> bool:
-        """A deal where one is due (see :meth:`Rules.verify_dealt`; a fault is worded as
+        """A deal where one is due (see :meth:`FastPath.verify_dealt`; a fault is worded as
         :meth:`Fou.verify` words it: none at the deal is refined)."""
         if state.stage == DEAL and event.type == "deal":
-            self.verify_deal(state, event)
+            self.fou.verify_deal(state, event)
             return True
         return False
 
     def is_due_ruling(self, state: FouState, event: Event) -> bool:
-        """A trick won, a Fool or a round's score as :meth:`due` gives it (or, at 7-8 players,
-        the second Fool first, which :meth:`Fou.verify` accepts), compared field by field (the
-        same rules as ``_trick_won``, ``fool_at`` and ``_round_scored``)."""
-        if event.target is not None or event.suit is not None or event.values is not None:
-            return False
+        """A trick won, a Fool or a round's score as :meth:`Fou.due` gives it (or, at 7-8
+        players, the second Fool first, which :meth:`Fou.verify` accepts), compared without
+        building it (the same rules as ``_trick_won``, ``fool_at`` and ``_round_scored``)."""
         stage = state.stage
         kind = event.type
         player = event.player
@@ -112,42 +116,35 @@ class FastFou(Fou):
         if stage == PLAY and kind == "trick_won" and state.played == state.need:
             cards = event.cards
             return (
-                numbered(event, state.round, state.trick)
-                and event.card is None and event.amount is None and event.total is None
-                and player == trick_winner_seat(state)
+                is_payload(
+                    event, state.round, state.trick, trick_winner_seat(state), has_cards=True
+                )
                 and cards is not None
                 and DECK.matches_packed(cards, state.table_cards, state.played)
             )  # fmt: skip
         if stage == FOOL and kind == "fool":
-            if self._names_fool(state, event, player, fool_due_position(state)):
+            if self._names_fool(state, event, fool_due_position(state)):
                 return True
             second = second_fool_position(state)
-            return second >= 0 and self._names_fool(state, event, player, second)
+            return second >= 0 and self._names_fool(state, event, second)
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
-            amount = self.round_score(state, seat)
-            recorded = event.amount
-            total = event.total
-            return (
-                numbered(event, state.round, None)
-                and event.card is None and event.cards is None and player == seat
-                and recorded is not None and recorded == amount
-                and total is not None and total == state.totals[seat] + amount
-            )  # fmt: skip
+            amount = self.fou.round_score(state, seat)
+            return is_payload(
+                event, state.round, ABSENT, seat, amount=amount, total=state.totals[seat] + amount
+            )
         return False
 
-    def _names_fool(self, state: FouState, event: Event, player: int, pos: int) -> bool:
-        """Whether ``event`` (by ``player``, its seat) names the player and the card at
-        ``pos`` of the last trick as a Fool, numbered in the trick (its other fields empty):
-        ``fool_at``'s event, compared field by field."""
-        card = event.card
-        return (
-            numbered(event, state.round, state.trick)
-            and event.cards is None and event.amount is None and event.total is None
-            and player == nth(state.last_table_players, pos, SEAT_BITS)
-            and card is not None
-            and card == DECK.order[nth(state.last_table_cards, pos, CARD_BITS)]
-        )  # fmt: skip
+    def _names_fool(self, state: FouState, event: Event, pos: int) -> bool:
+        """Whether ``event`` names the player and the card at ``pos`` of the last trick as a
+        Fool, numbered in the trick: ``fool_at``'s event, compared without building it."""
+        return is_payload(
+            event,
+            state.round,
+            state.trick,
+            nth(state.last_table_players, pos, SEAT_BITS),
+            card=DECK.order[nth(state.last_table_cards, pos, CARD_BITS)],
+        )
 
 
 def legal_play(state: FouState, event: Event) -> int:
@@ -178,5 +175,5 @@ def _may_play_now(state: FouState, seat: int, card: int) -> bool:
     return not suited & HALF_COLOUR_MASK[led]
 
 
-#: The Fou! rules the registry hands out (:func:`replay.games.get_rules`).
-RULES: Final = FastFou()
+#: Fou!'s fast path, as the registry hands it out (:func:`replay.games.fast_path`).
+FAST: Final = FastFou(RULES)

@@ -24,7 +24,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from replay.games.presentation import Presentation
-from replay.games.rules import Rules
+from replay.games.rules import Rules, apply_in_place
 from replay.games.simulation import Bot, Simulation, sibling_bots
 from replay.games.state import S
 from replay.model.events import Event
@@ -37,15 +37,14 @@ class Game(Rules[S], Simulation[S], Presentation[S]):
 
     def replay(self, events: Sequence[Event], *, check: bool = True) -> S:
         """The state after a whole game (``events[0]`` is its ``game_start``), each event
-        verified first unless ``check`` is False (:func:`replay.engine.walk` also says where
-        the log breaks a rule and goes on past it)."""
+        verified first unless ``check`` is False, by the plain rules (the engine's bulk replay
+        is :meth:`replay.games.fast.FastPath.replay`; :func:`replay.engine.walk` also says
+        where the log breaks a rule and goes on past it)."""
         state = self.start(events[0])
         for event in events[1:]:
             if check:
-                if self.advance(state, event):
-                    continue
                 self.verify(state, event)
-            state = self.apply_in_place(state, event)
+            state = apply_in_place(self, state, event)
         return state
 
     # ------------------------------------------------------- the traits' methods, again

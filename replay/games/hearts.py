@@ -20,11 +20,11 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
+from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
     OVER,
-    Bot,
     Due,
     Game,
     RuleViolation,
@@ -47,7 +47,7 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.model import decks
-from replay.model.cards import Deck, bits, highest, lowest, popcount, repeated
+from replay.model.cards import Deck, bits, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
 from replay.model.specs import GameSpec, ScoreUnit
@@ -56,12 +56,9 @@ from replay.text import shown as shown_id
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
-# Tuples indexed by a variable are typed tuple[X, ...]: compiled, a fixed-length tuple constant
-# is kept unboxed and would be rebuilt (boxed) at every indexing.
 SUIT_NAMES: Final[tuple[str, ...]] = ("clubs", "diamonds", "spades", "hearts")
 DECK: Final = Deck([r + s for s in SUITS for r in RANKS], "52-card deck")
 
-# Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 CLUBS: Final = 0
 DIAMONDS: Final = 1
 SPADES: Final = 2
@@ -138,10 +135,9 @@ class Rule(RuleId):
 class HeartsState(SeatTrickState):
     """A Hearts game between events.
 
-    ``taken`` is a list changed in place by the reducer; :meth:`clone` copies it. Each seat's
-    hand is a field of its own and the trick is packed in a native int (see
-    :class:`SeatTrickState`; ``hands`` and ``table`` list them): compiled, a play allocates
-    nothing. The rest are immutable.
+    ``taken`` is a list changed in place by the reducer; :meth:`clone` copies it. The hands and
+    the trick on the table are :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The rest
+    are immutable.
     """
 
     names: tuple[str, ...]
@@ -198,18 +194,13 @@ def trick_points(cards: i64) -> int:
     """Penalty points of a complete trick (four cards packed in ``cards``; HEARTS-POINTS)."""
     mask: i64 = 0
     for position in range(4):
-        mask |= placed(1, nth(cards, position, CARD_BITS), 1)  # 1 << card (52 cards: native)
+        mask |= placed(1, nth(cards, position, CARD_BITS), 1)  # the card's bit
     return mask_points(mask)
 
 
 def shot_the_moon(taken: list[int]) -> bool:
-    """Whether a seat took all 26 points of the hand (HEARTS-MOON). A loop rather than
-    ``MOON in taken``: compiled, ``in`` compares the list's items as objects (about 500
-    instructions a call)."""
-    for points in taken:  # noqa: SIM110 (a loop compiles to tighter code)
-        if points == MOON:
-            return True
-    return False
+    """Whether a seat took all 26 points of the hand (HEARTS-MOON)."""
+    return any(points == MOON for points in taken)
 
 
 def round_score(taken: list[int], seat: int) -> int:
@@ -223,8 +214,6 @@ def round_score(taken: list[int], seat: int) -> int:
 def game_ends(totals: tuple[int, ...]) -> bool:
     """HEARTS-END after a hand: a total reached 100 and one seat alone has the lowest.
 
-    A loop rather than ``min``/``max``/``count``: compiled, those are generic calls.
-
     >>> game_ends((103, 50, 48, 70)), game_ends((103, 48, 48, 70)), game_ends((99, 0, 1, 2))
     (True, False, False)
     """
@@ -232,8 +221,7 @@ def game_ends(totals: tuple[int, ...]) -> bool:
     lows = 0
     for total in totals:
         if total < low:
-            low = total
-            lows = 0
+            low, lows = total, 0
         if total == low:
             lows += 1
         if total > high:
@@ -286,40 +274,15 @@ def _pass_fault(state: HeartsState, event: Event) -> RuleViolation | None:
     return None
 
 
-def _suit_name(card: int) -> str:
-    return SUIT_NAMES[card // 13]
-
-
 class Hearts(Game[HeartsState]):
     """The Hearts rules of RULES.md."""
 
-    kind: ClassVar[str] = "hearts"
-    title: ClassVar[str] = "Hearts"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 4
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.END
     due_rules: ClassVar[Mapping[str, RuleId]] = {
         "deal": Rule.SETUP,
         "pass": Rule.PASS,
         "play": Rule.TURN,
-    }
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "pass": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "round_scored": Category.RULING,
-    }
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "deal": ("round", "player", "cards"),
-        "pass": ("round", "player", "target", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
@@ -586,24 +549,24 @@ class Hearts(Game[HeartsState]):
     def legal_decisions(self, state: HeartsState, seat: int) -> list[Event]:
         if state.stage == PASS:
             hand = list(bits(state.hand(seat)))
-            target = (seat + pass_offset(state.hand_no)) % 4
             return [
-                self._pass_event(state, seat, (a, b, c), target)
+                self.pass_event(state, seat, (a, b, c))
                 for i, a in enumerate(hand)
                 for j, b in enumerate(hand[i + 1 :], i + 1)
                 for c in hand[j + 1 :]
             ]
-        return [self._play_event(state, seat, c) for c in bits(legal_mask(state, seat))]
+        return [self.play_event(state, seat, c) for c in bits(legal_mask(state, seat))]
 
-    def _pass_event(
-        self, state: HeartsState, seat: int, cards: tuple[int, ...], target: int
-    ) -> Event:
+    def pass_event(self, state: HeartsState, seat: int, cards: tuple[int, ...]) -> Event:
+        """``seat`` passes ``cards`` (indices) to the seat this hand passes to."""
         return self.new_event(
-            state, "pass", round=state.hand_no, player=seat, target=target,
+            state, "pass", round=state.hand_no, player=seat,
+            target=(seat + pass_offset(state.hand_no)) % 4,
             cards=tuple(DECK.order[c] for c in sorted(cards)),
         )  # fmt: skip
 
-    def _play_event(self, state: HeartsState, seat: int, card: int) -> Event:
+    def play_event(self, state: HeartsState, seat: int, card: int) -> Event:
+        """``seat`` plays ``card`` (an index) in the current trick."""
         return self.new_event(
             state, "play", round=state.hand_no, trick=state.trick_no, player=seat,
             card=DECK.order[card],
@@ -616,24 +579,6 @@ class Hearts(Game[HeartsState]):
             state, "deal", round=state.hand_no, player=first_undealt(state.dealt_seats),
             cards=tuple(DECK.order[c] for c in hand),
         )  # fmt: skip
-
-    # ----------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, Bot]:
-        return {"random": self._random, "heuristic": self._heuristic}
-
-    def _random(self, state: HeartsState, seat: int, rng: random.Random) -> Event:
-        """Uniform among legal decisions (passes drawn directly, not from all 286 triples)."""
-        if state.stage == PASS:
-            target = (seat + pass_offset(state.hand_no)) % 4
-            cards = tuple(rng.sample(list(bits(state.hand(seat))), PASS_SIZE))
-            return self._pass_event(state, seat, cards, target)
-        return self._play_event(state, seat, rng.choice(list(bits(legal_mask(state, seat)))))
-
-    def _heuristic(self, state: HeartsState, seat: int, rng: random.Random) -> Event:
-        if state.stage == PASS:
-            target = (seat + pass_offset(state.hand_no)) % 4
-            return self._pass_event(state, seat, heuristic_pass(state.hand(seat)), target)
-        return self._play_event(state, seat, heuristic_play(state, seat))
 
     # ----------------------------------------------------------------- views
     def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
@@ -713,49 +658,6 @@ class Hearts(Game[HeartsState]):
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
 
-# --------------------------------------------------------------------- heuristic bot
-def _danger(card: int) -> int:
-    """How dangerous a card is to keep (higher = pass or dump first)."""
-    suit, rank = divmod(card, 13)
-    if card == QUEEN_OF_SPADES:
-        return 100
-    if suit == SPADES and rank > 10:  # K, A of spades catch the queen
-        return 90 + rank
-    if suit == HEARTS:
-        return 40 + rank
-    return rank
-
-
-def heuristic_pass(hand: int) -> tuple[int, int, int]:
-    """Pass the three most dangerous cards: the queen, high spades, high hearts, high cards."""
-    ranked = sorted(bits(hand), key=_danger, reverse=True)
-    return ranked[0], ranked[1], ranked[2]
-
-
-def heuristic_play(state: HeartsState, seat: int) -> int:
-    """Avoid points: duck under the led suit's best card, dump the queen and hearts when void."""
-    legal = legal_mask(state, seat)
-    if not state.table:
-        safe = legal & ~POINT_CARDS
-        pool = safe or legal
-        return min(bits(pool), key=lambda c: c % 13)
-    led = state.table[0] // 13
-    suited = legal & SUIT_MASK[led]
-    if not suited:
-        return max(bits(legal), key=_danger)
-    best = max(c for c in state.table if c // 13 == led)
-    under = suited & ((1 << best) - 1)
-    if under:
-        return highest(under)
-    if len(state.table) == 3 and not any(card_points(c) for c in state.table):
-        highest_safe = suited & ~QS_BIT
-        return highest(highest_safe) if highest_safe else highest(suited)
-    return lowest(suited & ~QS_BIT) if suited & ~QS_BIT else lowest(suited)
-
-
-RULES = Hearts()
-
-
 #: The plug-in contract of Hearts (:mod:`replay.model.specs`).
 #: The JSON Schema of the ``game`` object of a Hearts view (:meth:`view`; docs/state.md).
 VIEW_SCHEMA: Final[Mapping[str, Any]] = {
@@ -777,9 +679,26 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
 }
 
 SPEC: Final = GameSpec(
-    kind=Hearts.kind,
-    title=Hearts.title,
-    event_fields=Hearts.event_fields,
+    kind="hearts",
+    title="Hearts",
+    #: Every event type of the game (common ones included) and its category.
+    categories={
+        **COMMON_EVENT_TYPES,
+        "pass": Category.DECISION,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "round_scored": Category.RULING,
+    },
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "deal": ("round", "player", "cards"),
+        "pass": ("round", "player", "target", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards", "amount"),
+        "round_scored": ("round", "player", "amount", "total"),
+    },
     deck=DECK.order,
     faces=decks.Deck("last", decks.FRENCH_SUITS, decks.FRENCH_RANKS, "{rank} of {suit}"),
     players=(4,),
@@ -789,3 +708,6 @@ SPEC: Final = GameSpec(
         "hand", "points", ("round_scored",), lower_is_better=True, thresholds=(0.5, 1.5, 4.0)
     ),
 )
+
+#: The rules of Hearts, registered under their kind.
+RULES: Final = register(Hearts(SPEC))

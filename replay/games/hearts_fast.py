@@ -1,20 +1,20 @@
 """Hearts' fast path: :class:`FastHearts`, the rules of :mod:`replay.games.hearts` checked
-without building what is due.
+without building what is due (:class:`~replay.games.fast.FastPath`).
 
 The engine's hot loop (replay with checks, the audit) hands every event to
-:meth:`~replay.games.rules.Rules.advance`. Here a legal play, a correct ruling (trick won, hand
+:meth:`~replay.games.fast.FastPath.advance`. Here a legal play, a correct ruling (trick won, hand
 score), a sound deal or pass is checked and applied in one pass, reading the state's packed
 table, and a ruling is compared field by field instead of being built. Every test here calls
 the rules of :mod:`replay.games.hearts` (``legal_mask``, ``trick_winner``, ``trick_points``,
 ``round_score``): no rule is written twice. Anything else answers "not sure" and goes to the
 general path, which finds the precise rule broken. ``tests/test_fast_paths.py`` checks that the
-registered :data:`RULES` and the plain ``replay.games.hearts.RULES`` give the same verdicts and
+registered :data:`FAST` and the plain ``replay.games.hearts.RULES`` give the same verdicts and
 states on simulated games and their one-field mutants.
 
->>> from replay.games.hearts import RULES as PLAIN
+>>> from replay.games.fast import FastPath
 >>> from replay.engine.simulate import simulate_game
 >>> events = simulate_game(RULES, "doc", players=4, seed=2)
->>> fast, plain = RULES.replay(events), PLAIN.replay(events)
+>>> fast, plain = FAST.replay(events), FastPath(RULES).replay(events)
 >>> (fast.seq, fast.totals) == (plain.seq, plain.totals), fast.seq == len(events)
 (True, True)
 """
@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from replay.games.base import card_in_turn, numbered
+from replay.games.base import card_in_turn
+from replay.games.fast import ABSENT, FastPath, is_payload
 from replay.games.hearts import (
     DEAL,
     DECK,
     PASS,
     PLAY,
+    RULES,
     SCORE,
     Hearts,
     HeartsState,
@@ -41,8 +43,12 @@ from replay.games.hearts import (
 from replay.model.events import Event
 
 
-class FastHearts(Hearts):
-    """:class:`~replay.games.hearts.Hearts` with the engine's fast path."""
+class FastHearts(FastPath[HeartsState]):
+    """The engine's fast path of :class:`~replay.games.hearts.Hearts`."""
+
+    def __init__(self, rules: Hearts) -> None:
+        FastPath.__init__(self, rules)
+        self.hearts = rules
 
     def advance(self, state: HeartsState, event: Event) -> bool:
         """A legal play, a correct ruling (trick won, hand score), a sound deal or pass,
@@ -53,7 +59,7 @@ class FastHearts(Hearts):
         elif event.seq != state.seq:
             return False
         elif self.is_due_ruling(state, event):
-            self.reduce(state, event)
+            self.hearts.reduce(state, event)
         elif not self.advance_dealt(state, event):
             return False
         state.seq = event.seq + 1
@@ -62,62 +68,50 @@ class FastHearts(Hearts):
 
     def verify(self, state: HeartsState, event: Event) -> None:
         """Fast acceptance of a legal play (the common case), a deal or a pass; anything else
-        takes the rules' own :meth:`Hearts.verify`."""
+        takes the rules' own :meth:`Hearts.verify` (:meth:`FastPath.verify`)."""
         if legal_play(state, event) >= 0:
             return
         if event.seq == state.seq and self.verify_dealt(state, event):
             return
-        super().verify(state, event)
+        FastPath.verify(self, state, event)
 
     def verify_dealt(self, state: HeartsState, event: Event) -> bool:
-        """A deal or a pass where one is due (see :meth:`Rules.verify_dealt`)."""
+        """A deal or a pass where one is due (see :meth:`FastPath.verify_dealt`)."""
         stage = state.stage
         kind = event.type
         if stage == DEAL and kind == "deal":
-            self.verify_chance(state, event)
+            self.hearts.verify_chance(state, event)
             return True
         player = event.player
         if (
             stage == PASS and kind == "pass"
             and player is not None and 0 <= player < 4 and state.passes[player] < 0
         ):  # fmt: skip
-            self.verify_pass(state, player, event)
+            self.hearts.verify_pass(state, player, event)
             return True
         return False
 
     def is_due_ruling(self, state: HeartsState, event: Event) -> bool:
-        """A trick won or a hand's score as :meth:`due` gives it, compared field by field
-        (the same rules as ``_trick_won`` and ``_round_scored_due``)."""
-        if event.target is not None or event.card is not None:
-            return False
-        if event.suit is not None or event.values is not None:
-            return False
+        """A trick won or a hand's score as :meth:`Hearts.due` gives it, compared without
+        building it (the same rules as ``_trick_won`` and ``_round_scored_due``)."""
         stage = state.stage
         kind = event.type
         if stage == PLAY and kind == "trick_won" and state.played == 4:
             table = state.table_cards
             cards = event.cards
-            player = event.player
-            amount = event.amount
             return (
-                numbered(event, state.hand_no, state.trick_no)
-                and player is not None and player == trick_winner(state.leader, table)
-                and amount is not None and amount == trick_points(table)
-                and event.total is None
+                is_payload(
+                    event, state.hand_no, state.trick_no, trick_winner(state.leader, table),
+                    amount=trick_points(table), has_cards=True,
+                )
                 and cards is not None and DECK.matches_packed(cards, table, 4)
             )  # fmt: skip
         if stage == SCORE and kind == "round_scored":
             seat = state.scored
             amount = round_score(state.taken, seat)
-            player = event.player
-            recorded = event.amount
-            total = event.total
-            return (
-                numbered(event, state.hand_no, None) and event.cards is None
-                and player is not None and player == seat
-                and recorded is not None and recorded == amount
-                and total is not None and total == state.totals[seat] + amount
-            )  # fmt: skip
+            return is_payload(
+                event, state.hand_no, ABSENT, seat, amount=amount, total=state.totals[seat] + amount
+            )
         return False
 
 
@@ -132,5 +126,5 @@ def legal_play(state: HeartsState, event: Event) -> int:
     return -1
 
 
-#: The Hearts rules the registry hands out (:func:`replay.games.get_rules`).
-RULES: Final = FastHearts()
+#: Hearts' fast path, as the registry hands it out (:func:`replay.games.fast_path`).
+FAST: Final = FastHearts(RULES)

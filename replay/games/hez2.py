@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -51,8 +52,6 @@ from replay.model.specs import GameSpec, ScoreUnit
 from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
 
-# Constants are Final: compiled by mypyc, they are inlined or kept as C statics instead of
-# looked up in the module's dict. Tuples indexed by a variable are typed tuple[X, ...].
 RANKS: Final = "1234567SCR"
 SUITS: Final = "OCEB"
 SUIT_CODES: Final[tuple[str, ...]] = tuple(SUITS)
@@ -145,8 +144,7 @@ class Rule(RuleId):
 class Hez2State(SeatHandsState):
     """A Hez2 round between events.
 
-    Each seat's hand is a field of its own (see :class:`SeatHandsState`; ``hands`` lists
-    them): compiled, a native int, so a play or a draw allocates nothing. The other fields are
+    The hands are :class:`SeatHandsState`'s (``hand(seat)``, ``hands``). The other fields are
     immutable values.
     """
 
@@ -238,10 +236,6 @@ def payout_list(stakes: Sequence[int | None], places: Sequence[int]) -> list[int
 class Hez2(Game[Hez2State]):
     """The Hez2 rules of RULES.md."""
 
-    kind: ClassVar[str] = "hez2"
-    title: ClassVar[str] = "Hez2"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.RANKING
     due_rules: ClassVar[Mapping[str, RuleId]] = {
@@ -252,41 +246,6 @@ class Hez2(Game[Hez2State]):
         "answer the skip": Rule.ACE,
         "answer the draw": Rule.TWO,
         "declare a suit": Rule.SEVEN,
-    }
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "start_card": Category.CHANCE,
-        "card_drawn": Category.CHANCE,
-        "play": Category.DECISION,
-        "declare_suit": Category.DECISION,
-        "draw": Category.DECISION,
-        "accept_skip": Category.DECISION,
-        "accept_draw": Category.DECISION,
-        "skip": Category.RULING,
-        "forced_draw": Category.RULING,
-        "reshuffle": Category.RULING,
-        "player_out": Category.RULING,
-        "placed": Category.RULING,
-        "payout": Category.RULING,
-    }
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "deal": ("round", "player", "cards"),
-        "start_card": ("round", "card"),
-        "play": ("round", "player", "card"),
-        "declare_suit": ("round", "player", "suit"),
-        "draw": ("round", "player"),
-        "accept_skip": ("round", "player"),
-        "accept_draw": ("round", "player"),
-        "card_drawn": ("round", "player", "card"),
-        "skip": ("round", "player"),
-        "forced_draw": ("round", "player", "amount"),
-        "reshuffle": ("round", "cards", "amount"),
-        "player_out": ("round", "player", "amount"),
-        "placed": ("round", "player", "amount"),
-        "payout": ("player", "amount"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
@@ -456,7 +415,7 @@ class Hez2(Game[Hez2State]):
     ) -> RuleViolation | None:
         """HEZ2-RANKING: a decision or a card recorded after the round ended (the places, the
         payouts and the end are due)."""
-        if state.stage != END or self.categories.get(event.type) not in _PLAY_CATEGORIES:
+        if state.stage != END or self.event_types.get(event.type) not in _PLAY_CATEGORIES:
             return None
         return _refined(
             Rule.RANKING, f"{event.type} recorded after the round ended "
@@ -617,8 +576,6 @@ class Hez2(Game[Hez2State]):
             state.to_draw = 1
             state.stage = DRAW
             return self._settle_draw(state)
-        # Direct calls, the commonest first: compiled, a call through a table of functions
-        # goes through the Python call protocol (about 1,000 instructions).
         if kind == "declare_suit":
             self._reduce_declare(state, event)
         elif kind == "accept_draw":
@@ -1002,9 +959,6 @@ def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int 
     return list(stakes)
 
 
-RULES = Hez2()
-
-
 #: The rank labels and names of the Spanish deck.
 SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
     "1": ("1", "as"), "2": ("2", "dos"), "3": ("3", "tres"), "4": ("4", "cuatro"),
@@ -1063,12 +1017,47 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
 }
 
 SPEC: Final = GameSpec(
-    kind=Hez2.kind,
-    title=Hez2.title,
-    event_fields=Hez2.event_fields,
+    kind="hez2",
+    title="Hez2",
+    #: Every event type of the game (common ones included) and its category.
+    categories={
+        **COMMON_EVENT_TYPES,
+        "start_card": Category.CHANCE,
+        "card_drawn": Category.CHANCE,
+        "play": Category.DECISION,
+        "declare_suit": Category.DECISION,
+        "draw": Category.DECISION,
+        "accept_skip": Category.DECISION,
+        "accept_draw": Category.DECISION,
+        "skip": Category.RULING,
+        "forced_draw": Category.RULING,
+        "reshuffle": Category.RULING,
+        "player_out": Category.RULING,
+        "placed": Category.RULING,
+        "payout": Category.RULING,
+    },
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "deal": ("round", "player", "cards"),
+        "start_card": ("round", "card"),
+        "play": ("round", "player", "card"),
+        "declare_suit": ("round", "player", "suit"),
+        "draw": ("round", "player"),
+        "accept_skip": ("round", "player"),
+        "accept_draw": ("round", "player"),
+        "card_drawn": ("round", "player", "card"),
+        "skip": ("round", "player"),
+        "forced_draw": ("round", "player", "amount"),
+        "reshuffle": ("round", "cards", "amount"),
+        "player_out": ("round", "player", "amount"),
+        "placed": ("round", "player", "amount"),
+        "payout": ("player", "amount"),
+    },
     deck=DECK.order,
     faces=FACES,
-    players=tuple(range(Hez2.min_players, Hez2.max_players + 1)),
+    players=(2, 3, 4),
     options=("stakes", "dealer"),
     sample_players=4,
     view_schema=VIEW_SCHEMA,
@@ -1076,3 +1065,6 @@ SPEC: Final = GameSpec(
         "game", "place", ("player_out", "placed"), lower_is_better=True, thresholds=(0.1, 0.25, 0.5)
     ),
 )
+
+#: The rules of Hez2, registered under their kind.
+RULES: Final = register(Hez2(SPEC))

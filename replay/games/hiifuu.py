@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
 
+from replay.games import register
 from replay.games.base import (
     COMMON_EVENT_FIELDS,
     COMMON_EVENT_TYPES,
@@ -62,7 +63,6 @@ from replay.model.specs import GameSpec, ScoreUnit
 from replay.model.violation import LogRule, RuleId
 from replay.text import shown as shown_id
 
-# Constants are Final: compiled by mypyc, they are inlined instead of looked up.
 SUITS: Final = "RGBY"
 SUIT_NAMES: Final = ("red", "green", "blue", "yellow")
 ROUNDS: Final = 5
@@ -147,7 +147,7 @@ class Setup:
         '0b11111111111110000000000000'
         """
         values = self.values
-        return ((1 << values) - 1) << (suit * values)  # compiled: native, no table lookup
+        return ((1 << values) - 1) << (suit * values)
 
 
 #: The setup of a state not started yet (:meth:`Hiifuu.start` gives each game its own): a
@@ -174,10 +174,9 @@ class Rule(RuleId):
 class HiifuuState(SeatTrickState):
     """A Hiifuu game between events.
 
-    ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer (no tuple
-    rebuilt per play); :meth:`clone` copies them. Each seat's hand is a field of its own and
-    the trick is packed in a native int (see :class:`SeatTrickState`; ``hands`` and ``table``
-    list them): compiled, a play allocates nothing. The other fields are immutable.
+    ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer;
+    :meth:`clone` copies them. The hands and the trick on the table are
+    :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The other fields are immutable.
     """
 
     setup: Setup  # the game's fixed setup
@@ -277,10 +276,7 @@ def play_card(state: HiifuuState, seat: int, card: int) -> None:
 
 def _all_discarded(discards: list[int]) -> bool:
     """Whether every seat has discarded (``-1``: not yet)."""
-    for discard in discards:  # noqa: SIM110 (a loop compiles to tighter code)
-        if discard < 0:
-            return False
-    return True
+    return all(discard >= 0 for discard in discards)
 
 
 def round_score(state: HiifuuState, seat: int) -> int:
@@ -294,10 +290,6 @@ def round_score(state: HiifuuState, seat: int) -> int:
 class Hiifuu(Game[HiifuuState]):
     """The Hiifuu rules of RULES.md."""
 
-    kind: ClassVar[str] = "hiifuu"
-    title: ClassVar[str] = "Hiifuu"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 6
     turn_rule: ClassVar[RuleId] = Rule.TURN
     end_rule: ClassVar[RuleId] = Rule.END
     due_rules: ClassVar[Mapping[str, RuleId]] = {
@@ -306,31 +298,6 @@ class Hiifuu(Game[HiifuuState]):
         "deal": Rule.SETUP,
         "discard": Rule.SETUP,
         "play": Rule.TURN,
-    }
-    event_types: ClassVar[Mapping[str, Category]] = {
-        **COMMON_EVENT_TYPES,
-        "first_leader": Category.CHANCE,
-        "tokens": Category.CHANCE,
-        "discard": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "token_taken": Category.RULING,
-        "token_covered": Category.RULING,
-        "round_scored": Category.RULING,
-    }
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        **COMMON_EVENT_FIELDS,
-        "first_leader": ("round", "player"),
-        "tokens": ("round", "values"),
-        "deal": ("round", "player", "cards"),
-        "discard": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "total"),
-        "token_taken": ("round", "player", "target", "amount"),
-        "token_covered": ("round", "player", "target", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
     }
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
 
@@ -500,7 +467,7 @@ class Hiifuu(Game[HiifuuState]):
             self._verify_unstated_tokens(state, number, values)
             return
         expected = state.setup.tokens[number - 1]
-        if values != expected and tuple(sorted(values)) != expected:  # sorted: a generic call
+        if values != expected and tuple(sorted(values)) != expected:
             raise RuleViolation(
                 Rule.TOKENS,
                 f"round {number} lays out tokens {_join(values)}, the game's tokens for it "
@@ -897,7 +864,7 @@ class Hiifuu(Game[HiifuuState]):
 # --------------------------------------------------------------------- helpers
 def _fixed_setup(setup: Mapping[str, Any]) -> Setup:
     """The fixed setup of a game from its ``game_start`` data, its seats counted."""
-    n = check_players(setup, Hiifuu.min_players, Hiifuu.max_players, Rule.SETUP)
+    n = check_players(setup, min(SPEC.players), max(SPEC.players), Rule.SETUP)
     return _parse_setup(setup, n)
 
 
@@ -946,9 +913,6 @@ def _token_round(values: object) -> tuple[int, ...] | None:
 
 def _join(values: Sequence[int]) -> str:
     return " ".join(map(str, values)) or "(none)"
-
-
-RULES = Hiifuu()
 
 
 #: The plug-in contract of Hiifuu (:mod:`replay.model.specs`). Its deck depends on the table
@@ -1007,12 +971,37 @@ VIEW_SCHEMA: Final[Mapping[str, Any]] = {
 }
 
 SPEC: Final = GameSpec(
-    kind=Hiifuu.kind,
-    title=Hiifuu.title,
-    event_fields=Hiifuu.event_fields,
+    kind="hiifuu",
+    title="Hiifuu",
+    #: Every event type of the game (common ones included) and its category.
+    categories={
+        **COMMON_EVENT_TYPES,
+        "first_leader": Category.CHANCE,
+        "tokens": Category.CHANCE,
+        "discard": Category.DECISION,
+        "play": Category.DECISION,
+        "trick_won": Category.RULING,
+        "token_taken": Category.RULING,
+        "token_covered": Category.RULING,
+        "round_scored": Category.RULING,
+    },
+    #: The fields each event type carries besides its position (``ts`` on any event):
+    #: another field set is a fault, in the store's checks and the audit alike.
+    event_fields={
+        **COMMON_EVENT_FIELDS,
+        "first_leader": ("round", "player"),
+        "tokens": ("round", "values"),
+        "deal": ("round", "player", "cards"),
+        "discard": ("round", "player", "cards"),
+        "play": ("round", "trick", "player", "card"),
+        "trick_won": ("round", "trick", "player", "cards", "total"),
+        "token_taken": ("round", "player", "target", "amount"),
+        "token_covered": ("round", "player", "target", "amount"),
+        "round_scored": ("round", "player", "amount", "total"),
+    },
     deck=None,
     faces=decks.Deck("last", decks.colours("diamond"), {}, "{suit} {rank}"),
-    players=tuple(range(Hiifuu.min_players, Hiifuu.max_players + 1)),
+    players=(4, 5, 6),
     variants=VARIANTS,
     options=("tokens",),
     sample_players=5,
@@ -1021,3 +1010,6 @@ SPEC: Final = GameSpec(
         "round", "tokens", ("round_scored",), lower_is_better=False, thresholds=(0.25, 0.75, 2.0)
     ),
 )
+
+#: The rules of Hiifuu, registered under their kind.
+RULES: Final = register(Hiifuu(SPEC))

@@ -34,11 +34,21 @@ from mypy_extensions import mypyc_attr
 
 from replay.games.checks import describe_payload
 from replay.games.state import GameState, S
-from replay.model.events import COMPILED, Category, Event, same_payload
+from replay.model.events import Category, Event, same_payload
+from replay.model.specs import GameSpec
 from replay.model.violation import LogRule, RuleId
 from replay.model.violation import (
     RuleViolation as RuleViolation,  # re-exported: part of the protocol
 )
+
+
+def apply_in_place(rules: Rules[S], state: S, event: Event) -> S:
+    """:meth:`Rules.apply` without the copy, for a state nobody else holds (bulk replay, audit,
+    simulation): the same reducer; returns the state to use next."""
+    new = rules.reduce(state, event)
+    new.seq = event.seq + 1
+    new.last = event
+    return new
 
 
 class Phase(StrEnum):
@@ -50,15 +60,16 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(slots=True, init=False)
 class Due:
-    """The next thing a game waits for (see the module docstring)."""
+    """The next thing a game waits for (see the module docstring). A value: never changed
+    once made (:data:`OVER` and the games' constants are shared)."""
 
     phase: Phase
-    seats: tuple[int, ...] = ()
-    ruling: Event | None = None
-    rule: RuleId | None = None
-    what: str = ""
+    seats: tuple[int, ...]
+    ruling: Event | None
+    rule: RuleId | None
+    what: str
 
     def __init__(
         self,
@@ -68,20 +79,11 @@ class Due:
         rule: RuleId | None = None,
         what: str = "",
     ) -> None:
-        if not COMPILED:
-            set_field = object.__setattr__
-            set_field(self, "phase", phase)
-            set_field(self, "seats", seats)
-            set_field(self, "ruling", ruling)
-            set_field(self, "rule", rule)
-            set_field(self, "what", what)
-            return
-        # Compiled, mypyc writes the fields directly (see Event.__init__).
-        self.phase = phase  # type: ignore[misc]
-        self.seats = seats  # type: ignore[misc]
-        self.ruling = ruling  # type: ignore[misc]
-        self.rule = rule  # type: ignore[misc]
-        self.what = what  # type: ignore[misc]
+        self.phase = phase
+        self.seats = seats
+        self.ruling = ruling
+        self.rule = rule
+        self.what = what
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and copied) through the constructor, the same in both builds."""
@@ -117,15 +119,6 @@ class Rules(ABC, Generic[S]):
     """One game's rules: the state after ``game_start``, what is due, the checks and the
     reducer."""
 
-    kind: ClassVar[str]
-    title: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    #: Every event type of the game (common ones included) and its category.
-    event_types: ClassVar[Mapping[str, Category]]
-    #: The optional fields each event type carries (``ts`` is allowed on every event); a type
-    #: left out, or a game that declares none, is not checked (:mod:`replay.model.fields`).
-    event_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: The game's rule IDs (as in RULES.md), besides the LOG-* integrity rules.
     rule_ids: ClassVar[tuple[RuleId, ...]]
     #: The rule cited when a decision is made by a seat whose turn it is not.
@@ -141,11 +134,19 @@ class Rules(ABC, Generic[S]):
     #: search (:mod:`replay.corpus.disputes`) does not look for them.
     not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset()
 
-    def __init__(self) -> None:
-        #: ``event_types`` as an instance dict: compiled, read without a class lookup.
-        self.categories: dict[str, Category] = dict(self.event_types)
-        #: The decision and ruling types as sets: compiled, a set lookup costs about 80
-        #: instructions, the dict's ``get`` 130 (for the games' per-event checks).
+    def __init__(self, spec: GameSpec) -> None:
+        #: What the game declares to the rest of replay (:class:`~replay.model.specs.GameSpec`):
+        #: its kind, title, player counts, event types and their fields, deck...
+        self.spec = spec
+        self.kind = spec.kind
+        self.title = spec.title
+        self.min_players = min(spec.players)
+        self.max_players = max(spec.players)
+        #: Every event type of the game (common ones included) and its category.
+        self.event_types: dict[str, Category] = dict(spec.categories)
+        #: The optional fields each event type carries (``ts`` is allowed on every event).
+        self.event_fields = spec.event_fields
+        #: The decision and ruling types.
         self.decision_types = self._types_of(Category.DECISION)
         self.ruling_types = self._types_of(Category.RULING)
 
@@ -161,15 +162,6 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def due(self, state: S) -> Due:
         """What the game waits for next."""
-
-    def is_due_ruling(self, state: S, event: Event) -> bool:
-        """Whether ``event`` is exactly the ruling due now (``due(state)`` is a ruling and
-        ``same_payload(event, due.ruling)``), answered without building the expected event.
-
-        The fast path for a correct ruling; a game may answer False whenever unsure (the general
-        path then decides and words the finding). The default always answers False.
-        """
-        return False
 
     @abstractmethod
     def verify_decision(self, state: S, event: Event) -> None:
@@ -219,11 +211,9 @@ class Rules(ABC, Generic[S]):
         """Raise :class:`RuleViolation` unless ``event`` may be recorded next in ``state``."""
         if event.seq != state.seq:
             raise RuleViolation(LogRule.SEQUENCE, f"expected seq {state.seq}, got {event.seq}")
-        category = self.categories.get(event.type)
+        category = self.event_types.get(event.type)
         if category is None:
             raise RuleViolation(LogRule.ORDER, f"unknown {self.kind} event type {event.type!r}")
-        if category is Category.RULING and self.is_due_ruling(state, event):
-            return  # the ruling due, recorded as the rules give it
         due = self.due(state)
         if due.phase is Phase.OVER:
             raise RuleViolation(LogRule.AFTER_END, f"{event.type} after the end of the game")
@@ -351,46 +341,3 @@ class Rules(ABC, Generic[S]):
         """Verify, then apply."""
         self.verify(state, event)
         return self.apply(state, event)
-
-    def apply_in_place(self, state: S, event: Event) -> S:
-        """:meth:`apply` without the copy, for a state nobody else holds (bulk replay, audit).
-
-        The same reducer runs; only the snapshot is skipped. Returns the state to use next.
-        """
-        new = self.reduce(state, event)
-        new.seq = event.seq + 1
-        new.last = event
-        return new
-
-    def advance(self, state: S, event: Event) -> bool:
-        """:meth:`verify` then :meth:`apply_in_place` in one pass, for the events a game makes
-        cheap (a legal play...): True when ``event`` was legal and ``state`` now includes it.
-
-        False, with ``state`` untouched, leaves the event to the general path. The default
-        always answers False.
-
-        The bulk audit hands it one scratch event overwritten row by row
-        (``replay.audit.check.audit_clean_rows``): ``advance`` must not keep ``event`` anywhere but
-        in ``state.last`` (which the audit resets before any other call), nor read
-        ``state.last`` (by then it may hold ``event`` itself).
-        """
-        return False
-
-    def verify_dealt(self, state: S, event: Event) -> bool:
-        """Verify a deal, pass or discard (or the like: cards or tokens handed out) where one
-        is due, as :meth:`verify` does minus ``due()`` (the sequence number is the caller's to
-        check): True when checked, False (nothing checked) for any other event. The default
-        checks nothing."""
-        return False
-
-    def advance_dealt(self, state: S, event: Event) -> bool:
-        """The :meth:`advance` of what :meth:`verify_dealt` checks: True when ``event`` was
-        sound and is applied in place; False, with ``state`` untouched, otherwise (a fault is
-        raised again, refined, by :meth:`verify`)."""
-        try:
-            if not self.verify_dealt(state, event):
-                return False
-        except RuleViolation:
-            return False
-        self.reduce(state, event)
-        return True

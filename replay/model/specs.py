@@ -22,9 +22,12 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from replay.model.decks import Deck
+
+if TYPE_CHECKING:
+    from replay.model.events import Category
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +53,11 @@ class GameSpec:
 
     kind: str  # the ``kind`` column of its events: ``hearts``
     title: str  # how screens name it: ``Hearts``
-    #: Per event type, the optional fields its events carry (``ts`` is allowed everywhere);
-    #: the keys are the game's event types.
+    #: Every event type of the game (``game_start``, ``deal`` and ``game_end`` included) and
+    #: its category (a decision, a chance event, a ruling or the setup).
+    categories: Mapping[str, Category]
+    #: Per event type, the optional fields its events carry (``ts`` is allowed everywhere); a
+    #: type left out is not checked (:mod:`replay.model.fields`).
     event_fields: Mapping[str, tuple[str, ...]]
     #: The card codes of its deck, checked by the store's ingest (LOG-CARD); None when the
     #: deck depends on the table (the rules check the cards then).
@@ -76,7 +82,7 @@ class GameSpec:
     @property
     def event_types(self) -> frozenset[str]:
         """The event types the game knows."""
-        return frozenset(self.event_fields)
+        return frozenset(self.categories)
 
 
 class Catalog(Protocol):

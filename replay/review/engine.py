@@ -20,6 +20,7 @@ from replay.audit import audit_game
 from replay.audit.parallel import fork_context
 from replay.games import get_rules
 from replay.games.base import Game
+from replay.games.fast import apply_in_place
 from replay.games.hidden import HiddenSampler, sampler_for
 from replay.model.events import Category, Event
 from replay.model.specs import ScoreUnit
@@ -242,7 +243,7 @@ def _positions(
         event = events[i]
         if review is not None and review.stopped_at is not None and event.seq >= review.stopped_at:
             return
-        is_decision = rules.categories.get(event.type) is Category.DECISION
+        is_decision = rules.event_types.get(event.type) is Category.DECISION
         if is_decision and (seats is None or event.player in seats):
             yield i, state, unit_state, unit_index
         state = rules.apply(state, event)
@@ -346,7 +347,7 @@ class Judge:
                     results.append(value)
                 continue
             for results, move in zip(out, moves, strict=True):
-                after = self.rules.apply_in_place(world.clone(), move)
+                after = apply_in_place(self.rules, world.clone(), move)
                 results.append(self.evaluator.value(after, seat, random.Random(stream)))
         return out
 
@@ -364,9 +365,9 @@ class Judge:
         bears on what follows)."""
         log = self.sampler.sample(events[:i], seat, rng)
         state = unit_state.clone()
-        apply = self.rules.apply_in_place
+        rules = self.rules
         for event in log[unit_index:i]:
-            state = apply(state, event)
+            state = apply_in_place(rules, state, event)
         return state
 
 

@@ -116,7 +116,7 @@ def game_plays(
         except Exception:  # a faulty log: what came before it is judged
             break
         seat = event.player
-        if rules.categories.get(event.type) is Category.DECISION and seat is not None:
+        if rules.event_types.get(event.type) is Category.DECISION and seat is not None:
             legal = rules.legal_decisions(state, seat)
             if len(legal) > 1:
                 honest = bot(state, seat, random.Random(f"{event.game_id}/{event.seq}"))

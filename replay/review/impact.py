@@ -36,6 +36,7 @@ from replay.audit import Finding, audit_game
 from replay.engine import walk
 from replay.games import get_rules
 from replay.games.base import Game, Phase, RuleViolation, describe_payload
+from replay.games.fast import apply_in_place
 from replay.model.events import Category, Event
 from replay.review import DEFAULT_IMPACT_SAMPLES, DEFAULT_POLICY
 from replay.review.rollout import play_game
@@ -377,7 +378,7 @@ def _missing(recorded: Outcome | None, winners: frozenset[int] | None) -> str:
 def _corrected(rules: Game[Any], before: Any, applied: Event | None) -> Any:
     """The state the rollouts start from: the rules' event applied to (a copy of) the state
     before the finding; for an illegal decision, that state itself (the policy decides)."""
-    return before.clone() if applied is None else rules.apply_in_place(before.clone(), applied)
+    return before.clone() if applied is None else apply_in_place(rules, before.clone(), applied)
 
 
 def corrected_state(events: Sequence[Event], seq: int) -> Any | None:
@@ -393,7 +394,7 @@ def corrected_state(events: Sequence[Event], seq: int) -> Any | None:
 
 def _is_decision(rules: Game[Any], state: Any, finding: Finding) -> bool:
     """Whether the faulty event was an illegal decision (a legal one may take its place)."""
-    kind = rules.categories.get(str((finding.event_data or {}).get("type")))
+    kind = rules.event_types.get(str((finding.event_data or {}).get("type")))
     return kind is Category.DECISION and rules.due(state).phase is Phase.DECISION
 
 

@@ -39,6 +39,7 @@ from typing import Any
 from replay.engine.simulate import simulate_corpus
 from replay.games import get_rules
 from replay.games.base import Game, Phase
+from replay.games.fast import apply_in_place
 from replay.model.events import Category, Event
 from replay.review import DEFAULT_POLICY
 from replay.review.rollout import MAX_UNIT_EVENTS, next_event, score_unit
@@ -200,7 +201,7 @@ class _Walk:
 
     def step(self, state: Any, event: Event) -> Any:
         """Account for ``event`` (the next in the log) and return the state after it."""
-        category = self.rules.categories.get(event.type)
+        category = self.rules.event_types.get(event.type)
         if not self.luck:
             self.luck = [0.0] * state.n
         if self.before is not None and (
@@ -300,13 +301,12 @@ def rotated(
     """``state`` (changed in place) after ``block`` with each seat's dealt cards given to the
     seat ``shift`` places on (the block's other outcomes as they were), and the rulings due
     among and after them."""
-    apply = rules.apply_in_place
     for event in block:
         state = _rulings(rules, state, scoring)
         seat = event.player
         if seat is not None and event.cards:
             seat = (seat + shift) % state.n
-        state = apply(state, dataclasses.replace(event, player=seat, seq=state.seq))
+        state = apply_in_place(rules, state, dataclasses.replace(event, player=seat, seq=state.seq))
     return _rulings(rules, state, scoring)
 
 
@@ -315,7 +315,7 @@ def _rulings(rules: Game[Any], state: Any, scoring: Iterable[str]) -> Any:
         due = rules.due(state)
         if due.phase is not Phase.RULING or due.ruling is None or due.ruling.type in scoring:
             return state
-        state = rules.apply_in_place(state, due.ruling)
+        state = apply_in_place(rules, state, due.ruling)
     raise RuntimeError(f"{state.game_id}: over {MAX_BLOCK_EVENTS} rulings in a row")
 
 
@@ -338,7 +338,7 @@ def play_relative(
             if len(results) == state.n:
                 mean = sum(results.values()) / state.n
                 return [results[s] - mean for s in range(state.n)], chance
-        state = rules.apply_in_place(state, event)
+        state = apply_in_place(rules, state, event)
     raise RuntimeError(f"{state.game_id}: the unit did not end in a rollout from {state.seq}")
 
 
@@ -346,7 +346,6 @@ def sample_block(rules: Game[Any], state: Any, scoring: Iterable[str], rng: rand
     """``state`` (changed in place) after one draw of the chance block due in it: chance
     outcomes from ``rng`` and the rulings among them, up to the next decision, scoring ruling or
     the end of the game."""
-    apply = rules.apply_in_place
     for _ in range(MAX_BLOCK_EVENTS):
         due = rules.due(state)
         if due.phase is Phase.CHANCE:
@@ -357,7 +356,7 @@ def sample_block(rules: Game[Any], state: Any, scoring: Iterable[str], rng: rand
             event = due.ruling
         else:
             return state
-        state = apply(state, event)
+        state = apply_in_place(rules, state, event)
     raise RuntimeError(f"{state.game_id}: a chance block of over {MAX_BLOCK_EVENTS} events")
 
 

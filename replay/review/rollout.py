@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from replay.engine.simulate import SimulationError
 from replay.games.base import Bot, Game, Phase
+from replay.games.fast import apply_in_place
 from replay.model.events import Event
 from replay.model.specs import ScoreUnit, spec
 from replay.review import DEFAULT_POLICY
@@ -82,14 +83,13 @@ def play_unit(
 ) -> float:
     """Play on from ``state`` (changed in place) until a ruling of a type in ``scoring`` gives
     ``seat`` its result (the ``amount`` returned), with ``bots[s]`` deciding for seat ``s``."""
-    apply = rules.apply_in_place
     for _ in range(MAX_UNIT_EVENTS):
         event = next_event(rules, state, bots, rng)
         if event is None:
             break
         if event.player == seat and event.type in scoring:  # scoring types are rulings'
             return float(event.amount or 0)
-        state = apply(state, event)
+        state = apply_in_place(rules, state, event)
     raise SimulationError(f"{state.game_id}: seat {seat} got no result from step {state.seq}")
 
 
@@ -97,12 +97,11 @@ def play_game(rules: Game[Any], state: Any, policy: str, rng: random.Random) -> 
     """Play on from ``state`` (changed in place) to the end of the game, every seat played by
     the bot ``policy``, every chance outcome drawn from ``rng``: the final state."""
     bots = [rules.bots()[policy]] * state.n
-    apply = rules.apply_in_place
     for _ in range(MAX_GAME_EVENTS):
         event = next_event(rules, state, bots, rng)
         if event is None:
             return state
-        state = apply(state, event)
+        state = apply_in_place(rules, state, event)
     raise SimulationError(f"{state.game_id}: no end of the game from step {state.seq}")
 
 

@@ -50,7 +50,13 @@ def game_runs(store: EventStore, kind: str) -> GameRuns:
 
 
 def run_ids(column: Any) -> list[str]:
-    """The game id of each run of a (dictionary-encoded) column, in order."""
+    """The game id of each run of a (dictionary-encoded) column, in order.
+
+    >>> run_ids(pa.array(["a", "a", "b", "a", None, None, "c"]))
+    ['a', 'b', 'a', 'None', 'c']
+    >>> run_ids(pa.array(["a", "a", "b", "a", "c"]).dictionary_encode())
+    ['a', 'b', 'a', 'c']
+    """
     if not len(column):
         return []
     if pa.types.is_dictionary(column.type):
