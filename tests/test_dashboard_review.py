@@ -20,7 +20,7 @@ from replay.engine.cursor import Cursor
 from replay.games import get_rules
 from replay.model.events import Event
 from replay.review.engine import Settings, move_text, review_game
-from replay.review.exact import visible_loss
+from replay.review.exact import exact_play, visible_loss
 from tests.review_support import first_hand
 from tests.test_dashboard_app import Open, open_page, texts  # noqa: F401  (a fixture)
 
@@ -103,13 +103,15 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
 
 
 def last_choice_solved() -> tuple[int, int]:
-    """The seq of seat 2's last play with a choice, and its loss with all cards visible."""
+    """The seq of seat 2's last play with a choice, and its loss with all cards visible (only
+    the plays the review gives that loss for: few enough cards in hand for the solver)."""
     rules = get_rules("hearts")
     events = hand_events()
     state = rules.start(events[0])
     found: tuple[int, int] | None = None
     for event in events[1:]:
-        if event.player == SEAT and event.type == "play" and rules.legal_decisions(state, SEAT)[1:]:
+        chooses = event.player == SEAT and rules.legal_decisions(state, SEAT)[1:]
+        if chooses and exact_play("hearts", state, event, visible=True):
             loss = visible_loss(state, event)
             assert loss is not None
             found = (event.seq, loss)
