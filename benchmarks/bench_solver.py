@@ -24,7 +24,7 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from replay import engine_build
@@ -36,26 +36,34 @@ from replay.review.rollout import Rollouts
 from replay.solver import card_losses, solve
 
 
-def trick_starts(kind: str, cards: int, count: int, seed: int) -> Iterator[Any]:
-    """``count`` states of simulated four-player games at a trick's start with ``cards`` cards
-    in the leader's hand (one a scoring unit, each from its own game)."""
+def positions(
+    kind: str, cards: int, count: int, seed: int, prefix: str, wanted: Callable[[Any, int], bool]
+) -> Iterator[Any]:
+    """``count`` states of simulated four-player games where the seat to play a card holds
+    ``cards`` cards and ``wanted(state, seat)`` holds (one a scoring unit, each from its own
+    game)."""
     rules = get_rules(kind)
     rng = random.Random(seed)
     game = 0
     made = 0
     while made < count:
-        events = simulate_game(rules, f"b{game}", players=4, seed=rng.randrange(1 << 30))
+        events = simulate_game(rules, f"{prefix}{game}", players=4, seed=rng.randrange(1 << 30))
         game += 1
         state = rules.start(events[0])
         for event in events[1:]:
             seat = event.player
-            if event.type == "play" and not state.table and seat is not None:
+            if event.type == "play" and seat is not None:
                 held = bin(state.hand(seat)).count("1")
-                if held == cards:
+                if held == cards and wanted(state, seat):
                     yield state
                     made += 1
                     break
             state = rules.apply(state, event)
+
+
+def trick_starts(kind: str, cards: int, count: int, seed: int) -> Iterator[Any]:
+    """``count`` states at a trick's start with ``cards`` cards in the leader's hand."""
+    return positions(kind, cards, count, seed, "b", lambda state, seat: not state.table)
 
 
 def timed(kind: str, cards: int, count: int, seed: int) -> str:
@@ -97,25 +105,16 @@ def annotate_hand(seed: int, max_cards: int | None) -> str:
 
 
 def decisions(kind: str, cards: int, count: int, seed: int) -> Iterator[Any]:
-    """``count`` states of simulated four-player games where the seat to play holds ``cards``
-    cards and has a choice (one a scoring unit, each from its own game)."""
+    """``count`` states where the seat to play holds ``cards`` cards and has a choice."""
     rules = get_rules(kind)
-    rng = random.Random(seed)
-    game = 0
-    made = 0
-    while made < count:
-        events = simulate_game(rules, f"r{game}", players=4, seed=rng.randrange(1 << 30))
-        game += 1
-        state = rules.start(events[0])
-        for event in events[1:]:
-            seat = event.player
-            if event.type == "play" and seat is not None:
-                held = bin(state.hand(seat)).count("1")
-                if held == cards and len(rules.legal_decisions(state, seat)) > 1:
-                    yield state
-                    made += 1
-                    break
-            state = rules.apply(state, event)
+    return positions(
+        kind,
+        cards,
+        count,
+        seed,
+        "r",
+        lambda state, seat: len(rules.legal_decisions(state, seat)) > 1,
+    )
 
 
 def solver_or_rollouts(kind: str, cards: int, count: int, seed: int) -> str:
