@@ -65,8 +65,8 @@ def _finding(game: GameAudit, event: Event | None, seq: int, violation: RuleViol
     ``Presentation.view`` gives it (its ``step`` is set here, its ``last_step`` by
     :func:`_last_step`)."""
     wanted = violation.expected
-    if view is not None:
-        view = {**view, "step": seq - 1, "last_step": seq - 1}
+    if view is not None:  # the finding's own (a new one per step), completed in place
+        view["step"] = view["last_step"] = seq - 1
     return Finding(
         game_id=game.game_id,
         kind=game.kind,

@@ -15,7 +15,7 @@ from typing import Any, Generic
 
 from mypy_extensions import mypyc_attr, trait
 
-from replay.games.rules import Due
+from replay.games.rules import Due, Phase
 from replay.games.state import S
 from replay.model.events import Event
 
@@ -72,7 +72,7 @@ def due_words(due: Due, over: bool, idle: str = " due") -> str:
     1,2``, or (no seat acts) ``X`` and ``idle``."""
     if over:
         return "over"
-    if due.phase.value == "ruling":
+    if due.phase is Phase.RULING:
         return f"ruling {due.what} due"
     if due.seats:
         return f"{due.what} by seat {','.join(map(str, due.seats))}"
