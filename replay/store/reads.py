@@ -27,7 +27,7 @@ from replay.words import did_you_mean
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """One row of :meth:`EventStore.list_games`."""
+    """One row of :meth:`StoreReads.list_games`."""
 
     game_id: str
     kind: str
@@ -41,7 +41,7 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class KindInfo:
-    """Figures of one game kind in :meth:`EventStore.info`."""
+    """Figures of one game kind in :meth:`StoreReads.info`."""
 
     kind: str
     games: int
