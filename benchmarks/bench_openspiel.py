@@ -4,7 +4,7 @@ Run (OpenSpiel is an optional extra, never needed by the tests: ``.venv/bin/pip 
 'open_spiel==2.0.2'`` or ``pip install -e '.[dev,bench]'``)::
 
     make native && PYTHONPATH=build/native .venv/bin/python benchmarks/bench_openspiel.py \
-        [--games N] [--rounds R] [--bots B]
+        [--games N] [--rounds R] [--bots B] [--option NAME=VALUE]
 
 It simulates N Hearts games with replay's bots, cuts them into hands, and replays every hand
 in both engines from the same input, prepared before the clock starts:
@@ -22,7 +22,8 @@ in both engines from the same input, prepared before the clock starts:
 Both are timed by CPU time (``time.process_time``), R rounds alternated, the median kept.
 Before timing, an untimed cross-check walks every hand in both engines: the seat to move, the
 set of legal cards at every play (replay's ``Rules.legal_decisions`` against OpenSpiel's
-``legal_actions``), each trick's winner and points, and the hand's scores. OpenSpiel's rules
+``legal_actions``), each trick's winner (the last one's is in the scores) and the hand's
+scores. OpenSpiel's rules
 options are set to RULES.md where it has one (``qs_breaks_hearts`` off: the queen of spades
 does not break hearts); the differences it cannot express are printed. Exit status 1 when the
 engines disagree on any hand.
@@ -208,10 +209,10 @@ def binding_seconds(game: Any, calls: int) -> float:
     return time.process_time() - start
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--bots", default="random,heuristic", help="bots cycled over the seats")
     parser.add_argument(
         "--option",
@@ -219,28 +220,25 @@ def main() -> None:
         default=[],
         help="an OpenSpiel hearts option, e.g. qs_breaks_hearts=true (its default; repeatable)",
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def openspiel_hearts(overrides: Sequence[str]) -> Any:
+    """OpenSpiel's Hearts with RULES.md's options, and ``NAME=VALUE`` overrides."""
     try:
         import pyspiel
     except ImportError:
         sys.exit("OpenSpiel is not installed: .venv/bin/pip install 'open_spiel==2.0.2'")
     options = dict(OPENSPIEL_RULES)
-    for option in args.option:
+    for option in overrides:
         name, _, value = option.partition("=")
         options[name] = value.lower() in ("1", "true", "yes")
-    game = pyspiel.load_game("hearts", options)
-    bots = tuple(args.bots.split(","))
-    rules = get_rules("hearts")
-    corpus = [
-        simulate_game(rules, f"os{i}", players=4, seed=i, bots=bots) for i in range(args.games)
-    ]
-    hands = [hand for events in corpus for hand in hands_of(events)]
-    events = sum(len(g) for g in corpus)
-    decisions = sum(len(h.decisions) for h in hands)
-    actions = decisions + sum(len(h.chance) for h in hands)
-    replay_decisions = sum(e.type in ("pass", "play") for g in corpus for e in g)
-    print(f"replay engine: {engine_build()}; OpenSpiel {pyspiel.__version__} hearts {game}")
-    print(f"{args.games} games ({bots}), {len(hands)} hands, {events:,} events")
+    print(f"replay engine: {engine_build()}; OpenSpiel {pyspiel.__version__}")
+    return pyspiel.load_game("hearts", options)
+
+
+def print_cross_check(game: Any, hands: Sequence[Hand]) -> bool:
+    """Print where the engines disagree (the first 20) and how many hands agree; whether all."""
     faults = cross_check(game, hands)
     for number, fault in faults[:20]:
         print(f"disagreement: hand {number}, {fault}")
@@ -248,31 +246,56 @@ def main() -> None:
     print(f"cross-check: {agree} of {len(hands)} hands agree (seat to move, legal cards, "
           "trick winners, scores)")  # fmt: skip
     print("not expressed in OpenSpiel:", *(f"  - {d}" for d in DIFFERENCES), sep="\n")
+    return not faults
+
+
+def print_timings(
+    game: Any, corpus: Sequence[Sequence[Event]], hands: Sequence[Hand], rounds: int
+) -> None:
+    """Time both engines, ``rounds`` rounds alternated, and print the medians."""
     seconds: dict[str, list[float]] = {"replay": [], "cpp": [], "python": []}
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         seconds["replay"].append(replay_seconds(corpus))
         seconds["cpp"].append(openspiel_seconds(game, hands, in_cpp=True))
         seconds["python"].append(openspiel_seconds(game, hands, in_cpp=False))
     mine, cpp, python = (statistics.median(seconds[k]) for k in ("replay", "cpp", "python"))
-    call = binding_seconds(game, 200_000) / 200_000
-    calls = actions + 2 * len(hands)  # each action, a new state and the end test a hand
-    print(f"CPU time, median of {args.rounds} alternated rounds "
-          f"({replay_decisions:,} decisions in replay, a pass one; {decisions:,} in OpenSpiel, "
-          "a pass three):")  # fmt: skip
+    events = sum(len(g) for g in corpus)
+    ours = sum(e.type in ("pass", "play") for g in corpus for e in g)
+    theirs = sum(len(h.decisions) for h in hands)
+    actions = theirs + sum(len(h.chance) for h in hands)
+    print(f"CPU time, median of {rounds} alternated rounds ({ours:,} decisions in replay, a "
+          f"pass one; {theirs:,} in OpenSpiel, a pass three):")  # fmt: skip
     print(f"{'':<36}{'hands/s':>9}{'events/s':>12}{'decisions/s':>13}{'replay is':>11}")
     rows = (
-        ("replay, check=True", mine, events, replay_decisions),
-        ("OpenSpiel, checked in C++", cpp, actions, decisions),
-        ("OpenSpiel, legal_actions() + apply", python, actions, decisions),
+        ("replay, check=True", mine, events, ours),
+        ("OpenSpiel, checked in C++", cpp, actions, theirs),
+        ("OpenSpiel, legal_actions() + apply", python, actions, theirs),
     )
     for name, took, steps, chosen in rows:
         print(f"{name:<36}{len(hands) / took:>9,.0f}{steps / took:>12,.0f}"
               f"{chosen / took:>13,.0f}{took / mine:>10.1f}x")  # fmt: skip
+    call = binding_seconds(game, 200_000) / 200_000
+    calls = actions + 2 * len(hands)  # each action, a new state and the end test a hand
     print(f"OpenSpiel's events are its actions (chance outcomes and decisions). Its Python "
           f"binding: {call * 1e9:.0f} ns a trivial call; {calls:,} calls checked in C++ "
-          f"(about {call * calls / cpp:.0%} of that time), {calls + decisions:,} with "
-          f"legal_actions() (about {call * (calls + decisions) / python:.0%})")  # fmt: skip
-    sys.exit(1 if faults else 0)
+          f"(about {call * calls / cpp:.0%} of that time), {calls + theirs:,} with "
+          f"legal_actions() (about {call * (calls + theirs) / python:.0%})")  # fmt: skip
+
+
+def main() -> None:
+    args = arguments()
+    game = openspiel_hearts(args.option)
+    bots = tuple(args.bots.split(","))
+    rules = get_rules("hearts")
+    corpus = [
+        simulate_game(rules, f"os{i}", players=4, seed=i, bots=bots) for i in range(args.games)
+    ]
+    hands = [hand for events in corpus for hand in hands_of(events)]
+    print(f"{game}: {args.games} games ({','.join(bots)} bots), {len(hands)} hands, "
+          f"{sum(len(g) for g in corpus):,} events")  # fmt: skip
+    agreed = print_cross_check(game, hands)
+    print_timings(game, corpus, hands, args.rounds)
+    sys.exit(0 if agreed else 1)
 
 
 if __name__ == "__main__":
