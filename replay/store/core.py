@@ -98,6 +98,7 @@ class StoreCore:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
+        """The store lock (``_store.lock``), held by every writer of the table."""
         try:
             fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
