@@ -18,7 +18,7 @@ from replay.cli import app
 from replay.games import get_rules
 from replay.review.luck import checked_luck, game_luck, load_model
 from replay.store import EventStore
-from tests.luck_support import careless_bot, corpus, paired
+from tests.luck_support import careless_bot, corpus, paired, play_streams
 
 RUNNER = CliRunner()
 
@@ -73,6 +73,22 @@ def test_adjusted_results_tell_a_careless_seat_with_fewer_rounds() -> None:
     assert len(raw) > 100
     assert statistics.variance(raw) / statistics.variance(adjusted) > 1.2
     assert statistics.fmean(adjusted) < 0 and statistics.fmean(raw) < 0
+
+
+def test_the_luck_is_a_function_of_the_chance_outcomes_alone() -> None:
+    """Two Hearts games with the same deals (one chance stream) and other random choices by
+    careless seats: the first hand's luck is the same in both, its results are not. The luck
+    takes nothing of what the seats chose, so what it leaves is theirs; hence the ceiling of the
+    variance reduction (docs/review.md, "Why not 3x")."""
+    bots = [careless_bot("hearts", 0.5)] * 4
+    first, second = (
+        [r for r in game_luck(play_streams("hearts", 4, "g", "chance", f"play/{s}", bots))
+         if r.unit == 1]
+        for s in (1, 2)
+    )  # fmt: skip
+    assert [r.luck for r in first] == [r.luck for r in second]
+    assert any(r.luck != 0 for r in first)
+    assert [r.relative for r in first] != [r.relative for r in second]
 
 
 def test_draws_are_valued_by_the_hand_model() -> None:

@@ -170,7 +170,7 @@ def _luck(
 ) -> tuple[list[UnitLuck], str | None]:
     rules = get_rules(events[0].kind)
     state = rules.start(events[0])
-    walk = _Walk(rules, model or shipped_model(rules.kind, state.n, policy), draws, seed, policy)
+    walk = LuckWalk(rules, model or shipped_model(rules.kind, state.n, policy), draws, seed, policy)
     for event in events[1:]:
         if check:
             try:
@@ -181,8 +181,9 @@ def _luck(
     return walk.rows, None
 
 
-class _Walk:
-    """The walk through one log: chance blocks' luck per seat, rows per complete unit."""
+class LuckWalk:
+    """The walk through one log: chance blocks' luck per seat, rows per complete unit (a
+    variant of the method overrides how a block is valued, as the benchmarks do)."""
 
     def __init__(
         self, rules: Game[Any], model: ValueModel | None, draws: int, seed: int,
@@ -361,7 +362,7 @@ def sample_block(rules: Game[Any], state: Any, scoring: Iterable[str], rng: rand
 
 
 # --------------------------------------------------------------------- fitting V
-class _FitWalk(_Walk):
+class _FitWalk(LuckWalk):
     """A walk that keeps, for every block, each seat's hand after it (V's regressors), and
     pairs them with the unit's relative results once it is scored."""
 
