@@ -9,13 +9,16 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part
   luck-adjusted: means, standard deviations, the variance ratio (the factor by which fewer units
   tell the seat apart) and the units each needs for the mean to stand 2 standard errors from 0.
   The mean paired luck with its standard error (0 in expectation: the check of unbiasedness);
+  then the same with the luck weighted as the statistics weight it (``luck_weight`` over every
+  seat's rows);
 - ``ceiling``: the most any luck correction can reach in the ``variance`` tables without
   knowing the careless seat's policy (:func:`ceiling`);
 - ``decisions``: AIVAT's correction at the other seats' decisions with the reference policy,
   beside the deals-only luck: the careless seat told apart, and each seat's mean adjusted result
   (the bias where the seats do not play the policy);
 - ``bias``: ``--hands`` (10,000) Hearts hands, every seat the same careless bot: each seat's mean
-  luck-adjusted result, its standard error and their ratio;
+  luck-adjusted result (the whole luck taken out, and the luck weighted), its standard error
+  and their ratio;
 - ``speed``: CPU seconds of the luck of about ``--speed-hands`` Hearts hands (and a tenth as
   many Hez2 games) in one process, units per CPU second; then what ``replay reindex --luck``
   runs (``update_luck``) over a store of about ``--store-hands`` Hearts hands (20,000): with
@@ -27,6 +30,7 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import random
 import resource
@@ -44,7 +48,7 @@ from replay.games import get_rules
 from replay.games.base import Game
 from replay.games.fast import apply_in_place
 from replay.model.events import Category, Event
-from replay.review.luck import LuckWalk, UnitLuck, game_luck, play_relative
+from replay.review.luck import LuckWalk, UnitLuck, game_luck, luck_weight, play_relative
 from replay.review.rollout import score_unit
 from replay.store import EventStore
 
@@ -56,7 +60,7 @@ TABLES = {"hearts": (4, 300), "hiifuu": (4, 150), "fou": (5, 40), "hez2": (4, 60
 
 def variance(scale: float) -> None:
     print("kind    units  raw mean  raw sd  adj mean  adj sd  var ratio  units raw  units adj"
-          "  luck mean (se)")  # fmt: skip
+          "  luck mean (se)  weight  weighted: adj sd  var ratio  units adj")  # fmt: skip
     for kind, (players, games) in TABLES.items():
         heuristic = get_rules(kind).bots()["heuristic"]
         bots = [careless_bot(kind, 0.2)] + [heuristic] * (players - 1)
@@ -67,11 +71,22 @@ def variance(scale: float) -> None:
         ratio = statistics.variance(raw) / statistics.variance(adj)
         luck = [r - a for r, a in zip(raw, adj, strict=True)]
         luck_se = statistics.stdev(luck) / len(luck) ** 0.5
+        weight, shrunk = weighted(rows)
+        fewer, tell = statistics.variance(raw) / statistics.variance(shrunk), units_to_tell(shrunk)
         print(f"{kind:7} {len(raw):5} {statistics.fmean(raw):9.3f} {statistics.stdev(raw):7.3f} "
               f"{statistics.fmean(adj):9.3f} {statistics.stdev(adj):7.3f} {ratio:10.2f} "
               f"{units_to_tell(raw):10.0f} {units_to_tell(adj):10.0f}  "
-              f"{statistics.fmean(luck):+.3f} ({luck_se:.3f})")  # fmt: skip
+              f"{statistics.fmean(luck):+.3f} ({luck_se:.3f})  {weight:6.2f} "
+              f"{statistics.stdev(shrunk):16.3f} {fewer:10.2f} {tell:10.0f}")  # fmt: skip
     print("AIVAT (Burch et al. 2018, heads-up no-limit poker): 85% less spread, 6.7x variance")
+
+
+def weighted(rows: Sequence[UnitLuck], seat: int = 0) -> tuple[float, list[float]]:
+    """The luck's weight over every seat's rows (as the statistics give it) and ``seat``'s
+    paired difference with the luck so weighted."""
+    weight = luck_weight([r.relative for r in rows], [r.luck for r in rows])
+    shrunk = [dataclasses.replace(r, adjusted=r.relative - weight * r.luck) for r in rows]
+    return weight, paired(shrunk, seat, "adjusted")
 
 
 def ceiling(scale: float, replays: int = 6) -> None:
@@ -223,14 +238,20 @@ def bias(hands: int) -> None:
         rows += game_luck(g)
         if len(rows) >= 4 * hands:
             break
+    weight = luck_weight([r.relative for r in rows], [r.luck for r in rows])
+    print(f"the luck's weight over the {len(rows)} rows: {weight:.3f}")
     for seat in range(4):
-        adjusted = [r.adjusted for r in rows if r.seat == seat][:hands]
-        mean = statistics.fmean(adjusted)
-        error = statistics.stdev(adjusted) / len(adjusted) ** 0.5
-        raw = statistics.fmean([r.relative for r in rows if r.seat == seat][:hands])
-        ratio = abs(mean) / error
-        print(f"seat {seat}: {len(adjusted)} hands, raw mean {raw:+.3f}, adjusted mean "
-              f"{mean:+.3f}, standard error {error:.3f}, |mean|/se {ratio:.2f}")  # fmt: skip
+        mine = [r for r in rows if r.seat == seat][:hands]
+        raw = statistics.fmean([r.relative for r in mine])
+        for name, adjusted in (
+            ("adjusted", [r.adjusted for r in mine]),
+            ("weighted", [r.relative - weight * r.luck for r in mine]),
+        ):
+            mean = statistics.fmean(adjusted)
+            error = statistics.stdev(adjusted) / len(adjusted) ** 0.5
+            ratio = abs(mean) / error
+            print(f"seat {seat}: {len(adjusted)} hands, raw mean {raw:+.3f}, {name} mean "
+                  f"{mean:+.3f}, standard error {error:.3f}, |mean|/se {ratio:.2f}")  # fmt: skip
 
 
 def speed(hands: int, store_hands: int) -> None:

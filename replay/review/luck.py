@@ -98,6 +98,26 @@ class UnitLuck:
     blocks: int  # chance blocks in the unit
 
 
+# --------------------------------------------------------------------- the luck's weight
+def luck_weight(relative: Sequence[float], luck: Sequence[float]) -> float:
+    """The weight the statistics give the luck (``luck_units.sql`` computes the same per kind
+    and seat count): the least-squares slope of the relative results on the luck, kept within
+    [0, 1]; 1 where the luck does not vary. The luck has mean 0 whatever the weight, so the
+    weighted adjusted result ``relative - weight * luck`` keeps the result's expectation; the
+    slope is the weight that leaves it the least variance (the luck as a control variate).
+    Below 1 where V, the policy's playout, overstates what the deal does for the players
+    actually seated: random moves blur its effect."""
+    n = len(luck)
+    if n < 2:
+        return 1.0
+    mean_r, mean_l = sum(relative) / n, sum(luck) / n
+    spread = sum((x - mean_l) ** 2 for x in luck)
+    if spread == 0:
+        return 1.0
+    slope = sum((r - mean_r) * (x - mean_l) for r, x in zip(relative, luck, strict=True)) / spread
+    return min(1.0, max(0.0, slope))
+
+
 # --------------------------------------------------------------------- models
 def model_name(kind: str, players: int, policy: str = DEFAULT_POLICY) -> str:
     return f"{kind}-{players}-{policy}.json"
