@@ -24,6 +24,9 @@ seats played alike have a mean of 0; V is relative too.
   fitted on the policy's self-play (``python -m replay.review.luck fit``; the fits ship in
   ``replay/data/luck/``); its expectation the mean over ``draws`` draws of the block by the
   game's own ``sample_chance``.
+
+The statistics take out the luck times a weight (:func:`luck_weight`, the view ``luck_units``):
+the luck as a control variate, still unbiased, with less variance where V overstates the luck.
 """
 
 from __future__ import annotations
