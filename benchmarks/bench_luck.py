@@ -16,6 +16,7 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part
 - ``decisions``: AIVAT's correction at the other seats' decisions with the reference policy,
   beside the deals-only luck: the careless seat told apart, and each seat's mean adjusted result
   (the bias where the seats do not play the policy);
+- ``tried``: other values of chance (:func:`tried`);
 - ``bias``: ``--hands`` (10,000) Hearts hands, every seat the same careless bot: each seat's mean
   luck-adjusted result (the whole luck taken out, and the luck weighted), its standard error
   and their ratio;
@@ -48,7 +49,14 @@ from replay.games import get_rules
 from replay.games.base import Game
 from replay.games.fast import apply_in_place
 from replay.model.events import Category, Event
-from replay.review.luck import LuckWalk, UnitLuck, game_luck, luck_weight, play_relative
+from replay.review.luck import (
+    LuckWalk,
+    UnitLuck,
+    game_luck,
+    luck_weight,
+    play_relative,
+    shipped_model,
+)
 from replay.review.rollout import score_unit
 from replay.store import EventStore
 
@@ -231,6 +239,63 @@ def decisions(scale: float) -> None:
                       f"{', '.join(means)}")  # fmt: skip
 
 
+class _CarelessDealWalk(LuckWalk):
+    """The deal valued by ``playouts`` playouts of a careless policy (the heuristic bot random
+    ``share`` of the time) in every seat, the same streams for every rotation."""
+
+    def __init__(self, rules: Game[Any], share: float, playouts: int) -> None:
+        super().__init__(rules, None, 1, 0)
+        self.careless, self.count = careless_bot(rules.kind, share), playouts
+
+    def playouts(self, state: Any, name: str) -> list[float]:
+        bots, total = [self.careless] * state.n, [0.0] * state.n
+        for j in range(self.count):
+            rng = random.Random(f"{name}/{j}")
+            values, _ = play_relative(self.rules, state.clone(), bots, rng, self.scoring)
+            total = [t + v / self.count for t, v in zip(total, values, strict=True)]
+        return total
+
+
+def walk_rows(events: Sequence[Event], walk: LuckWalk) -> list[UnitLuck]:
+    state = walk.rules.start(events[0])
+    for event in events[1:]:
+        state = walk.step(state, event)
+    return walk.rows
+
+
+def tried(scale: float) -> None:
+    """Other values of chance: Hez2's draws by playouts (``--luck-playouts``; 150 games), and
+    the Hearts deal by a careless policy's playouts (60 games); the careless seat's table of
+    ``variance``, the variance ratio of its paired difference with the whole luck and with the
+    luck weighted, beside the shipped method on the same games."""
+    print("tried: other values of chance (the careless seat's paired difference)")
+    hez2, hearts = get_rules("hez2"), get_rules("hearts")
+    variants: list[tuple[str, int, Any]] = [
+        ("hez2 shipped (hand model)", 150, lambda: LuckWalk(hez2, shipped_model("hez2", 4), 16, 0)),
+        ("hez2 draws: 16 draws x 1 playout", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=1)),
+        ("hez2 draws: 16 draws x 4 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=4)),
+        ("hez2 draws: 8 draws x 8 playouts", 150, lambda: LuckWalk(hez2, None, 8, 0, playouts=8)),
+        ("hearts shipped (policy playout)", 60, lambda: LuckWalk(hearts, None, 16, 0)),
+        ("hearts deal: random 10%, 8 playouts", 60, lambda: _CarelessDealWalk(hearts, 0.1, 8)),
+        ("hearts deal: random 10%, 16 playouts", 60, lambda: _CarelessDealWalk(hearts, 0.1, 16)),
+        ("hearts deal: random 20%, 8 playouts", 60, lambda: _CarelessDealWalk(hearts, 0.2, 8)),
+    ]  # fmt: skip
+    for name, games, walk in variants:
+        kind = name.split()[0]
+        heuristic = get_rules(kind).bots()["heuristic"]
+        bots = [careless_bot(kind, 0.2)] + [heuristic] * 3
+        start = time.process_time()
+        rows = [
+            r for g in corpus(kind, int(games * scale), 11, 4, bots) for r in walk_rows(g, walk())
+        ]
+        raw, adj = paired(rows, 0, "relative"), paired(rows, 0, "adjusted")
+        weight, shrunk = weighted(rows)
+        whole = statistics.variance(raw) / statistics.variance(adj)
+        print(f"  {name:38} {len(raw):5} units: whole {whole:.2f}, weight {weight:.2f} "
+              f"{statistics.variance(raw) / statistics.variance(shrunk):.2f} "
+              f"({time.process_time() - start:.1f} CPU s)")  # fmt: skip
+
+
 def bias(hands: int) -> None:
     bots = [careless_bot("hearts", 0.2)] * 4
     rows = []
@@ -293,7 +358,7 @@ def _children_cpu() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    known = ["variance", "ceiling", "decisions", "bias", "speed"]
+    known = ["variance", "ceiling", "decisions", "tried", "bias", "speed"]
     parser.add_argument("--part", action="append", choices=known)
     parser.add_argument("--scale", type=float, default=1.0, help="of the variance corpora")
     parser.add_argument("--hands", type=int, default=10_000)
@@ -308,6 +373,8 @@ def main() -> None:
         ceiling(args.scale)
     if "decisions" in parts:
         decisions(args.scale)
+    if "tried" in parts:
+        tried(args.scale)
     if "bias" in parts:
         bias(args.hands)
     if "speed" in parts:

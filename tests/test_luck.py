@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from replay.analytics import Analytics, Filters
-from replay.analytics.luck import luck_path
+from replay.analytics.luck import LuckSettings, luck_path
 from replay.cli import app
 from replay.games import get_rules
 from replay.review.luck import checked_luck, game_luck, load_model, luck_weight
@@ -99,6 +99,21 @@ def test_draws_are_valued_by_the_hand_model() -> None:
     assert max(r.blocks for r in rows) > 5
     for game_id in {r.game_id for r in rows}:
         assert sum(r.luck for r in rows if r.game_id == game_id) == pytest.approx(0, abs=1e-6)
+
+
+def test_draws_can_be_valued_by_playouts() -> None:
+    """``--luck-playouts``: Hez2's draws valued by the policy's playouts instead of the hand
+    model, up to the game's end (where seats have gone out, their places count as given); the
+    luck still sums to 0 over the seats, and the settings say how it was computed."""
+    events = heuristic_games("hez2", 1, 3, seed=2)[0]
+    out = next(i for i, e in enumerate(events) if e.type == "player_out")
+    assert any(e.type == "card_drawn" for e in events[out:])  # draws once a seat is out
+    model, played = game_luck(events, draws=2), game_luck(events, draws=2, playouts=1)
+    assert max(r.blocks for r in played) >= 5
+    assert [r.luck for r in played] != [r.luck for r in model]
+    assert sum(r.luck for r in played) == pytest.approx(0, abs=1e-9)
+    assert LuckSettings(playouts=4).key.endswith(" playouts=4")
+    assert "playouts" not in LuckSettings().key  # the stores valued before keep their key
 
 
 def test_a_faulty_log_is_valued_up_to_its_fault() -> None:

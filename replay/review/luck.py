@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import Any
@@ -163,10 +163,13 @@ def game_luck(
     draws: int = DEFAULT_DRAWS,
     seed: int = 0,
     policy: str = DEFAULT_POLICY,
+    playouts: int = 0,
 ) -> list[UnitLuck]:
     """Every seat's luck in every complete scoring unit of a game (``events`` in seq order,
-    assumed valid: see :func:`checked_luck`). The same seed gives the same figures."""
-    return _luck(events, model, draws, seed, policy, check=False)[0]
+    assumed valid: see :func:`checked_luck`). The same seed gives the same figures.
+    ``playouts``: the chance blocks after a unit's deal (Hez2's draws) valued by that many
+    playouts of the policy per draw of the block instead of the hand model (0)."""
+    return _luck(events, model, draws, seed, policy, playouts, check=False)[0]
 
 
 def checked_luck(
@@ -176,10 +179,11 @@ def checked_luck(
     draws: int = DEFAULT_DRAWS,
     seed: int = 0,
     policy: str = DEFAULT_POLICY,
+    playouts: int = 0,
 ) -> tuple[list[UnitLuck], str | None]:
     """:func:`game_luck` of the units before the log's first fault (an event the rules refuse),
     and that fault's description (None: the log is sound)."""
-    return _luck(events, model, draws, seed, policy, check=True)
+    return _luck(events, model, draws, seed, policy, playouts, check=True)
 
 
 def _luck(
@@ -188,12 +192,14 @@ def _luck(
     draws: int,
     seed: int,
     policy: str,
+    playouts: int,
     *,
     check: bool,
 ) -> tuple[list[UnitLuck], str | None]:
     rules = get_rules(events[0].kind)
     state = rules.start(events[0])
-    walk = LuckWalk(rules, model or shipped_model(rules.kind, state.n, policy), draws, seed, policy)
+    model = model or shipped_model(rules.kind, state.n, policy)
+    walk = LuckWalk(rules, model, draws, seed, policy, playouts)
     for event in events[1:]:
         if check:
             try:
@@ -210,9 +216,10 @@ class LuckWalk:
 
     def __init__(
         self, rules: Game[Any], model: ValueModel | None, draws: int, seed: int,
-        policy: str = DEFAULT_POLICY,
+        policy: str = DEFAULT_POLICY, playouts: int = 0,
     ) -> None:  # fmt: skip
         self.rules, self.model, self.draws, self.seed = rules, model, draws, seed
+        self.block_playouts = playouts
         self.bot = rules.bots()[policy] if rules.bots() else None
         self.scoring = frozenset(score_unit(rules.kind).events)
         self.before: Any = None  # the state before the open chance block
@@ -250,6 +257,8 @@ class LuckWalk:
         name = f"{self.seed}/{before.game_id}/{before.seq}"
         if is_full_deal(block, after.n) and self.bot is not None:
             luck = self.deal_luck(before, block, name)
+        elif self.block_playouts > 0 and self.bot is not None:
+            luck = self.playout_luck(before, after, name)
         elif self.model is not None:
             luck = self.model_luck(before, after, name)
         else:
@@ -294,6 +303,31 @@ class LuckWalk:
                 expected[seat] += value
         actual = self.model.values(after)
         return [actual[s] - expected[s] / self.draws for s in range(after.n)]
+
+    def playout_luck(self, before: Any, after: Any, name: str) -> list[float]:
+        """Another block's luck with V the mean of ``block_playouts`` playouts of the unit by
+        the policy; its expectation the mean of V over ``draws`` draws of the block; every V
+        from the same streams (common random numbers)."""
+        rng = random.Random(name)
+        expected = [0.0] * after.n
+        for _ in range(self.draws):
+            drawn = sample_block(self.rules, before.clone(), self.scoring, rng)
+            for seat, value in enumerate(self.mean_playout(drawn, name)):
+                expected[seat] += value / self.draws
+        actual = self.mean_playout(after, name)
+        return [actual[s] - expected[s] for s in range(after.n)]
+
+    def mean_playout(self, state: Any, name: str) -> list[float]:
+        assert self.bot is not None
+        bots, count = [self.bot] * state.n, self.block_playouts
+        total = [0.0] * state.n
+        for j in range(count):
+            rng = random.Random(f"{name}/{j}")
+            values, _ = play_relative(
+                self.rules, state.clone(), bots, rng, self.scoring, self.results
+            )
+            total = [t + v / count for t, v in zip(total, values, strict=True)]
+        return total
 
     def emit(self, state: Any) -> None:
         n = state.n
@@ -344,12 +378,18 @@ def _rulings(rules: Game[Any], state: Any, scoring: Iterable[str]) -> Any:
 
 
 def play_relative(
-    rules: Game[Any], state: Any, bots: Sequence[Any], rng: random.Random, scoring: Iterable[str]
+    rules: Game[Any],
+    state: Any,
+    bots: Sequence[Any],
+    rng: random.Random,
+    scoring: Iterable[str],
+    known: Mapping[int, float] | None = None,
 ) -> tuple[list[float], int]:
     """Every seat's result of the unit played on from ``state`` (changed in place) by
-    ``bots``, minus the table's mean; and the chance events met on the way."""
+    ``bots``, minus the table's mean; and the chance events met on the way. ``known``: the
+    results the unit has given already (Hez2's places taken before ``state``)."""
     wanted = frozenset(scoring)
-    results: dict[int, float] = {}
+    results: dict[int, float] = dict(known or {})
     chance = 0
     for _ in range(MAX_UNIT_EVENTS):
         if rules.due(state).phase is Phase.CHANCE:
