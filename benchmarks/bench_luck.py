@@ -272,9 +272,9 @@ def tried(scale: float) -> None:
     hez2, hearts = get_rules("hez2"), get_rules("hearts")
     variants: list[tuple[str, int, Any]] = [
         ("hez2 shipped (hand model)", 150, lambda: LuckWalk(hez2, shipped_model("hez2", 4), 16, 0)),
-        ("hez2 draws: 16 draws x 1 playout", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=1)),
-        ("hez2 draws: 16 draws x 4 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=4)),
-        ("hez2 draws: 8 draws x 8 playouts", 150, lambda: LuckWalk(hez2, None, 8, 0, playouts=8)),
+        ("hez2 draws: 8 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=8)),
+        ("hez2 draws: 16 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=16)),
+        ("hez2 draws: 32 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=32)),
         ("hearts shipped (policy playout)", 60, lambda: LuckWalk(hearts, None, 16, 0)),
         ("hearts deal: random 10%, 8 playouts", 60, lambda: _CarelessDealWalk(hearts, 0.1, 8)),
         ("hearts deal: random 10%, 16 playouts", 60, lambda: _CarelessDealWalk(hearts, 0.1, 16)),

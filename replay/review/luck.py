@@ -23,7 +23,9 @@ seats played alike have a mean of 0; V is relative too.
 - **Another block** (Hez2's draws): V is a :class:`ValueModel`, a linear function of the hand
   fitted on the policy's self-play (``python -m replay.review.luck fit``; the fits ship in
   ``replay/data/luck/``); its expectation the mean over ``draws`` draws of the block by the
-  game's own ``sample_chance``.
+  game's own ``sample_chance``. Or (``playouts`` > 0) V the mean of that many playouts of the
+  unit by the policy, its expectation over :data:`PLAYOUT_DRAWS` draws, all with the same
+  streams.
 
 The statistics take out the luck times a weight (:func:`luck_weight`, the view ``luck_units``):
 the luck as a control variate, still unbiased, with less variance where V overstates the luck.
@@ -49,6 +51,9 @@ from replay.review.rollout import MAX_UNIT_EVENTS, next_event, score_unit
 
 #: Draws of each chance block that its expectation is the mean of.
 DEFAULT_DRAWS = 16
+#: Draws of a later chance block whose expectation is the mean of their playout values
+#: (``playouts`` > 0): few draws valued precisely beat many valued roughly (docs/review.md).
+PLAYOUT_DRAWS = 2
 #: The version of the method: raise it when the same settings would give other numbers.
 LUCK_VERSION = 1
 #: The most events of one chance block (a runaway sampler is a bug).
@@ -168,7 +173,8 @@ def game_luck(
     """Every seat's luck in every complete scoring unit of a game (``events`` in seq order,
     assumed valid: see :func:`checked_luck`). The same seed gives the same figures.
     ``playouts``: the chance blocks after a unit's deal (Hez2's draws) valued by that many
-    playouts of the policy per draw of the block instead of the hand model (0)."""
+    playouts of the policy per draw of the block (:data:`PLAYOUT_DRAWS` draws) instead of the
+    hand model (0)."""
     return _luck(events, model, draws, seed, policy, playouts, check=False)[0]
 
 
@@ -306,14 +312,14 @@ class LuckWalk:
 
     def playout_luck(self, before: Any, after: Any, name: str) -> list[float]:
         """Another block's luck with V the mean of ``block_playouts`` playouts of the unit by
-        the policy; its expectation the mean of V over ``draws`` draws of the block; every V
-        from the same streams (common random numbers)."""
+        the policy; its expectation the mean of V over :data:`PLAYOUT_DRAWS` draws of the
+        block; every V from the same streams (common random numbers)."""
         rng = random.Random(name)
         expected = [0.0] * after.n
-        for _ in range(self.draws):
+        for _ in range(PLAYOUT_DRAWS):
             drawn = sample_block(self.rules, before.clone(), self.scoring, rng)
             for seat, value in enumerate(self.mean_playout(drawn, name)):
-                expected[seat] += value / self.draws
+                expected[seat] += value / PLAYOUT_DRAWS
         actual = self.mean_playout(after, name)
         return [actual[s] - expected[s] for s in range(after.n)]
 
