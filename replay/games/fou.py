@@ -34,7 +34,6 @@ from replay.games.base import (
     OVER,
     Due,
     Game,
-    Phase,
     RuleViolation,
     bot_flags,
     check_players,
@@ -44,7 +43,6 @@ from replay.games.base import (
     held_fault,
     known_cards,
     lowest_of,
-    seat_description,
     seat_names,
     setup_of,
     simulated_seats,
@@ -55,9 +53,8 @@ from replay.model import decks
 from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
 from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
-from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
-from replay.text import shown as shown_id
 
 COLOURS: Final = "GRYB"
 COLOUR_NAMES: Final = ("green", "red", "yellow", "blue")
@@ -102,7 +99,6 @@ FOOL: Final = 4
 SCORE: Final = 5
 END: Final = 6
 DONE: Final = 7
-STAGE_NAMES: Final = ("deck", "dealer", "deal", "play", "fool", "score", "end", "done")
 _PLAY_DUE: Final = tuple(Due.decision(seat, what="play") for seat in range(8))
 
 #: Events whose cards only their own seat sees.
@@ -879,89 +875,6 @@ class Fou(Game[FouState]):
             cards=DECK.codes_of(tuple(hand)),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- views
-    def view(self, state: FouState, seat: int | None = None) -> dict[str, Any]:
-        due = self.due(state)
-        hands: list[list[str] | None] = [
-            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
-        ]
-        return {
-            "kind": self.kind,
-            "game_id": state.game_id,
-            "seq": state.seq,
-            "players": state.n,
-            "names": list(state.names),
-            "seat_view": seat,
-            "phase": due.phase.value,
-            "turn": list(due.seats) if due.phase is Phase.DECISION else [],
-            "round": state.round,
-            "trick": state.trick,
-            "hands": hands,
-            "hand_sizes": [popcount(h) for h in state.hands],
-            "table": [
-                {"seat": s, "card": card_name(c)}
-                for s, c in zip(state.table_seats, state.table, strict=True)
-            ],
-            "totals": list(state.totals),
-            "over": state.over,
-            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
-            "game": {
-                "deck_size": popcount(state.deck),
-                "dealer": self.dealer(state),
-                "round_leader": state.round_leader,
-                "leader": state.leader,
-                "led_colour": describe_colour(state.led if state.table else -1),
-                "sitting_out": [s for s in range(state.n) if state.out >> s & 1],
-                "fools": list(state.fools),
-                "plus_rounds": list(state.plus),
-                "winners": list(state.winners),
-            },
-        }
-
-    def dealer(self, state: FouState) -> int | None:
-        """The dealer of the current round (rotating clockwise from the first dealer)."""
-        if state.first_dealer < 0:
-            return None
-        return (state.first_dealer + state.round - 1) % state.n
-
-    def render(self, state: FouState, seat: int | None = None) -> str:
-        lines = [self.headline(state)]
-        for s in range(state.n):
-            hand = state.hand(s)
-            shown = seat is None or seat == s
-            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            status = "sits out" if state.out >> s & 1 else "Fool" if state.is_fool(s) else ""
-            line = (
-                f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>4}  "
-                f"+10 x{state.plus[s]}  {status:<8}  {cards}"
-            )
-            lines.append(line.rstrip())
-        if state.stage == FOOL:
-            last = zip(state.last_seats, state.last_cards, strict=True)
-            lines.append("  last trick: " + " ".join(f"{s}:{card_name(c)}" for s, c in last))
-        else:
-            table = " ".join(
-                f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
-            )
-            led = describe_colour(state.led if state.table else -1)
-            lines.append(f"  table: {table or '-'}   led: {led}")
-        if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
-        return "\n".join(lines)
-
-    def headline(self, state: FouState) -> str:
-        """The one-line situation: round, trick and what is due (first line of :meth:`render`)."""
-        due = self.due(state)
-        if state.over:
-            who = "over"
-        elif due.phase is Phase.RULING:
-            who = f"ruling {due.what} due"
-        elif due.phase is Phase.DECISION:
-            who = f"play by seat {due.seats[0]}"
-        else:
-            who = f"{due.what} due"
-        return f"fou round {state.round} trick {state.trick}: {who}"
-
     def result(self, state: FouState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
@@ -1028,34 +941,6 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
 
 
 #: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
-#: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
-VIEW_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        "deck_size",
-        "dealer",
-        "round_leader",
-        "leader",
-        "led_colour",
-        "sitting_out",
-        "fools",
-        "plus_rounds",
-        "winners",
-    ],
-    "properties": {
-        "deck_size": {"title": "Cards in the deck", "type": "integer", "minimum": 0},
-        "dealer": {"title": "Dealer", "x-seat": True, "type": ["integer", "null"], "minimum": 0},
-        "round_leader": {"title": "Led the round", "x-seat": True, "type": "integer"},
-        "leader": {"title": "Leads the trick", "x-seat": True, "type": "integer"},
-        "led_colour": {"title": "Colour led", "enum": ["green", "red", "yellow", "blue", "none"]},
-        "sitting_out": {"title": "Sitting out", "$ref": "#/$defs/seats"},
-        "fools": {"title": "Fool discs", "$ref": "#/$defs/seats"},
-        "plus_rounds": {"title": "+10 rounds", "$ref": "#/$defs/ints"},
-        "winners": {"title": "Winners", "$ref": "#/$defs/seats"},
-    },
-}
-
 SPEC: Final = GameSpec(
     kind="fou",
     title="Fou!",
@@ -1082,20 +967,10 @@ SPEC: Final = GameSpec(
         "round_scored": ("round", "player", "amount", "total"),
     },
     deck=DECK.order,
-    faces=decks.Deck(
-        "first",
-        {
-            **decks.colours("disc"),
-            decks.JOKER: decks.Suit(
-                decks.JOKER, "joker", "★", "bold magenta", decks.MAGENTA, "star"
-            ),
-        },
-        {},
-        "{suit} {rank}",
-    ),
+    faces=decks.COLOURS_AND_JOKERS,
     players=(4, 5, 6, 7, 8),
     sample_players=6,
-    view_schema=VIEW_SCHEMA,
+    view_schema=packaged_view_schema("fou"),
     score_unit=ScoreUnit(
         "round", "score", ("round_scored",), lower_is_better=False, thresholds=(1.0, 3.0, 8.0)
     ),

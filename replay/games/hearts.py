@@ -39,7 +39,6 @@ from replay.games.base import (
     led_suit_best,
     replace_at,
     same,
-    seat_description,
     seat_hand_fault,
     seat_names,
     setup_of,
@@ -50,9 +49,8 @@ from replay.model import decks
 from replay.model.cards import Deck, bits, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
-from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
-from replay.text import shown as shown_id
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -580,104 +578,11 @@ class Hearts(Game[HeartsState]):
             cards=tuple(DECK.order[c] for c in hand),
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- views
-    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
-        """Penalty points so far (the fewest wins)."""
-        return {"points": list(view["totals"])}
-
-    def view(self, state: HeartsState, seat: int | None = None) -> dict[str, Any]:
-        due = self.due(state)
-        hands: list[list[str] | None] = [
-            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
-        ]
-        passes: list[list[str] | None] = [
-            (DECK.codes(p) if p >= 0 else []) if seat is None or seat == s else None
-            for s, p in enumerate(state.passes)
-        ]
-        return {
-            "kind": self.kind,
-            "game_id": state.game_id,
-            "seq": state.seq,
-            "players": state.n,
-            "names": list(state.names),
-            "seat_view": seat,
-            "phase": due.phase.value,
-            "turn": list(due.seats) if due.phase.value == "decision" else [],
-            "round": state.hand_no,
-            "trick": state.trick_no,
-            "hands": hands,
-            "hand_sizes": [popcount(h) for h in state.hands],
-            "table": [
-                {"seat": (state.leader + i) % 4, "card": DECK.order[c]}
-                for i, c in enumerate(state.table)
-            ],
-            "totals": list(state.totals),
-            "over": state.over,
-            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
-            "game": {
-                "pass": PASS_NAMES[pass_offset(state.hand_no)],
-                "passes": passes,
-                "hearts_broken": state.broken,
-                "points_this_hand": list(state.taken),
-                "leader": state.leader,
-                "winners": list(state.winners),
-            },
-        }
-
-    def render(self, state: HeartsState, seat: int | None = None) -> str:
-        lines = [self.headline(state)]
-        for s in range(4):
-            hand = state.hand(s)
-            shown = seat is None or seat == s
-            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            lines.append(
-                f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>3}  "
-                f"hand pts {state.taken[s]:>2}  {cards}"
-            )
-        table = " ".join(
-            f"{(state.leader + i) % 4}:{DECK.order[c]}" for i, c in enumerate(state.table)
-        )
-        lines.append(f"  table: {table or '-'}   hearts broken: {'yes' if state.broken else 'no'}")
-        if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
-        return "\n".join(lines)
-
-    def headline(self, state: HeartsState) -> str:
-        """The one-line situation: hand (and its pass), trick and what is due (first line of
-        :meth:`render`)."""
-        due = self.due(state)
-        who = "over" if state.over else f"{due.what} by seat {','.join(map(str, due.seats))}"
-        if due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        return (
-            f"hearts hand {state.hand_no} ({PASS_NAMES[pass_offset(state.hand_no)]}) "
-            f"trick {state.trick_no}: {who}"
-        )
-
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
 
 #: The plug-in contract of Hearts (:mod:`replay.model.specs`).
-#: The JSON Schema of the ``game`` object of a Hearts view (:meth:`view`; docs/state.md).
-VIEW_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["pass", "passes", "hearts_broken", "points_this_hand", "leader", "winners"],
-    "properties": {
-        "pass": {"title": "Pass direction", "enum": ["left", "right", "across", "no pass"]},
-        "passes": {
-            "title": "Cards passed",
-            "type": "array",
-            "items": {"$ref": "#/$defs/cards_or_hidden"},
-        },
-        "hearts_broken": {"title": "Hearts broken", "type": "boolean"},
-        "points_this_hand": {"title": "Points this hand", "$ref": "#/$defs/ints"},
-        "leader": {"title": "Leads the trick", "$ref": "#/$defs/seat"},
-        "winners": {"title": "Winners", "$ref": "#/$defs/seats"},
-    },
-}
-
 SPEC: Final = GameSpec(
     kind="hearts",
     title="Hearts",
@@ -700,10 +605,10 @@ SPEC: Final = GameSpec(
         "round_scored": ("round", "player", "amount", "total"),
     },
     deck=DECK.order,
-    faces=decks.Deck("last", decks.FRENCH_SUITS, decks.FRENCH_RANKS, "{rank} of {suit}"),
+    faces=decks.FRENCH_DECK,
     players=(4,),
     sample_players=4,
-    view_schema=VIEW_SCHEMA,
+    view_schema=packaged_view_schema("hearts"),
     score_unit=ScoreUnit(
         "hand", "points", ("round_scored",), lower_is_better=True, thresholds=(0.5, 1.5, 4.0)
     ),

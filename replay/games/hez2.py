@@ -35,12 +35,10 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
-    due_words,
     first_undealt,
     replace_at,
     round_fault,
     same,
-    seat_description,
     seat_hand_fault,
     setup_of,
     undealt_seats,
@@ -48,9 +46,8 @@ from replay.games.base import (
 from replay.model import decks
 from replay.model.cards import Deck, bits, popcount
 from replay.model.events import Category, Event
-from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
-from replay.text import shown as shown_id
 
 RANKS: Final = "1234567SCR"
 SUITS: Final = "OCEB"
@@ -772,104 +769,20 @@ class Hez2(Game[Hez2State]):
             return self.new_event(state, "start_card", round=ROUND, card=card)
         return self.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
 
-    # ----------------------------------------------------------------- views
-    def view(self, state: Hez2State, seat: int | None = None) -> dict[str, Any]:
-        due = self.due(state)
-        hands: list[list[str] | None] = [
-            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
-        ]
-        table = []
-        if state.top >= 0:
-            owner = state.top_seat if state.top_seat >= 0 else None
-            table.append({"seat": owner, "card": DECK.order[state.top]})
-        return {
-            "kind": self.kind,
-            "game_id": state.game_id,
-            "seq": state.seq,
-            "players": state.n,
-            "names": list(state.names),
-            "seat_view": seat,
-            "phase": due.phase.value,
-            "turn": list(due.seats) if due.phase.value == "decision" else [],
-            "round": ROUND,
-            "trick": None,
-            "hands": hands,
-            "hand_sizes": [popcount(h) for h in state.hands],
-            "table": table,
-            "totals": self._net(state),
-            "over": state.over,
-            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
-            "game": {
-                "suit": SUITS[state.suit] if state.suit >= 0 else None,
-                "pending_skip": state.pending_skip,
-                "pending_draw": state.pending_draw,
-                "stock_size": popcount(state.stock) if state.stage != DEAL else None,
-                "discard_size": popcount(state.discard),
-                "dealer": state.dealer,
-                "bots": list(state.bots),
-                "stakes": list(state.stakes),
-                "places": list(state.places),
-                "payouts": list(state.payouts),
-                "turns": state.turns,
-            },
-        }
-
-    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
-        """Cards left in each hand (the fewest leads), the place of each seat gone out, and
-        once paid, the net winnings."""
-        places = list(view["game"]["places"])
-        figures: dict[str, list[Any]] = {
-            "cards left": list(view["hand_sizes"]),
-            "place": [places.index(s) + 1 if s in places else None for s in range(view["players"])],
-        }
-        if view["over"] and any(s is not None for s in view["game"]["stakes"]):
-            figures["net winnings"] = list(view["totals"])
-        return figures
-
-    def _net(self, state: Hez2State) -> list[int]:
-        """Net winnings per seat (payout less stake), all 0 until the payouts are recorded."""
-        if not state.over:
-            return [0] * state.n
-        return [state.payouts[s] - (state.stakes[s] or 0) for s in range(state.n)]
-
-    def render(self, state: Hez2State, seat: int | None = None) -> str:
-        lines = [self.headline(state)]
-        place_of = {s: i + 1 for i, s in enumerate(state.places)}
-        for s in range(state.n):
-            hand = state.hands[s]
-            shown = seat is None or seat == s
-            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            who = "bot" if state.bots[s] else "human"
-            stake = state.stakes[s]
-            money = f" stake {stake}" if stake is not None else ""
-            if state.over and stake is not None:
-                money += f" paid {state.payouts[s]}"
-            place = f" place {place_of[s]}" if s in place_of else ""
-            name = shown_id(state.names[s])
-            lines.append(f"  seat {s} {name:<8} {who}{money}{place}: {cards or '-'}")
-        pending = ""
-        if state.pending_skip:
-            pending = "  pending: skip"
-        elif state.pending_draw:
-            pending = f"  pending: draw {state.pending_draw}"
-        lines.append(f"  stock {popcount(state.stock)}  discard {popcount(state.discard)}{pending}")
-        return "\n".join(lines)
-
-    def headline(self, state: Hez2State) -> str:
-        """The one-line summary that heads :meth:`render`: turn count, what is due, the top."""
-        who = due_words(self.due(state), state.over, "")
-        top = "-"
-        if state.top >= 0:
-            top = f"{DECK.order[state.top]} ({SUIT_NAMES[state.suit]} to follow)"
-        return f"hez2 round {ROUND} turn {state.turns}: {who}; top {top}"
-
     def result(self, state: Hez2State) -> dict[str, Any]:
         return {
             "winners": list(state.places[:1]),
             "places": list(state.places),
             "payouts": list(state.payouts),
-            "totals": self._net(state),
+            "totals": net_winnings(state),
         }
+
+
+def net_winnings(state: Hez2State) -> list[int]:
+    """Net winnings per seat (payout less stake), all 0 until the payouts are recorded."""
+    if not state.over:
+        return [0] * state.n
+    return [state.payouts[s] - (state.stakes[s] or 0) for s in range(state.n)]
 
 
 # Due values are immutable: one per seat, built once (due() runs before every event).
@@ -959,63 +872,7 @@ def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int 
     return list(stakes)
 
 
-#: The rank labels and names of the Spanish deck.
-SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
-    "1": ("1", "as"), "2": ("2", "dos"), "3": ("3", "tres"), "4": ("4", "cuatro"),
-    "5": ("5", "cinco"), "6": ("6", "seis"), "7": ("7", "siete"), "S": ("S", "sota"),
-    "C": ("C", "caballo"), "R": ("R", "rey"),
-}  # fmt: skip
-
-#: The Spanish deck's faces, in its own colours: gold coins, red cups, blue swords, green clubs.
-FACES: Final = decks.Deck(
-    "last",
-    decks.suits(
-        decks.Suit("O", "oros", "◉", "bold yellow", decks.GOLD, "coin"),
-        decks.Suit("C", "copas", "⚱", "bold red", decks.RED, "cup"),
-        decks.Suit("E", "espadas", "⚔", "bold blue", decks.BLUE, "sword"),
-        decks.Suit("B", "bastos", "⚚", "bold green", decks.GREEN, "baton"),
-    ),
-    SPANISH_RANKS,
-    "{rank} de {suit}",
-)
-
 #: The plug-in contract of Hez2 (:mod:`replay.model.specs`).
-#: The JSON Schema of the ``game`` object of a Hez2 view (:meth:`view`; docs/state.md).
-VIEW_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        "suit",
-        "pending_skip",
-        "pending_draw",
-        "stock_size",
-        "discard_size",
-        "dealer",
-        "bots",
-        "stakes",
-        "places",
-        "payouts",
-        "turns",
-    ],
-    "properties": {
-        "suit": {"title": "Suit to follow", "enum": ["O", "C", "E", "B", None]},
-        "pending_skip": {"title": "Skip pending", "type": "boolean"},
-        "pending_draw": {"title": "Cards to draw", "type": "integer", "minimum": 0},
-        "stock_size": {"title": "Stock", "type": ["integer", "null"], "minimum": 0},
-        "discard_size": {"title": "Discard pile", "type": "integer", "minimum": 0},
-        "dealer": {"title": "Dealer", "$ref": "#/$defs/seat"},
-        "bots": {"title": "Bot", "type": "array", "items": {"type": "boolean"}},
-        "stakes": {
-            "title": "Stake",
-            "type": "array",
-            "items": {"type": ["integer", "null"], "minimum": 0},
-        },
-        "places": {"title": "Gone out, in order", "$ref": "#/$defs/seats"},
-        "payouts": {"title": "Payout", "$ref": "#/$defs/ints"},
-        "turns": {"title": "Turns played", "type": "integer", "minimum": 0},
-    },
-}
-
 SPEC: Final = GameSpec(
     kind="hez2",
     title="Hez2",
@@ -1056,11 +913,11 @@ SPEC: Final = GameSpec(
         "payout": ("player", "amount"),
     },
     deck=DECK.order,
-    faces=FACES,
+    faces=decks.SPANISH_DECK,
     players=(2, 3, 4),
     options=("stakes", "dealer"),
     sample_players=4,
-    view_schema=VIEW_SCHEMA,
+    view_schema=packaged_view_schema("hez2"),
     score_unit=ScoreUnit(
         "game", "place", ("player_out", "placed"), lower_is_better=True, thresholds=(0.1, 0.25, 0.5)
     ),
