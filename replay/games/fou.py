@@ -52,7 +52,7 @@ from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
 from replay.model import decks
 from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
-from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
+from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, pack, placed, unpack
 from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
 
@@ -170,39 +170,53 @@ def rank_position(rank: int) -> int:
     return 15 - (rank & 15)
 
 
-def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]) -> int:
-    """Position of the worst card of a trick whose player is not among ``fools`` (-1: none).
+def winning_position(cards: i64, count: int, led: int) -> int:
+    """FOU-TRICK: the position of the card that wins a complete trick of ``count`` cards packed
+    in ``cards`` (:mod:`replay.model.packed`): the best :func:`card_rank`."""
+    best = 0
+    for pos in range(count):
+        rank = card_rank(nth(cards, pos, CARD_BITS), pos, led)
+        if rank > best:
+            best = rank
+    return rank_position(best)
 
-    >>> cards = [DECK.index("G5"), DECK.index("1a"), DECK.index("R9")]
-    >>> fool_position(cards, [3, 4, 5], COLOUR[6], []), fool_position(cards, [3, 4, 5], 0, [5])
-    (2, 1)
-    """
-    fooled = 0  # a bit set: `seats[pos] in fools` compares generically
-    for seat in fools:
-        fooled |= 1 << seat
+
+def worst_position(cards: i64, seats: i64, count: int, led: int, fooled: int) -> int:
+    """FOU-FOOL: the position of the worst card of a trick of ``count`` cards packed in
+    ``cards`` (their players in ``seats``) whose player is not in the bit set ``fooled``; -1
+    when every player is."""
     worst = -1
     worst_rank = NO_RANK
-    for pos in range(len(cards)):
-        if fooled >> seats[pos] & 1:
+    for pos in range(count):
+        if fooled >> nth(seats, pos, SEAT_BITS) & 1:
             continue
-        rank = card_rank(cards[pos], pos, led)
+        rank = card_rank(nth(cards, pos, CARD_BITS), pos, led)
         if rank < worst_rank:
             worst, worst_rank = pos, rank
     return worst
 
 
 def trick_winner(cards: list[int], led: int) -> int:
-    """Position of the card that wins a complete trick: the best :func:`card_rank`.
+    """:func:`winning_position` of the trick ``cards`` (a list).
 
     >>> trick_winner([DECK.index("G5"), DECK.index("G9"), DECK.index("R20")], COLOUR[6])
     1
     """
-    best = 0
-    for pos in range(len(cards)):
-        rank = card_rank(cards[pos], pos, led)
-        if rank > best:
-            best = rank
-    return rank_position(best)
+    return winning_position(pack(cards, CARD_BITS), len(cards), led)
+
+
+def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]) -> int:
+    """:func:`worst_position` of the trick ``cards`` played by ``seats`` (lists), ``fools``
+    left out.
+
+    >>> cards = [DECK.index("G5"), DECK.index("1a"), DECK.index("R9")]
+    >>> fool_position(cards, [3, 4, 5], COLOUR[6], []), fool_position(cards, [3, 4, 5], 0, [5])
+    (2, 1)
+    """
+    fooled = 0
+    for seat in fools:
+        fooled |= 1 << seat
+    return worst_position(pack(cards, CARD_BITS), pack(seats, SEAT_BITS), len(cards), led, fooled)
 
 
 def may_play(hand: int, led: int, card: int) -> bool:
@@ -303,21 +317,12 @@ class FouState(SplitHandsState):
     turn: int  # seat to play next, -1 when the trick is complete
     out: int  # seats sitting out the current trick (bit set of seats)
     need: int  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed (see replay.model.packed); ``table`` and
-    # ``table_seats`` list them.
+    # The current trick in play order, packed (see replay.model.packed), kept until its Fools
+    # are named; ``table`` and ``table_seats`` list them.
     played: int  # cards on the table
     table_cards: i64  # CARD_BITS per card
     table_players: i64  # SEAT_BITS per seat
     led: int  # the led colour, -1 until a card other than a 1 is played
-    # The highest and lowest card_rank in the trick so far (kept until the next trick starts):
-    # the winner's and the first Fool's positions, without ranking the trick again.
-    best_rank: int
-    worst_rank: int
-    # The trick being ruled (kept until its Fools are named).
-    last_played: int
-    last_table_cards: i64
-    last_table_players: i64
-    last_led: int
     # The Fools named for the last complete trick, packed in naming order; ``fools`` lists them.
     fool_count: int
     fool_seats: i64  # SEAT_BITS per seat
@@ -352,12 +357,6 @@ class FouState(SplitHandsState):
         self.table_cards = 0
         self.table_players = 0
         self.led = -1
-        self.best_rank = -1
-        self.worst_rank = NO_RANK
-        self.last_played = 0
-        self.last_table_cards = 0
-        self.last_table_players = 0
-        self.last_led = -1
         self.fool_count = 0
         self.fool_seats = 0
         self.scored = 0
@@ -376,19 +375,16 @@ class FouState(SplitHandsState):
         return unpack(self.table_players, self.played, SEAT_BITS)
 
     @property
-    def last_cards(self) -> list[int]:
-        """The cards of the last complete trick (kept until its Fools are named)."""
-        return unpack(self.last_table_cards, self.last_played, CARD_BITS)
-
-    @property
-    def last_seats(self) -> list[int]:
-        """Who played the cards of :attr:`last_cards`."""
-        return unpack(self.last_table_players, self.last_played, SEAT_BITS)
-
-    @property
     def fools(self) -> list[int]:
         """The Fools named for the last complete trick, in naming order."""
         return unpack(self.fool_seats, self.fool_count, SEAT_BITS)
+
+    def fooled(self) -> int:
+        """The seats named Fool for the last complete trick, as a bit set."""
+        seats = 0
+        for position in range(self.fool_count):
+            seats |= 1 << nth(self.fool_seats, position, SEAT_BITS)
+        return seats
 
     def is_fool(self, seat: int) -> bool:
         """Whether ``seat`` is named Fool for the last complete trick."""
@@ -495,10 +491,11 @@ class Fou(Game[FouState]):
 
     def fool_at(self, state: FouState, pos: int) -> Event:
         """The ``fool`` ruling naming the player of the card at ``pos`` in the last trick."""
+        seat = nth(state.table_players, pos, SEAT_BITS)
+        card = card_name(nth(state.table_cards, pos, CARD_BITS))
         return self.new_event(
-            state, "fool", round=state.round, trick=state.trick, player=state.last_seats[pos],
-            card=card_name(state.last_cards[pos]),
-        )  # fmt: skip
+            state, "fool", round=state.round, trick=state.trick, player=seat, card=card
+        )
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
@@ -774,8 +771,6 @@ class Fou(Game[FouState]):
         state.need = state.n - popcount(out)
         state.played = state.table_cards = state.table_players = 0
         state.led = -1
-        state.best_rank = -1
-        state.worst_rank = NO_RANK
 
     def _reduce_play(self, state: FouState, event: Event) -> FouState:
         seat = event.player
@@ -788,11 +783,6 @@ class Fou(Game[FouState]):
         if winner is None or not holds(state.table_players, state.played, SEAT_BITS, winner):
             winner = state.table_seats[trick_winner(state.table, state.led)]  # keep it sound
         state.leader = winner
-        state.last_played = state.played
-        state.last_table_cards = state.table_cards
-        state.last_table_players = state.table_players
-        state.last_led = state.led
-        state.played = state.table_cards = state.table_players = 0
         state.out = 0  # the trick is over: nobody sits out until the next one starts
         state.clear_fools()
         state.stage = FOOL
@@ -801,10 +791,10 @@ class Fou(Game[FouState]):
     def _reduce_fool(self, state: FouState, event: Event) -> FouState:
         fool = event.player
         if (
-            fool is None or not holds(state.last_table_players, state.last_played, SEAT_BITS, fool)
+            fool is None or not holds(state.table_players, state.played, SEAT_BITS, fool)
             or state.is_fool(fool) or fool == state.leader
         ):  # fmt: skip
-            fool = nth(state.last_table_players, fool_due_position(state), SEAT_BITS)  # sound
+            fool = nth(state.table_players, fool_due_position(state), SEAT_BITS)  # keep it sound
         state.fool_seats |= placed(fool, state.fool_count, SEAT_BITS)
         state.fool_count += 1
         if state.fool_count < fools_per_trick(state.n):
@@ -812,7 +802,7 @@ class Fou(Game[FouState]):
         if state.emptied:  # FOU-ROUND-END: the trick is complete, a hand empty
             state.stage = SCORE
             state.scored = 0
-            state.out = 0
+            state.played = state.table_cards = state.table_players = 0
             return state
         out = 0
         for position in range(state.fool_count):
@@ -843,7 +833,6 @@ class Fou(Game[FouState]):
         state.deals = state.dealt_seats = 0
         state.trick = 0
         state.clear_fools()
-        state.last_played = state.last_table_cards = state.last_table_players = 0
         return state
 
     # ----------------------------------------------------------------- decisions and chance
@@ -880,19 +869,18 @@ class Fou(Game[FouState]):
 
 
 def trick_winner_seat(state: FouState) -> int:
-    """FOU-TRICK: the seat that wins the complete current trick, the ruling ``trick_won`` names
-    (the best :func:`card_rank`, kept by the reducer as each card is played; equal to
-    :func:`trick_winner` over the table)."""
-    return nth(state.table_players, rank_position(state.best_rank), SEAT_BITS)
+    """FOU-TRICK: the seat that wins the complete trick on the table, the ruling ``trick_won``
+    names."""
+    return nth(state.table_players, winning_position(state.table_cards, state.played, state.led),
+               SEAT_BITS)  # fmt: skip
 
 
 def fool_due_position(state: FouState) -> int:
-    """FOU-FOOL: the position in the last trick of the next Fool, the ruling ``fool`` names: the
-    worst card whose player is not yet named Fool (the first from the worst :func:`card_rank`
-    kept by the reducer; equal to :func:`fool_position` over the trick)."""
-    if state.fool_count == 0:
-        return rank_position(state.worst_rank)
-    pos = fool_position(state.last_cards, state.last_seats, state.last_led, state.fools)
+    """FOU-FOOL: the position in the trick on the table of the next Fool, the ruling ``fool``
+    names: the worst card whose player is not yet named Fool."""
+    pos = worst_position(
+        state.table_cards, state.table_players, state.played, state.led, state.fooled()
+    )
     if pos < 0:
         raise AssertionError("every player of the trick is already a Fool")
     return pos
@@ -904,8 +892,9 @@ def second_fool_position(state: FouState) -> int:
     when no second Fool may be named first (at 4-6 players, or once a Fool is named)."""
     if fools_per_trick(state.n) < 2 or state.fool_count:
         return -1
-    worst = nth(state.last_table_players, rank_position(state.worst_rank), SEAT_BITS)
-    return fool_position(state.last_cards, state.last_seats, state.last_led, [worst])
+    cards, seats, count, led = state.table_cards, state.table_players, state.played, state.led
+    first = nth(seats, worst_position(cards, seats, count, led, 0), SEAT_BITS)
+    return worst_position(cards, seats, count, led, 1 << first)
 
 
 def play_card(state: FouState, seat: int, card: int) -> None:
@@ -920,12 +909,6 @@ def play_card(state: FouState, seat: int, card: int) -> None:
         colour = COLOUR[card]
         if colour != ONE:
             state.led = colour
-    # A card's rank is final once played (a 1 ranks the same whatever colour is led later).
-    rank = card_rank(card, position, state.led)
-    if rank > state.best_rank:
-        state.best_rank = rank
-    if rank < state.worst_rank:
-        state.worst_rank = rank
     if position + 1 == state.need:
         state.turn = -1
     else:

@@ -29,15 +29,13 @@ class FouView(Presentation[FouState]):
 
     def view(self, state: FouState, seat: int | None = None) -> dict[str, Any]:
         due = self.rules.due(state)
+        table = _current_trick(state)
         return {
             **view_start(self.rules.kind, state, seat, due, state.names),
             "round": state.round,
             "trick": state.trick,
             **hand_keys(DECK, state.hands, seat),
-            "table": [
-                {"seat": s, "card": card_name(c)}
-                for s, c in zip(state.table_seats, state.table, strict=True)
-            ],
+            "table": [{"seat": s, "card": card_name(c)} for s, c in table],
             "totals": list(state.totals),
             "over": state.over,
             "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
@@ -46,7 +44,7 @@ class FouView(Presentation[FouState]):
                 "dealer": self.dealer(state),
                 "round_leader": state.round_leader,
                 "leader": state.leader,
-                "led_colour": describe_colour(state.led if state.table else -1),
+                "led_colour": describe_colour(state.led if table else -1),
                 "sitting_out": [s for s in range(state.n) if state.out >> s & 1],
                 "fools": list(state.fools),
                 "plus_rounds": list(state.plus),
@@ -72,15 +70,14 @@ class FouView(Presentation[FouState]):
                 f"+10 x{state.plus[s]}  {status:<8}  {cards}"
             )
             lines.append(line.rstrip())
+        trick = " ".join(
+            f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
+        )
         if state.stage == FOOL:
-            last = zip(state.last_seats, state.last_cards, strict=True)
-            lines.append("  last trick: " + " ".join(f"{s}:{card_name(c)}" for s, c in last))
+            lines.append(f"  last trick: {trick}")
         else:
-            table = " ".join(
-                f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
-            )
-            led = describe_colour(state.led if state.table else -1)
-            lines.append(f"  table: {table or '-'}   led: {led}")
+            led = describe_colour(state.led if state.played else -1)
+            lines.append(f"  table: {trick or '-'}   led: {led}")
         if state.over:
             lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
         return "\n".join(lines)
@@ -97,6 +94,13 @@ class FouView(Presentation[FouState]):
         else:
             who = f"{due.what} due"
         return f"fou round {state.round} trick {state.trick}: {who}"
+
+
+def _current_trick(state: FouState) -> list[tuple[int, int]]:
+    """The (seat, card) of the trick in play: none while its Fools are named (it is over)."""
+    if state.stage == FOOL:
+        return []
+    return list(zip(state.table_seats, state.table, strict=True))
 
 
 def presentation(rules: Fou) -> FouView:
