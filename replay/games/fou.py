@@ -19,8 +19,6 @@ game with ``game_end``.
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -45,7 +43,6 @@ from replay.games.base import (
     lowest_of,
     seat_names,
     setup_of,
-    simulated_seats,
     undealt_seats,
 )
 from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
@@ -442,12 +439,6 @@ class Fou(Game[FouState]):
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        data = simulated_seats(players, options)
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> FouState:
         names, bots = setup_of(event, self.kind, _seats)
         n = len(names)
@@ -850,18 +841,6 @@ class Fou(Game[FouState]):
         return self.new_event(
             state, "play", round=state.round, trick=state.trick, player=seat,
             card=card_name(card),
-        )  # fmt: skip
-
-    def sample_chance(self, state: FouState, rng: random.Random) -> Event:
-        if state.stage == DECK_STAGE:
-            return self.new_event(state, "deck", cards=default_deck(state.n))
-        if state.stage == DEALER:
-            return self.new_event(state, "dealer", player=rng.randrange(state.n))
-        remaining = list(bits(state.undealt_high << SPLIT | state.undealt_low))
-        hand = sorted(rng.sample(remaining, state.hand_size))
-        return self.new_event(
-            state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
-            cards=DECK.codes_of(tuple(hand)),
         )  # fmt: skip
 
     def result(self, state: FouState) -> dict[str, Any]:

@@ -10,8 +10,8 @@ build too (``allow_interpreted_subclasses``, on :class:`Game`, :class:`Rules` an
 
 from __future__ import annotations
 
+import json
 import random
-from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,7 +25,7 @@ from replay.games.presentation import (
     summary_of,
 )
 from replay.games.rules import Rules, apply_in_place
-from replay.games.simulation import Bot, sibling_bots
+from replay.games.simulation import Bot, sibling_bots, sibling_simulation, simulated_seats
 from replay.games.state import S
 from replay.model.events import Event
 
@@ -47,18 +47,28 @@ class Game(Rules[S]):
         return state
 
     # ----------------------------------------------------------------- simulation
-    @abstractmethod
     def setup_event(
         self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
     ) -> Event:
-        """A ``game_start`` event for a new simulated game (seq 0).
+        """A ``game_start`` event for a new simulated game (seq 0): the sibling
+        ``<module>_bots``'s ``setup_event``, else the seats of
+        :func:`~replay.games.simulation.simulated_seats` alone.
 
         ``options`` may hold ``bots`` (list of bools), ``names``, ``stakes`` and game variants.
         """
+        make = sibling_simulation(self, "setup_event")
+        if make is not None:
+            return make(self, game_id, players, rng, options)
+        data = json.dumps(simulated_seats(players, options))
+        return Event(game_id, 0, self.kind, "game_start", data=data)
 
-    @abstractmethod
     def sample_chance(self, state: S, rng: random.Random) -> Event:
-        """The next chance event, drawn with ``rng``."""
+        """The next chance event, drawn with ``rng``: the sibling ``<module>_bots``'s
+        ``sample_chance`` (a game in one module overrides this method)."""
+        draw = sibling_simulation(self, "sample_chance")
+        if draw is None:
+            raise NotImplementedError(f"{self.kind} has no sample_chance")
+        return draw(self, state, rng)
 
     def bots(self) -> Mapping[str, Bot]:
         """The game's bots by name (``random`` always one of them): those of the game module's

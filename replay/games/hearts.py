@@ -12,8 +12,6 @@ Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -42,7 +40,6 @@ from replay.games.base import (
     seat_hand_fault,
     seat_names,
     setup_of,
-    simulated_seats,
     undealt_seats,
 )
 from replay.model import decks
@@ -286,12 +283,6 @@ class Hearts(Game[HeartsState]):
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        data = simulated_seats(players, options)
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> HeartsState:
         names = setup_of(event, self.kind, _seat_names)
         state = HeartsState(event.game_id, self.kind, len(names), 1, event)
@@ -568,14 +559,6 @@ class Hearts(Game[HeartsState]):
         return self.new_event(
             state, "play", round=state.hand_no, trick=state.trick_no, player=seat,
             card=DECK.order[card],
-        )  # fmt: skip
-
-    def sample_chance(self, state: HeartsState, rng: random.Random) -> Event:
-        remaining = list(bits(DECK.full & ~state.dealt))
-        hand = sorted(rng.sample(remaining, HAND_SIZE))
-        return self.new_event(
-            state, "deal", round=state.hand_no, player=first_undealt(state.dealt_seats),
-            cards=tuple(DECK.order[c] for c in hand),
         )  # fmt: skip
 
     def result(self, state: HeartsState) -> dict[str, Any]:

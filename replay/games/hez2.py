@@ -17,8 +17,6 @@ rulings. See ``docs/games/hez2.md`` for every event type.
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -78,9 +76,6 @@ END: Final = 5
 
 #: Shares of the pot in percent by rank among staked players (HEZ2-STAKES), for 2-4 of them.
 SPLITS: Mapping[int, tuple[int, ...]] = {2: (100, 0), 3: (70, 30, 0), 4: (60, 30, 10, 0)}
-
-#: Stakes ``setup_event`` draws for a human seat when options do not give them (minor units).
-STAKE_CHOICES = (None, 100, 250, 500, 1000)
 
 #: Events whose cards only their own seat sees.
 PRIVATE_EVENTS = frozenset({"deal", "card_drawn"})
@@ -248,27 +243,6 @@ class Hez2(Game[Hez2State]):
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        """A game start; bots, stakes and dealer are drawn with ``rng`` when not given."""
-        bots = list(options.get("bots") or [rng.random() < 0.5 for _ in range(players)])
-        names = list(options.get("names") or _default_names(bots))
-        stakes = options.get("stakes")
-        if stakes is None:
-            stakes = [None if bot else rng.choice(STAKE_CHOICES) for bot in bots]
-        dealer = options.get("dealer")
-        if dealer is None:
-            dealer = rng.randrange(players)
-        data = {
-            "players": players,
-            "names": names,
-            "bots": bots,
-            "stakes": list(stakes),
-            "dealer": dealer,
-        }
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> Hez2State:
         names, bots, stakes, dealer = setup_of(event, self.kind, _seats)
         n = len(names)
@@ -756,19 +730,6 @@ class Hez2(Game[Hez2State]):
             kind = "draw"
         return self.new_event(state, kind, round=ROUND, player=seat)
 
-    def sample_chance(self, state: Hez2State, rng: random.Random) -> Event:
-        stock = list(bits(state.stock))
-        if state.stage == DEAL:
-            hand = sorted(rng.sample(stock, HAND_SIZE))
-            return self.new_event(
-                state, "deal", round=ROUND, player=first_undealt(state.dealt_seats),
-                cards=tuple(DECK.order[c] for c in hand),
-            )  # fmt: skip
-        card = DECK.order[rng.choice(stock)]
-        if state.stage == START:
-            return self.new_event(state, "start_card", round=ROUND, card=card)
-        return self.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
-
     def result(self, state: Hez2State) -> dict[str, Any]:
         return {
             "winners": list(state.places[:1]),
@@ -839,10 +800,6 @@ def _seats(
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise RuleViolation(Rule.SETUP, f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
     return tuple(names), tuple(bots), tuple(stakes), dealer
-
-
-def _default_names(bots: Sequence[bool]) -> list[str]:
-    return [f"{'bot' if bot else 'p'}{seat}" for seat, bot in enumerate(bots)]
 
 
 def _seat_list(setup: Mapping[str, Any], key: str, n: int, type_: type, what: str) -> list[Any]:

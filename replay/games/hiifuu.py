@@ -18,8 +18,6 @@ second trick takes the first token left (``token_taken``), a third covers it (``
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -50,7 +48,6 @@ from replay.games.base import (
     seat_hand_fault,
     seat_names,
     setup_of,
-    simulated_seats,
     undealt_seats,
 )
 from replay.model import decks
@@ -299,21 +296,6 @@ class Hiifuu(Game[HiifuuState]):
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        values, deal_size, discard_size = TABLE_SIZES[players]
-        tokens = options.get("tokens") or DEFAULT_TOKENS
-        data = {
-            **simulated_seats(players, options),
-            "variant": options.get("variant") or NORMAL,
-            "values": values,
-            "deal": deal_size,
-            "discard": discard_size,
-            "tokens": [list(t) for t in tokens],
-        }
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> HiifuuState:
         fixed = setup_of(event, self.kind, _fixed_setup)
         n = len(fixed.names)
@@ -726,25 +708,6 @@ class Hiifuu(Game[HiifuuState]):
         return self.new_event(
             state, "play", round=state.round, trick=state.trick_no, player=seat,
             card=state.setup.deck.order[card],
-        )  # fmt: skip
-
-    def sample_chance(self, state: HiifuuState, rng: random.Random) -> Event:
-        if state.stage == DEAL:
-            return self._sample_deal(state, rng)
-        if state.stage == TOKENS:
-            values = list((state.setup.tokens or DEFAULT_TOKENS)[state.round])  # writing a log
-            if state.setup.variant == RANDOM_TOKENS:
-                rng.shuffle(values)
-            return self.new_event(state, "tokens", round=state.round + 1, values=tuple(values))
-        return self.new_event(state, "first_leader", round=1, player=rng.randrange(state.n))
-
-    def _sample_deal(self, state: HiifuuState, rng: random.Random) -> Event:
-        deck = state.setup.deck
-        remaining = list(bits(deck.full & ~state.dealt))
-        hand = sorted(rng.sample(remaining, state.setup.deal_size))
-        return self.new_event(
-            state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
-            cards=tuple(deck.order[c] for c in hand),
         )  # fmt: skip
 
     def result(self, state: HiifuuState) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from typing import Any
 
 def sibling_attribute(game_class: type, suffix: str, name: str) -> Any:
     """``name`` of the module ``<module><suffix>`` beside the module of ``game_class`` or of the
-    first class it derives from that has one (a fast path's subclass finds its plain rules');
-    None when there is none. An error inside such a module is raised."""
+    first class it derives from whose sibling has it (a subclass finds its plain rules'); None
+    when there is none. An error inside such a module is raised."""
     for base in game_class.__mro__:
         module_name = base.__module__ + suffix
         try:
@@ -20,5 +20,7 @@ def sibling_attribute(game_class: type, suffix: str, name: str) -> Any:
             if exc.name != module_name:
                 raise
             continue
-        return getattr(module, name)
+        found = getattr(module, name, None)
+        if found is not None:
+            return found
     return None

@@ -2,9 +2,12 @@
 :class:`~replay.games.game.Game`'s ``setup_event``, ``sample_chance`` and ``bots``): the seats of
 a simulated ``game_start``, the random bot, and the bots of a game module's sibling.
 
-A game keeps its bots beside its rules in a sibling module ``<module>_bots`` (``hez2_bots``
-beside ``hez2``) whose ``bots(rules)`` gives them by name: :func:`sibling_bots` finds them, so
-the rules never import their bots (the bots import the rules).
+A game keeps its simulation beside its rules in a sibling module ``<module>_bots``
+(``hez2_bots`` beside ``hez2``): ``bots(rules)`` gives its bots by name (:func:`sibling_bots`),
+``sample_chance(rules, state, rng)`` draws its chance events and, where the seats of
+:func:`simulated_seats` are not the whole setup, ``setup_event(rules, game_id, players, rng,
+options)`` makes its ``game_start`` (:func:`sibling_simulation`). The rules never import it
+(it imports the rules).
 """
 
 from __future__ import annotations
@@ -19,6 +22,16 @@ from replay.model.events import Event
 
 Bot = Callable[[Any, int, random.Random], Event]
 """A bot: ``bot(state, seat, rng) -> decision event`` (seeded by ``rng``)."""
+
+
+def sibling_simulation(rules: Rules[Any], name: str) -> Callable[..., Event] | None:
+    """The function ``name`` of a game module's sibling ``<module>_bots``: its
+    ``setup_event(rules, game_id, players, rng, options)`` or ``sample_chance(rules, state,
+    rng)``; None when it has none."""
+    key = (type(rules), name)
+    if key not in _SIMULATED:
+        _SIMULATED[key] = sibling_attribute(type(rules), BOTS_SUFFIX, name)
+    return _SIMULATED[key]
 
 
 def simulated_seats(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -44,6 +57,7 @@ def random_bot(rules: Rules[Any]) -> Bot:
 BOTS_SUFFIX: Final = "_bots"
 
 _BOT_MAKERS: dict[type, Callable[[Any], Mapping[str, Bot]] | None] = {}
+_SIMULATED: dict[tuple[type, str], Callable[..., Event] | None] = {}
 
 
 def sibling_bots(rules: Rules[Any]) -> Mapping[str, Bot]:
