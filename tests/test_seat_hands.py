@@ -1,4 +1,4 @@
-"""Hands held as a list of bit sets (``SeatHandsState``) or in two halves per seat
+"""Hands held one field per seat (``SeatHandsState``) or in two halves per seat
 (``SplitHandsState``) index as a list of bit sets would; Fou!'s fast FOU-FOLLOW on the halves
 answers as the rule (``may_play``) does, and its ``emptied`` flag says whether a hand is empty."""
 
@@ -46,15 +46,11 @@ def test_hands_index_as_a_list_of_n(kind: str, n: int) -> None:
 
 
 def test_hands_before_and_after_a_round() -> None:
-    hiifuu = HiifuuState(game_id="g", kind="hiifuu", n=5)
-    assert not hiifuu.hands_dealt() and hiifuu.hands == [0] * 5  # no round yet
-    hiifuu.round = 1
-    assert hiifuu.hands_dealt()
+    assert HiifuuState(game_id="g", kind="hiifuu", n=5).hands == []  # no round yet
     hearts = HeartsState(game_id="g", kind="hearts", n=4)
-    assert hearts.hands == [0, 0, 0, 0] and hearts.hands_dealt()
-    hearts.hands[0] = 5  # plain data: the list is the hands
-    assert hearts.hand(0) == 5
-    assert hearts.clone().hands == hearts.hands and hearts.clone().hands is not hearts.hands
+    assert hearts.hands == [0, 0, 0, 0]
+    hearts.hands[0] = 5  # a new list: no hand changes
+    assert hearts.hand(0) == 0
     assert Hez2State(game_id="g", kind="hez2", n=3).hands == [0, 0, 0]  # before the deal
 
 

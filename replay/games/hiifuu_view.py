@@ -32,7 +32,7 @@ class HiifuuView(Presentation[HiifuuState]):
             **view_start(self.rules.kind, state, seat, due, setup.names),
             "round": state.round,
             "trick": state.trick_no,
-            **hand_keys(deck, state.hands if state.hands_dealt() else [], seat),
+            **hand_keys(deck, state.hands, seat),
             "table": [
                 {"seat": (state.leader + i) % state.n, "card": deck.order[c]}
                 for i, c in enumerate(state.table)

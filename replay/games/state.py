@@ -81,31 +81,92 @@ class GameState:
 
 @dataclass(slots=True, init=False)
 class SeatHandsState(GameState):
-    """A state with each seat's hand as a bit set: ``hands[seat]``."""
+    """A state with each seat's hand as a bit set (two to six seats), read and set as a list of
+    ``n`` hands would be (:meth:`hand`, :meth:`set_hand`, :attr:`hands`).
 
-    hands: list[int]
+    The engine's fast paths change a hand at every play: each hand is a field of its own, as
+    a list of hands would make a new int object at each change (docs/performance.md).
+    """
+
+    hand0: int
+    hand1: int
+    hand2: int
+    hand3: int
+    hand4: int
+    hand5: int
 
     def __init__(
         self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
     ) -> None:
         GameState.__init__(self, game_id, kind, n, seq, last)
-        self.hands = [0] * n
+        self.hand0 = self.hand1 = self.hand2 = self.hand3 = self.hand4 = self.hand5 = 0
 
     def hand(self, seat: int) -> int:
         """The bit set of ``seat``'s hand."""
-        return self.hands[seat]
+        if seat < 0:
+            seat += self.n
+        if seat == 0:
+            return self.hand0
+        if seat == 1:
+            return self.hand1
+        if seat < self.n:
+            if seat == 2:
+                return self.hand2
+            if seat == 3:
+                return self.hand3
+            if seat == 4:
+                return self.hand4
+            if seat == 5:
+                return self.hand5
+        raise IndexError(seat)
 
     def set_hand(self, seat: int, hand: int) -> None:
         """Make ``hand`` the bit set of ``seat``'s hand."""
-        self.hands[seat] = hand
+        if seat < 0:
+            seat += self.n
+        if seat == 0:
+            self.hand0 = hand
+        elif seat == 1:
+            self.hand1 = hand
+        elif seat < self.n and 2 <= seat <= 5:
+            if seat == 2:
+                self.hand2 = hand
+            elif seat == 3:
+                self.hand3 = hand
+            elif seat == 4:
+                self.hand4 = hand
+            else:
+                self.hand5 = hand
+        else:
+            raise IndexError(seat)
+
+    def seat_hands(self) -> list[int]:
+        """Every seat's hand (a new list: changing it changes no hand)."""
+        hands = [self.hand0, self.hand1, self.hand2, self.hand3, self.hand4, self.hand5]
+        return hands[: self.n]
 
     def hands_dealt(self) -> bool:
-        """Whether the seats have hands yet; always, by default."""
+        """Whether the seats have hands yet (``hands`` is empty before); always, by default."""
         return True
+
+    @property
+    def hands(self) -> list[int]:
+        """Every seat's hand as a bit set, none before :meth:`hands_dealt` (a new list:
+        changing it changes no hand)."""
+        return self.seat_hands() if self.hands_dealt() else []
+
+    @hands.setter
+    def hands(self, hands: list[int]) -> None:
+        self.set_hands(hands)
+
+    def set_hands(self, hands: list[int]) -> None:
+        """Set the first ``len(hands)`` seats' hands."""
+        for seat, hand in enumerate(hands):
+            self.set_hand(seat, hand)
 
     def clear_hands(self) -> None:
         """Empty every hand."""
-        self.hands = [0] * self.n
+        self.hand0 = self.hand1 = self.hand2 = self.hand3 = self.hand4 = self.hand5 = 0
 
 
 @dataclass(slots=True, init=False)
