@@ -42,6 +42,7 @@ from replay.games.rules import Due as Due
 from replay.games.rules import Phase as Phase
 from replay.games.rules import Rules as Rules
 from replay.games.rules import RuleViolation as RuleViolation
+from replay.games.rules import event_table as event_table
 from replay.games.setups import _SETUPS as _SETUPS
 from replay.games.setups import SETUPS_KEPT as SETUPS_KEPT
 from replay.games.setups import bot_flags as bot_flags

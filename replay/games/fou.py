@@ -27,8 +27,6 @@ from mypy_extensions import i64
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
@@ -36,6 +34,7 @@ from replay.games.base import (
     bot_flags,
     check_players,
     deal_fault,
+    event_table,
     first_undealt,
     game_winners,
     held_fault,
@@ -902,32 +901,24 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
     return False
 
 
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "deck": (Category.CHANCE, ("cards",)),
+    "dealer": (Category.CHANCE, ("player",)),
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "play": (Category.DECISION, ("round", "trick", "player", "card")),
+    "trick_won": (Category.RULING, ("round", "trick", "player", "cards")),
+    "fool": (Category.RULING, ("round", "trick", "player", "card")),
+    "round_scored": (Category.RULING, ("round", "player", "amount", "total")),
+})  # fmt: skip
+
 #: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
 SPEC: Final = GameSpec(
     kind="fou",
     title="Fou!",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "deck": Category.CHANCE,
-        "dealer": Category.CHANCE,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "fool": Category.RULING,
-        "round_scored": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "deck": ("cards",),
-        "dealer": ("player",),
-        "deal": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards"),
-        "fool": ("round", "trick", "player", "card"),
-        "round_scored": ("round", "player", "amount", "total"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=DECK.order,
     faces=decks.COLOURS_AND_JOKERS,
     players=(4, 5, 6, 7, 8),

@@ -20,8 +20,6 @@ from mypy_extensions import i64
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
@@ -32,6 +30,7 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    event_table,
     first_undealt,
     known_cards,
     led_suit_best,
@@ -565,28 +564,22 @@ class Hearts(Game[HeartsState]):
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
 
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "pass": (Category.DECISION, ("round", "player", "target", "cards")),
+    "play": (Category.DECISION, ("round", "trick", "player", "card")),
+    "trick_won": (Category.RULING, ("round", "trick", "player", "cards", "amount")),
+    "round_scored": (Category.RULING, ("round", "player", "amount", "total")),
+})  # fmt: skip
+
 #: The plug-in contract of Hearts (:mod:`replay.model.specs`).
 SPEC: Final = GameSpec(
     kind="hearts",
     title="Hearts",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "pass": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "round_scored": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "deal": ("round", "player", "cards"),
-        "pass": ("round", "player", "target", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=DECK.order,
     faces=decks.FRENCH_DECK,
     players=(4,),

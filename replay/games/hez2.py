@@ -23,8 +23,6 @@ from typing import Any, ClassVar, Final
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
@@ -33,6 +31,7 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    event_table,
     first_undealt,
     replace_at,
     round_fault,
@@ -829,46 +828,31 @@ def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int 
     return list(stakes)
 
 
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "start_card": (Category.CHANCE, ("round", "card")),
+    "play": (Category.DECISION, ("round", "player", "card")),
+    "declare_suit": (Category.DECISION, ("round", "player", "suit")),
+    "draw": (Category.DECISION, ("round", "player")),
+    "accept_skip": (Category.DECISION, ("round", "player")),
+    "accept_draw": (Category.DECISION, ("round", "player")),
+    "card_drawn": (Category.CHANCE, ("round", "player", "card")),
+    "skip": (Category.RULING, ("round", "player")),
+    "forced_draw": (Category.RULING, ("round", "player", "amount")),
+    "reshuffle": (Category.RULING, ("round", "cards", "amount")),
+    "player_out": (Category.RULING, ("round", "player", "amount")),
+    "placed": (Category.RULING, ("round", "player", "amount")),
+    "payout": (Category.RULING, ("player", "amount")),
+})  # fmt: skip
+
 #: The plug-in contract of Hez2 (:mod:`replay.model.specs`).
 SPEC: Final = GameSpec(
     kind="hez2",
     title="Hez2",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "start_card": Category.CHANCE,
-        "card_drawn": Category.CHANCE,
-        "play": Category.DECISION,
-        "declare_suit": Category.DECISION,
-        "draw": Category.DECISION,
-        "accept_skip": Category.DECISION,
-        "accept_draw": Category.DECISION,
-        "skip": Category.RULING,
-        "forced_draw": Category.RULING,
-        "reshuffle": Category.RULING,
-        "player_out": Category.RULING,
-        "placed": Category.RULING,
-        "payout": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "deal": ("round", "player", "cards"),
-        "start_card": ("round", "card"),
-        "play": ("round", "player", "card"),
-        "declare_suit": ("round", "player", "suit"),
-        "draw": ("round", "player"),
-        "accept_skip": ("round", "player"),
-        "accept_draw": ("round", "player"),
-        "card_drawn": ("round", "player", "card"),
-        "skip": ("round", "player"),
-        "forced_draw": ("round", "player", "amount"),
-        "reshuffle": ("round", "cards", "amount"),
-        "player_out": ("round", "player", "amount"),
-        "placed": ("round", "player", "amount"),
-        "payout": ("player", "amount"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=DECK.order,
     faces=decks.SPANISH_DECK,
     players=(2, 3, 4),

@@ -27,8 +27,6 @@ from mypy_extensions import i64
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
@@ -38,6 +36,7 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    event_table,
     first_undealt,
     game_winners,
     highest_of,
@@ -768,37 +767,27 @@ def _join(values: Sequence[int]) -> str:
     return " ".join(map(str, values)) or "(none)"
 
 
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "first_leader": (Category.CHANCE, ("round", "player")),
+    "tokens": (Category.CHANCE, ("round", "values")),
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "discard": (Category.DECISION, ("round", "player", "cards")),
+    "play": (Category.DECISION, ("round", "trick", "player", "card")),
+    "trick_won": (Category.RULING, ("round", "trick", "player", "cards", "total")),
+    "token_taken": (Category.RULING, ("round", "player", "target", "amount")),
+    "token_covered": (Category.RULING, ("round", "player", "target", "amount")),
+    "round_scored": (Category.RULING, ("round", "player", "amount", "total")),
+})  # fmt: skip
+
 #: The plug-in contract of Hiifuu (:mod:`replay.model.specs`). Its deck depends on the table
 #: size: the rules check the cards, the store's ingest does not.
 SPEC: Final = GameSpec(
     kind="hiifuu",
     title="Hiifuu",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "first_leader": Category.CHANCE,
-        "tokens": Category.CHANCE,
-        "discard": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "token_taken": Category.RULING,
-        "token_covered": Category.RULING,
-        "round_scored": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "first_leader": ("round", "player"),
-        "tokens": ("round", "values"),
-        "deal": ("round", "player", "cards"),
-        "discard": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "total"),
-        "token_taken": ("round", "player", "target", "amount"),
-        "token_covered": ("round", "player", "target", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=None,
     faces=decks.Deck("last", decks.colours("diamond"), {}, "{suit} {rank}"),
     players=(4, 5, 6),
