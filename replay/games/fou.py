@@ -255,7 +255,17 @@ def hand_penalty(hand: int) -> int:
     >>> hand_penalty(DECK.mask(["1a", "G5", "B15"]))
     25
     """
-    return sum(PENALTY[card] for card in bits(hand))
+    return _half_penalty(hand & LOW_HALF, 0) + _half_penalty(hand >> SPLIT, SPLIT)
+
+
+def _half_penalty(half: int, first: int) -> int:
+    """The points of the cards of one half of a hand (``first``: the index of its bit 0)."""
+    total = 0
+    while half:
+        low = half & -half
+        total += PENALTY[first + low.bit_length() - 1]
+        half ^= low
+    return total
 
 
 class Rule(RuleId):
@@ -478,11 +488,11 @@ class Fou(Game[FouState]):
         )
 
     def round_score(self, state: FouState, seat: int) -> int:
-        """FOU-SCORE for one seat at the end of the round: minus the points of the cards left,
-        +10 for an empty hand, 0 for an empty hand named Fool."""
-        hand = state.hand(seat)
-        if hand:
-            return -hand_penalty(hand)
+        """FOU-SCORE for one seat at the end of the round."""
+        low = state.low(seat)
+        high = state.high(seat)
+        if low or high:
+            return -(_half_penalty(low, 0) + _half_penalty(high, SPLIT))
         return 0 if state.is_fool(seat) else EMPTY_HAND_SCORE
 
     def _round_scored(self, state: FouState) -> Event:
