@@ -189,10 +189,6 @@ def describe_payload(event: Event) -> str:
     >>> describe_payload(Event("g", 9, "hiifuu", "trick_won", 1, 2, 3, cards=("1", "7"), total=4))
     'trick_won(round=1, trick=2, player=3, cards=[1 7], total=4)'
     """
-    global _last_described
-    last = _last_described
-    if event is last[0]:
-        return last[1]
     values = field_values(event)
     names = COLUMNS
     parts: list[str] = []
@@ -200,17 +196,7 @@ def describe_payload(event: Event) -> str:
         value = values[index]
         if value is not None:
             parts.append(f"{names[index]}={_fmt(value)}")
-    words = f"{event.type}({', '.join(parts)})"
-    if type(event) is Event:  # not an EventRow, which changes
-        _last_described = (event, words)
-    return words
-
-
-#: The last event :func:`describe_payload` described, and its words: a wrong ruling's
-#: expected event is described in its violation's message, then again for its finding. An
-#: :class:`Event` never changes and is held here, so its identity stands for its content; one
-#: pair, replaced at once.
-_last_described: tuple[Event | None, str] = (None, "")
+    return f"{event.type}({', '.join(parts)})"
 
 
 #: Where the payload's fields but its type are in :data:`~replay.model.events.COLUMNS`.
