@@ -19,7 +19,7 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
 - ``labels``: over ``--label-hands`` hands at ``--label-samples`` (the default settings), the
   labelled moves (and the mistakes and blunders) labelled again, and with the same label,
   under another seed; the samples a decision took; the labels of the policy's own moves;
-- ``hez2``: staked Hez2 games reviewed in places and in payout on the same deals;
+- ``hez2``: staked Hez2 games reviewed in places and in payout (the same rollouts);
 - ``impact``: the adjusted result (``replay explain --impact``, default settings) of every
   dispute file of sample_logs/disputes whose finding is played on (an illegal decision, a
   wrong ruling), on one core: CPU seconds per file, the slowest, rollouts/s.
@@ -149,8 +149,6 @@ def strength(hands: int) -> None:
                        ("random", "heuristic"), ("heuristic", "heuristic")):  # fmt: skip
         points = []
         for k in range(hands):
-            import random
-
             rng = random.Random(k)
             first = rules.setup_event(f"s{k}", 4, rng, {})
             seat = k % 4
@@ -165,11 +163,12 @@ def strength(hands: int) -> None:
 Losses = list[tuple[int, float]]  # (hand, a decision's loss)
 
 
-def careless_losses(hands: int, settings: Settings) -> tuple[Losses, Losses]:
-    """Loss per decision of the careless seats and of the heuristic seats over ``hands``."""
+def careless_losses(hands: int, settings: Settings, first: int = 0) -> tuple[Losses, Losses]:
+    """Loss per decision of the careless seats and of the heuristic seats over ``hands`` hands
+    (the games of seeds ``first`` on)."""
     careless: Losses = []
     heuristic: Losses = []
-    for k in range(hands):
+    for k in range(first, first + hands):
         (review,) = review_games([first_hand(k, k % 4)], settings)
         for d in review.decisions:
             (careless if d.seat == k % 4 else heuristic).append((k, d.loss.mean))
@@ -191,25 +190,35 @@ def told_apart(corpora: int, hands: int, settings: Settings) -> list[float]:
     return pvalues
 
 
-def validity(hands: int, samples: int, corpora: int, corpus_hands: int, null_samples: int) -> None:
-    if hands:
-        careless_contrast(hands, Settings(samples=samples))
+def validity(
+    hands: int, samples: int, corpora: int, corpus_hands: int, null_samples: int, contrasts: range
+) -> None:
+    pvalues = [careless_contrast(hands, Settings(samples=samples), c * hands) for c in contrasts]
+    if len(pvalues) > 1:
+        below = sum(p < 0.01 for p in pvalues)
+        low, high = wilson(below, len(pvalues))
+        print(f"  p < 0.01 in {below} of {len(pvalues)} corpora of {hands} hands "
+              f"(95% [{low:.0%}, {high:.0%}])")  # fmt: skip
     if corpora:
         null_corpora(corpora, corpus_hands, Settings(samples=null_samples))
 
 
-def careless_contrast(hands: int, settings: Settings) -> None:
+def careless_contrast(hands: int, settings: Settings, first: int = 0) -> float:
+    """The careless seat against the heuristic seats over ``hands`` hands (seeds ``first``
+    on): the mean losses, the clustered p-value (returned) and Welch's."""
     start = time.process_time()
-    careless, heuristic = careless_losses(hands, settings)
+    careless, heuristic = careless_losses(hands, settings, first)
     a = mean_interval([v for _, v in careless])
     b = mean_interval([v for _, v in heuristic])
     welch = welch_p([v for _, v in careless], [v for _, v in heuristic])
-    print(f"validity: {hands} Hearts hands, one careless seat (20% random), "
+    p = clustered_p(careless, heuristic)
+    print(f"validity: {hands} Hearts hands (seeds {first} on), one careless seat (20% random), "
           f"{settings.samples} samples")  # fmt: skip
     print(f"  careless seat  {a.mean:.3f} [{a.low:.3f}, {a.high:.3f}] points/decision, n={a.n}")
     print(f"  heuristic      {b.mean:.3f} [{b.low:.3f}, {b.high:.3f}] points/decision, n={b.n}")
-    print(f"  p = {clustered_p(careless, heuristic):.2g} (clustered by hand; Welch's, decisions "
-          f"as independent: {welch:.2g})  {time.process_time() - start:.0f} s CPU")  # fmt: skip
+    print(f"  p = {p:.2g} (clustered by hand; Welch's, decisions as independent: {welch:.2g})"
+          f"  {time.process_time() - start:.0f} s CPU", flush=True)  # fmt: skip
+    return p
 
 
 def null_corpora(corpora: int, corpus_hands: int, settings: Settings) -> None:
@@ -262,45 +271,23 @@ def labels_again(hands: int, samples: int) -> None:
 
 def hez2_payout(samples: int, games: int = 3) -> None:
     """Hez2 games at a staked table (four humans, 100 minor units each: the pot's 60/30/10%
-    by place, HEZ2-STAKES) reviewed in places, the review's unit, and in payout: the same
-    decisions, deals and streams, each rollout played on to the seat's ``payout`` ruling."""
-    from replay.games.hidden import sampler_for
-    from replay.model.specs import ScoreUnit
-    from replay.review.engine import Judge, _positions
-    from replay.review.rollout import Rollouts, play_unit
-
-    class Payout:
-        def __init__(self, policy: Rollouts) -> None:
-            self.policy = policy
-
-        def value(self, state: Any, seat: int, rng: random.Random) -> float:
-            bots = [self.policy.bot] * state.n
-            return play_unit(self.policy.rules, state, seat, bots, rng, ("payout",))
-
+    by place, HEZ2-STAKES) reviewed as ``replay review`` does: the loss in places, the
+    review's measure, and in payout, from the same rollouts."""
     rules = get_rules("hez2")
     options = {"bots": [False] * 4, "stakes": [100] * 4}
-    settings = Settings(samples=samples)
-    by_place = Judge(rules, settings, sampler_for("hez2"))
-    by_payout = Judge(rules, settings, sampler_for("hez2"), Payout(Rollouts(rules)))
-    by_payout.unit = ScoreUnit("game", "payout", ("payout",), False, (10.0, 25.0, 50.0))
-    losses: dict[str, list[float]] = {"place": [], "payout": []}
-    other_best = 0
+    logs = [
+        simulate_game(rules, f"staked-{seed}", players=4, seed=seed, bots=["heuristic"],
+                      options=options)
+        for seed in range(1, games + 1)
+    ]  # fmt: skip
     start = time.process_time()
-    for seed in range(1, games + 1):
-        events = simulate_game(
-            rules, f"staked-{seed}", players=4, seed=seed, bots=["heuristic"], options=options
-        )
-        for i, state, unit_state, unit_index in _positions(rules, events, None):
-            seat = events[i].player
-            assert seat is not None
-            if len(rules.legal_decisions(state, seat)) < 2:
-                continue
-            in_place = by_place.review(events, i, state, unit_state, unit_index)
-            in_payout = by_payout.review(events, i, state, unit_state, unit_index)
-            losses["place"].append(in_place.loss.mean)
-            losses["payout"].append(in_payout.loss.mean)
-            other_best += in_place.best != in_payout.best
-    place, paid = mean_interval(losses["place"]), mean_interval(losses["payout"])
+    decisions = [d for r in review_games(logs, Settings(samples=samples)) for d in r.decisions]
+    place = mean_interval([d.loss.mean for d in decisions])
+    paid = mean_interval([d.payout_loss.mean for d in decisions if d.payout_loss is not None])
+    other_best = sum(
+        d.best != max(d.alternatives, key=lambda a: a.payout.mean if a.payout else 0.0).move
+        for d in decisions
+    )
     print(
         f"hez2: {games} staked games (4 x 100: a pot of 400 shared 240/120/40/0 by place), "
         f"{samples} samples, {place.n} decisions ({time.process_time() - start:.0f} s CPU)"
@@ -342,7 +329,11 @@ def main() -> None:
     parser.add_argument("--part", action="append", choices=parts_known)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--corpora", type=int, default=100)
-    parser.add_argument("--samples", type=int, default=32, help="of the validity part")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="of the validity part")
+    parser.add_argument("--contrasts", type=int, default=1, help="corpora of --hands hands")
+    parser.add_argument(
+        "--first-contrast", type=int, default=0, help="(corpus c: seeds c*hands on)"
+    )
     parser.add_argument("--corpus-hands", type=int, default=10)
     parser.add_argument("--null-samples", type=int, default=8)
     parser.add_argument("--label-hands", type=int, default=32)
@@ -358,7 +349,12 @@ def main() -> None:
     if "strength" in parts:
         strength(args.hands * 2)
     if "validity" in parts:
-        validity(args.hands, args.samples, args.corpora, args.corpus_hands, args.null_samples)
+        contrasts = range(args.first_contrast, args.first_contrast + args.contrasts)
+        if not args.hands:
+            contrasts = range(0)
+        validity(
+            args.hands, args.samples, args.corpora, args.corpus_hands, args.null_samples, contrasts
+        )
     if "labels" in parts:
         labels_again(args.label_hands, args.label_samples)
     if "hez2" in parts:
