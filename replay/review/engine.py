@@ -11,7 +11,6 @@ review, whatever the number of worker processes.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from replay.review.stats import Estimate, mean_interval, wilson
 LABELS = ("inaccuracy", "mistake", "blunder")
 #: The version of the review's method: raise it when the same settings would give other numbers
 #: (the reviews stored by ``replay reindex --reviews`` are then made again).
-REVIEW_VERSION = 4
+REVIEW_VERSION = 3
 #: How far a review thinks longer on a close decision (one whose label is not settled, see
 #: :func:`unsettled`): its samples double up to this many times ``--samples``.
 THINK_LONGER = 4
@@ -92,7 +91,7 @@ class DecisionReview:
     #: The card's loss with all cards visible (:mod:`replay.review.exact`); None where the
     #: solver was not used (another game, a decision other than a play, too many cards).
     visible_loss: int | None = None
-    #: The loss in payout against the alternative of the best expected payout (held out
+    #: The loss in payout against the alternative of the best expected payout (cross-fitted
     #: as ``loss``); None where the seat is not paid.
     payout_loss: Estimate | None = None
 
@@ -407,7 +406,7 @@ def _extend(values: list[list[float]], more: Sequence[Sequence[float]]) -> list[
 def payout_figures(
     payouts: Sequence[Sequence[float]] | None, mine: int, count: int
 ) -> tuple[list[Estimate | None], Estimate | None]:
-    """Each of the ``count`` alternatives' expected payout and the held-out payout loss of
+    """Each of the ``count`` alternatives' expected payout and the cross-fitted payout loss of
     alternative ``mine`` (more is better), from their payouts on the common samples; None each
     without payouts."""
     if not payouts or not payouts[0]:
@@ -424,25 +423,18 @@ def _best(costs: Sequence[Sequence[float]], mine: int, samples: Iterable[int]) -
 
 
 def held_out_loss(costs: Sequence[Sequence[float]], mine: int) -> list[float]:
-    """The loss of alternative ``mine`` against the best, one value a sample, held out (leave
-    one out): for each sample the best is chosen on all the other samples, so that the luck
-    that made a move look best on a sample is not counted in its lead there (the loss of a
-    move as good as any is then about 0, either side, not always above it), and the choice
-    is nearly as good as one made on every sample.
-
-    >>> held_out_loss([[0.0, 0.0, 0.0], [1.0, -3.0, 1.0]], 0)  # move 1 leads by sample 1 alone
-    [-1.0, 0.0, -1.0]
-    >>> held_out_loss([[2.0, 2.0, 2.0], [1.0, 1.0, 1.0]], 0)
-    [1.0, 1.0, 1.0]
-    """
+    """The loss of alternative ``mine`` against the best, one value a sample, cross-fitted: the
+    best is chosen on the odd samples for the even ones and the other way round, so that the
+    luck that made a move look best is not counted in its lead (the loss of a move as good as
+    any is then about 0, either side, not always above it)."""
     n = len(costs[mine])
     if n < 2:
         return [0.0] * n
-    totals = [math.fsum(cost) for cost in costs]
+    halves = (range(0, n, 2), range(1, n, 2))
     loss = []
-    for j in range(n):
-        best = min(range(len(costs)), key=lambda a: (totals[a] - costs[a][j], a != mine, a))
-        loss.append(costs[mine][j] - costs[best][j])
+    for held, chooser in (halves, halves[::-1]):
+        best = _best(costs, mine, chooser)
+        loss += [costs[mine][j] - costs[best][j] for j in held]
     return loss
 
 
