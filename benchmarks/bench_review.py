@@ -51,7 +51,7 @@ from replay.review.engine import (
     review_steps,
 )
 from replay.review.rollout import score_unit
-from replay.review.stats import clustered_p, mean_interval, welch_p, wilson
+from replay.review.stats import clustered_p, mean_interval, seat_permutation_p, welch_p, wilson
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.review_support
 from tests.review_support import first_hand
@@ -160,76 +160,93 @@ def strength(hands: int) -> None:
         print(f"  {me:<9} among 3 {others:<9} {m.mean:5.2f} [{m.low:.2f}, {m.high:.2f}]")
 
 
-Losses = list[tuple[int, float]]  # (hand, a decision's loss)
+#: Per hand, the reviewed decisions' losses of each seat, the tested seat first.
+Hands = list[list[list[float]]]
 
 
-def careless_losses(hands: int, settings: Settings, first: int = 0) -> tuple[Losses, Losses]:
-    """Loss per decision of the careless seats and of the heuristic seats over ``hands`` hands
-    (the games of seeds ``first`` on)."""
-    careless: Losses = []
-    heuristic: Losses = []
+def seat_losses(review: GameReview, seats: Sequence[int]) -> list[list[float]]:
+    """The losses of ``seats``' decisions in a review, seat by seat in that order."""
+    return [[d.loss.mean for d in review.decisions if d.seat == seat] for seat in seats]
+
+
+def careless_hands(hands: int, settings: Settings, first: int = 0) -> Hands:
+    """Hands ``first`` to ``first + hands - 1``, one careless seat (``k % 4``), every seat
+    reviewed: the careless seat's losses first."""
+    out = []
     for k in range(first, first + hands):
         (review,) = review_games([first_hand(k, k % 4)], settings)
-        for d in review.decisions:
-            (careless if d.seat == k % 4 else heuristic).append((k, d.loss.mean))
-    return careless, heuristic
+        out.append(seat_losses(review, [(k + s) % 4 for s in range(4)]))
+    return out
 
 
-def told_apart(corpora: int, hands: int, settings: Settings) -> list[float]:
-    """The clustered p-values of two heuristic seats (``k % 4`` and across it) compared over
-    ``corpora`` corpora of ``hands`` heuristic hands each (their own seeds)."""
-    pvalues = []
+def pvalues(hands: Hands) -> tuple[float, float]:
+    """The tested seat (first of each hand) against the others: the clustered p-value and the
+    permutation p-value (:func:`~replay.review.stats.seat_permutation_p`), hands as units."""
+    tested = [(k, v) for k, hand in enumerate(hands) for v in hand[0]]
+    others = [(k, v) for k, hand in enumerate(hands) for seat in hand[1:] for v in seat]
+    return clustered_p(tested, others), seat_permutation_p(hands)
+
+
+def told_apart(corpora: int, hands: int, settings: Settings) -> list[tuple[float, float]]:
+    """The p-values (clustered, permutation) of two heuristic seats (``k % 4`` and across it)
+    compared over ``corpora`` corpora of ``hands`` heuristic hands each (their own seeds)."""
+    out = []
     for c in range(corpora):
-        left: Losses = []
-        right: Losses = []
+        corpus = []
         for k in range(10_000 * (c + 1), 10_000 * (c + 1) + hands):
-            (review,) = review_games([first_hand(k, None)], settings, [k % 4, (k + 2) % 4])
-            for d in review.decisions:
-                (left if d.seat == k % 4 else right).append((k, d.loss.mean))
-        pvalues.append(clustered_p(left, right))
-    return pvalues
+            seats = [k % 4, (k + 2) % 4]
+            (review,) = review_games([first_hand(k, None)], settings, seats)
+            corpus.append(seat_losses(review, seats))
+        out.append(pvalues(corpus))
+    return out
 
 
 def validity(
     hands: int, samples: int, corpora: int, corpus_hands: int, null_samples: int, contrasts: range
 ) -> None:
-    pvalues = [careless_contrast(hands, Settings(samples=samples), c * hands) for c in contrasts]
-    if len(pvalues) > 1:
-        below = sum(p < 0.01 for p in pvalues)
-        low, high = wilson(below, len(pvalues))
-        print(f"  p < 0.01 in {below} of {len(pvalues)} corpora of {hands} hands "
-              f"(95% [{low:.0%}, {high:.0%}])")  # fmt: skip
+    found = [careless_contrast(hands, Settings(samples=samples), c * hands) for c in contrasts]
+    if len(found) > 1:
+        for name, ps in (
+            ("clustered", [p for p, _ in found]),
+            ("permutation", [p for _, p in found]),
+        ):
+            below = sum(p < 0.01 for p in ps)
+            low, high = wilson(below, len(ps))
+            print(f"  {name}: p < 0.01 in {below} of {len(ps)} corpora of {hands} hands "
+                  f"(95% [{low:.0%}, {high:.0%}])")  # fmt: skip
     if corpora:
         null_corpora(corpora, corpus_hands, Settings(samples=null_samples))
 
 
-def careless_contrast(hands: int, settings: Settings, first: int = 0) -> float:
+def careless_contrast(hands: int, settings: Settings, first: int = 0) -> tuple[float, float]:
     """The careless seat against the heuristic seats over ``hands`` hands (seeds ``first``
-    on): the mean losses, the clustered p-value (returned) and Welch's."""
+    on): the mean losses, the clustered and permutation p-values (returned) and Welch's."""
     start = time.process_time()
-    careless, heuristic = careless_losses(hands, settings, first)
-    a = mean_interval([v for _, v in careless])
-    b = mean_interval([v for _, v in heuristic])
-    welch = welch_p([v for _, v in careless], [v for _, v in heuristic])
-    p = clustered_p(careless, heuristic)
+    corpus = careless_hands(hands, settings, first)
+    careless = [v for hand in corpus for v in hand[0]]
+    heuristic = [v for hand in corpus for seat in hand[1:] for v in seat]
+    a, b = mean_interval(careless), mean_interval(heuristic)
+    clustered, permuted = pvalues(corpus)
     print(f"validity: {hands} Hearts hands (seeds {first} on), one careless seat (20% random), "
           f"{settings.samples} samples")  # fmt: skip
     print(f"  careless seat  {a.mean:.3f} [{a.low:.3f}, {a.high:.3f}] points/decision, n={a.n}")
     print(f"  heuristic      {b.mean:.3f} [{b.low:.3f}, {b.high:.3f}] points/decision, n={b.n}")
-    print(f"  p = {p:.2g} (clustered by hand; Welch's, decisions as independent: {welch:.2g})"
+    print(f"  p = {clustered:.2g} clustered by hand, {permuted:.2g} by permutation of the seats "
+          f"of each hand (Welch's, decisions as independent: {welch_p(careless, heuristic):.2g})"
           f"  {time.process_time() - start:.0f} s CPU", flush=True)  # fmt: skip
-    return p
+    return clustered, permuted
 
 
 def null_corpora(corpora: int, corpus_hands: int, settings: Settings) -> None:
     start = time.process_time()
-    pvalues = told_apart(corpora, corpus_hands, settings)
-    for level in (0.01, 0.05):
-        apart = sum(p < level for p in pvalues)
-        low, high = wilson(apart, corpora)
-        print(f"  two heuristic seats told apart at p < {level}: {apart}/{corpora} corpora of "
-              f"{corpus_hands} hands ({apart / corpora:.1%}, 95% [{low:.1%}, {high:.1%}]), "
-              f"{settings.samples} samples")  # fmt: skip
+    found = told_apart(corpora, corpus_hands, settings)
+    for name, ps in (("clustered", [p for p, _ in found]), ("permutation", [p for _, p in found])):
+        for level in (0.01, 0.05):
+            apart = sum(p < level for p in ps)
+            low, high = wilson(apart, corpora)
+            print(f"  two heuristic seats told apart at p < {level} ({name}): {apart}/{corpora} "
+                  f"corpora of {corpus_hands} hands ({apart / corpora:.1%}, 95% [{low:.1%}, "
+                  f"{high:.1%}]), {settings.samples} samples")  # fmt: skip
     print(f"  ({time.process_time() - start:.0f} s CPU)")
 
 
