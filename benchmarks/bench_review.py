@@ -10,12 +10,15 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
 - ``scaling``: the Hearts hand at ``--samples`` 8 to 128; four hands with ``--jobs`` 1 and 2
   (wall-clock and CPU seconds, the workers' included);
 - ``strength``: the heuristic bot against random play (mean points of a Hearts hand);
-- ``validity``: over ``--hands`` Hearts hands (``--samples``, 32 by default) in which one seat
-  is careless (the heuristic bot playing a uniformly random legal move 20% of the time), the
-  careless seat's mean loss per decision against the heuristic seats' (hands as clusters,
-  :func:`~replay.review.stats.clustered_p`; Welch's test beside it); over ``--corpora``
-  corpora of ``--corpus-hands`` heuristic hands (``--null-samples``), how often two heuristic
-  seats are told apart (p < 0.01 and p < 0.05, with the rate's Wilson interval);
+- ``validity``: over ``--hands`` Hearts hands (``--samples``, the review's default) in which
+  one seat is careless (the heuristic bot playing a uniformly random legal move 20% of the
+  time), the careless seat's mean loss per decision against the heuristic seats' (hands as
+  clusters, :func:`~replay.review.stats.clustered_p`, and by permutation of the seats of each
+  hand, :func:`~replay.review.stats.seat_permutation_p`; Welch's test beside them), for
+  ``--contrasts`` corpora from ``--first-contrast`` (corpus ``c``: the seeds from ``c *
+  hands``); over ``--corpora`` corpora of ``--corpus-hands`` heuristic hands
+  (``--null-samples``), how often two heuristic seats are told apart (p < 0.01 and p < 0.05,
+  with the rate's Wilson interval);
 - ``labels``: over ``--label-hands`` hands at ``--label-samples`` (the default settings), the
   labelled moves (and the mistakes and blunders) labelled again, and with the same label,
   under another seed; the samples a decision took; the labels of the policy's own moves;
