@@ -29,6 +29,7 @@ KINDS = solvable_kinds()
 #: Positions a game, and the largest plain tree among them (2-5 cards a hand).
 POSITIONS = 150
 LIMIT = 2500
+MOON_POSITIONS = 100
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -40,6 +41,14 @@ def test_values_equal_a_plain_search_through_the_reducer(kind: str) -> None:
         assert solution.values == card_values(rules, state), state.seq
         checked += 1
     assert checked == POSITIONS
+
+
+def test_hearts_endgames_with_the_moon_open_equal_the_plain_search() -> None:
+    """Every point taken so far held by one seat: the bound's moon (a seat that may still
+    shoot it) on every position."""
+    rules = get_rules("hearts")
+    for state in endgames("hearts", seed=43, count=MOON_POSITIONS, limit=LIMIT, moon=1.0):
+        assert solve(state, rules, line=False).values == card_values(rules, state), state.seq
 
 
 @pytest.mark.parametrize("kind", KINDS)
