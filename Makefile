@@ -10,7 +10,7 @@ NATIVE := build/native
 NATIVE_STAMP := $(NATIVE)/.built
 SOURCES := $(shell find replay -name '*.py' -o -name '*.md' -o -name '*.sql') setup.py
 
-.PHONY: venv venv-pure native install-native demo e2e screenshots check test lint imports typecheck unit unit-native unit-spark bench bench-instructions samples clean
+.PHONY: venv venv-pure native install-native demo e2e screenshots check test lint imports typecheck unit unit-native unit-spark bench bench-instructions bench-openspiel samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -98,6 +98,11 @@ bench: $(NATIVE_STAMP)
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_store.py
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_audit.py
 	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_stats.py --store /tmp/bench_stats_store
+
+# Hearts replay with every decision checked beside OpenSpiel's engine, the same hands in both.
+# OpenSpiel is an optional extra, installed apart: $(BIN)/pip install -e '.[dev,bench]'.
+bench-openspiel: $(NATIVE_STAMP)
+	PYTHONPATH=$(NATIVE) $(BIN)/python benchmarks/bench_openspiel.py
 
 # Instructions per audited event (valgrind's callgrind): repeatable where seconds are not.
 bench-instructions: $(NATIVE_STAMP)

@@ -234,7 +234,7 @@ def test_a_value_cannot_end_or_comment_out_the_replay_page_script() -> None:
 # --------------------------------------------------------------------- a store not written
 def _fail_writes_after(monkeypatch: pytest.MonkeyPatch, good: int) -> None:
     """The store's data writer fails on a full disk after ``good`` writes that succeed."""
-    from replay.store import table as store_table
+    from replay.store import ingest as store_ingest
     from replay.store import writer as store_writer
     from tests.test_reliability_storage import _failing_write
 
@@ -244,7 +244,7 @@ def _fail_writes_after(monkeypatch: pytest.MonkeyPatch, good: int) -> None:
         calls[0] += 1
         return (real if calls[0] <= good else failing)(*args, **kwargs)
 
-    monkeypatch.setattr(store_table, "write_files", write)
+    monkeypatch.setattr(store_ingest, "write_files", write)
 
 
 @pytest.mark.parametrize("command", ["simulate", "import"])

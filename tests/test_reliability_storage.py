@@ -16,7 +16,7 @@ import pytest
 from deltalake.exceptions import DeltaError
 
 from replay.store import EventStore, StorageFailure
-from replay.store import table as store_table
+from replay.store import ingest as store_ingest
 from replay.store.jsonl import write_lines
 from replay.store.synthetic import hearts_like_table
 from tests.store_helpers import hearts_game, tmpfs
@@ -92,7 +92,7 @@ def test_a_storage_fault_names_the_store_and_the_cause(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int, cause: str
 ) -> None:
     store = EventStore.open(tmp_path / "s", create=True)
-    monkeypatch.setattr(store_table, "write_files", _failing_write(number))
+    monkeypatch.setattr(store_ingest, "write_files", _failing_write(number))
     with pytest.raises(StorageFailure) as raised:
         store.ingest([list(hearts_game("h"))])
     assert str(raised.value) == f"{tmp_path / 's'}: {cause}: nothing was committed"
@@ -127,9 +127,9 @@ def test_the_runtime_panic_never_reaches_the_terminal(tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
         import sys
-        from replay.store import table
+        from replay.store import ingest
         from tests.test_reliability_storage import _failing_write
-        table.write_files = _failing_write({errno.ENOSPC})
+        ingest.write_files = _failing_write({errno.ENOSPC})
         from replay.cli import main
         sys.argv = ["replay", "import", {str(log)!r}, "--into", {str(tmp_path / "s")!r}]
         main()

@@ -72,9 +72,9 @@ def test_scan_with_dictionaries_reads_files_of_many_row_groups(
     import pyarrow.parquet as pq
 
     from replay.audit.check import plain_strings
-    from replay.store import table as store_table
+    from replay.store import ingest as store_ingest
 
-    monkeypatch.setattr(store_table, "ROW_GROUP_ROWS", 1000)
+    monkeypatch.setattr(store_ingest, "ROW_GROUP_ROWS", 1000)
     store.ingest(hearts_games(3))
     (data_file,) = store.parquet_files()
     assert pq.ParquetFile(data_file).num_row_groups == 3

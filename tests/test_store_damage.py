@@ -203,7 +203,7 @@ def test_deltalakes_io_error_is_one_line_naming_the_store_and_file(
         def __init__(self, *args: object, **kwargs: object) -> None:
             raise OSError(DELTA_MESSAGE.format(path=commit))  # as deltalake raises it
 
-    monkeypatch.setattr("replay.store.table.DeltaTable", Unreadable)
+    monkeypatch.setattr("replay.store.core.DeltaTable", Unreadable)
     for args, code in ((["info", str(copy)], 1), (["audit", str(copy)], 2)):
         result = run_cli(*args)
         assert result.exit_code == code, result.output
@@ -286,16 +286,16 @@ def test_a_valid_file_put_in_another_ones_place_is_named_and_left_out(copy: Path
 
 
 def test_game_ids_outside_the_logs_bounds_are_a_mismatch(copy: Path) -> None:
-    from replay.store.table import DataFile, _log_mismatch
+    from replay.store.files import DataFile, log_mismatch
 
     (f, *_) = EventStore.open(copy).files()
     metadata = pq.read_metadata(f.path)
-    assert _log_mismatch(f, metadata) is None
+    assert log_mismatch(f, metadata) is None
     game = str(f.min_game)  # one game a file here
-    assert _log_mismatch(DataFile(f.path, f.kind, f.size, f.rows, "a", "z"), metadata) is None
+    assert log_mismatch(DataFile(f.path, f.kind, f.size, f.rows, "a", "z"), metadata) is None
     for bounds in ((game + "0", "z"), ("a", game[:-1]), ("a", "b")):
         moved = DataFile(f.path, f.kind, f.size, f.rows, *bounds)
-        assert f"game ids {game}..{game}" in str(_log_mismatch(moved, metadata)), bounds
+        assert f"game ids {game}..{game}" in str(log_mismatch(moved, metadata)), bounds
 
 
 def test_a_log_entry_naming_a_file_outside_the_store_is_not_read(copy: Path) -> None:

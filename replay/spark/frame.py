@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from replay.model.events import COLUMNS
 from replay.spark.snapshot import Snapshot
-from replay.store.table import FILE_TYPES
+from replay.store.files import FILE_TYPES
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession

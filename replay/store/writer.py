@@ -10,7 +10,7 @@ minimum, maximum and null count of every flat column), and gives the ``add`` act
 :meth:`~replay.store.EventStore.ingest_batches` commits, all in one Delta commit, with
 ``DeltaTable.create_write_transaction``. The files are named as deltalake names them
 (``kind=<kind>/part-NNNNN-<uuid>-c000.zstd.parquet``) and have the file schema of
-:data:`~replay.store.table.FILE_TYPES` and the layout of deltalake's ingest: zstd level 9,
+:data:`~replay.store.files.FILE_TYPES` and the layout of deltalake's ingest: zstd level 9,
 dictionaries (list items too), ``seq`` delta-coded, 16 MB pages, row groups up to 1M rows.
 """
 
