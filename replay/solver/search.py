@@ -30,7 +30,7 @@ from replay.games.solving import CardMap, GameSolver, Model, deck_cards
 
 __all__ = ["CAPACITY", "CardMap", "GameSolver", "Model", "Search", "deck_cards", "tree_size"]
 
-#: The table's default cap: about 260 bytes an entry, so at most about 260 MB.
+#: The table's default cap: about 270 bytes an entry, so at most about 270 MB.
 CAPACITY: Final = 1_000_000
 
 
