@@ -27,6 +27,7 @@ CORE_MODULES = [
     "replay/games/checks.py",
     "replay/games/setups.py",
     "replay/games/rules.py",
+    "replay/games/siblings.py",
     "replay/games/simulation.py",
     "replay/games/presentation.py",
     "replay/games/game.py",
@@ -54,7 +55,9 @@ def game_modules(registry: Path = REGISTRY) -> list[str]:
     paths = []
     for module in games.values():
         path = module.replace(".", "/") + ".py"
-        siblings = [path.removesuffix(".py") + f"_{part}.py" for part in ("fast", "bots", "solver")]
+        siblings = [
+            path.removesuffix(".py") + f"_{part}.py" for part in ("fast", "bots", "view", "solver")
+        ]
         paths += [path, *(s for s in siblings if registry.parent.joinpath(Path(s).name).exists())]
     return paths
 

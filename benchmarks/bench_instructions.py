@@ -31,7 +31,7 @@ from replay.store import EventStore
 GAMES = {"hez2": 30}
 DEFAULT_GAMES = 100
 #: The compiled entry point of ``audit_table`` (mypyc's Python-facing wrapper).
-COMPILED_SYMBOL = "CPyPy_audit___audit_table"
+COMPILED_SYMBOL = "CPyPy_check___audit_table"
 
 
 def build_store(path: Path) -> None:

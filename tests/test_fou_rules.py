@@ -542,12 +542,12 @@ def test_seat_views_hide_another_seats_deal_and_hand() -> None:
 
 
 @pytest.mark.parametrize("players", range(4, 9))
-def test_the_kept_best_and_worst_ranks_rule_as_the_plain_trick_and_fool_rules(
+def test_the_rulings_on_the_table_rule_as_the_trick_and_fool_rules_of_a_listed_trick(
     players: int,
 ) -> None:
-    """FOU-TRICK, FOU-FOOL: the winner and the Fools the rulings name (from the ranks kept as
-    cards are played) are those :func:`trick_winner` and :func:`fool_position` find on every
-    trick of simulated games."""
+    """FOU-TRICK, FOU-FOOL: the winner and the Fools the rulings name (from the trick packed on
+    the table, kept there until its Fools are named) are those :func:`trick_winner` and
+    :func:`fool_position` find on the trick listed, on every trick of simulated games."""
     tricks = fools = 0
     for seed in range(3):
         events = simulate_game(RULES, f"r{seed}", players=players, seed=seed,
@@ -559,9 +559,9 @@ def test_the_kept_best_and_worst_ranks_rule_as_the_plain_trick_and_fool_rules(
                 assert trick_winner_seat(state) == state.table_seats[best]
                 tricks += 1
             if event.type == "fool":
-                plain = fool_position(state.last_cards, state.last_seats, state.last_led,
-                                      state.fools)  # fmt: skip
+                plain = fool_position(state.table, state.table_seats, state.led, state.fools)
                 assert fool_due_position(state) == plain
+                assert event.player == state.table_seats[plain] or state.n >= 7
                 fools += 1
             state = RULES.reduce(state, event)
     assert tricks > 20 and fools >= tricks

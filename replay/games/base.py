@@ -30,8 +30,11 @@ from replay.games.native import highest_of as highest_of
 from replay.games.native import lowest_of as lowest_of
 from replay.games.native import replace_at as replace_at
 from replay.games.native import same as same
+from replay.games.presentation import Presentation as Presentation
 from replay.games.presentation import due_words as due_words
+from replay.games.presentation import hand_keys as hand_keys
 from replay.games.presentation import seat_description as seat_description
+from replay.games.presentation import view_start as view_start
 from replay.games.rules import COMMON_EVENT_FIELDS as COMMON_EVENT_FIELDS
 from replay.games.rules import COMMON_EVENT_TYPES as COMMON_EVENT_TYPES
 from replay.games.rules import OVER as OVER
@@ -39,6 +42,7 @@ from replay.games.rules import Due as Due
 from replay.games.rules import Phase as Phase
 from replay.games.rules import Rules as Rules
 from replay.games.rules import RuleViolation as RuleViolation
+from replay.games.rules import event_table as event_table
 from replay.games.setups import _SETUPS as _SETUPS
 from replay.games.setups import SETUPS_KEPT as SETUPS_KEPT
 from replay.games.setups import bot_flags as bot_flags

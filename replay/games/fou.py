@@ -19,8 +19,6 @@ game with ``game_end``.
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -29,35 +27,30 @@ from mypy_extensions import i64
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
-    Phase,
     RuleViolation,
     bot_flags,
     check_players,
     deal_fault,
+    event_table,
     first_undealt,
     game_winners,
     held_fault,
     known_cards,
     lowest_of,
-    seat_description,
     seat_names,
     setup_of,
-    simulated_seats,
     undealt_seats,
 )
 from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
 from replay.model import decks
 from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
-from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, placed, unpack
-from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.packed import CARD_BITS, SEAT_BITS, holds, nth, pack, placed, unpack
+from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
-from replay.text import shown as shown_id
 
 COLOURS: Final = "GRYB"
 COLOUR_NAMES: Final = ("green", "red", "yellow", "blue")
@@ -102,7 +95,6 @@ FOOL: Final = 4
 SCORE: Final = 5
 END: Final = 6
 DONE: Final = 7
-STAGE_NAMES: Final = ("deck", "dealer", "deal", "play", "fool", "score", "end", "done")
 _PLAY_DUE: Final = tuple(Due.decision(seat, what="play") for seat in range(8))
 
 #: Events whose cards only their own seat sees.
@@ -174,39 +166,53 @@ def rank_position(rank: int) -> int:
     return 15 - (rank & 15)
 
 
-def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]) -> int:
-    """Position of the worst card of a trick whose player is not among ``fools`` (-1: none).
+def winning_position(cards: i64, count: int, led: int) -> int:
+    """FOU-TRICK: the position of the card that wins a complete trick of ``count`` cards packed
+    in ``cards`` (:mod:`replay.model.packed`): the best :func:`card_rank`."""
+    best = 0
+    for pos in range(count):
+        rank = card_rank(nth(cards, pos, CARD_BITS), pos, led)
+        if rank > best:
+            best = rank
+    return rank_position(best)
 
-    >>> cards = [DECK.index("G5"), DECK.index("1a"), DECK.index("R9")]
-    >>> fool_position(cards, [3, 4, 5], COLOUR[6], []), fool_position(cards, [3, 4, 5], 0, [5])
-    (2, 1)
-    """
-    fooled = 0  # a bit set: `seats[pos] in fools` compares generically
-    for seat in fools:
-        fooled |= 1 << seat
+
+def worst_position(cards: i64, seats: i64, count: int, led: int, fooled: int) -> int:
+    """FOU-FOOL: the position of the worst card of a trick of ``count`` cards packed in
+    ``cards`` (their players in ``seats``) whose player is not in the bit set ``fooled``; -1
+    when every player is."""
     worst = -1
     worst_rank = NO_RANK
-    for pos in range(len(cards)):
-        if fooled >> seats[pos] & 1:
+    for pos in range(count):
+        if fooled >> nth(seats, pos, SEAT_BITS) & 1:
             continue
-        rank = card_rank(cards[pos], pos, led)
+        rank = card_rank(nth(cards, pos, CARD_BITS), pos, led)
         if rank < worst_rank:
             worst, worst_rank = pos, rank
     return worst
 
 
 def trick_winner(cards: list[int], led: int) -> int:
-    """Position of the card that wins a complete trick: the best :func:`card_rank`.
+    """:func:`winning_position` of the trick ``cards`` (a list).
 
     >>> trick_winner([DECK.index("G5"), DECK.index("G9"), DECK.index("R20")], COLOUR[6])
     1
     """
-    best = 0
-    for pos in range(len(cards)):
-        rank = card_rank(cards[pos], pos, led)
-        if rank > best:
-            best = rank
-    return rank_position(best)
+    return winning_position(pack(cards, CARD_BITS), len(cards), led)
+
+
+def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]) -> int:
+    """:func:`worst_position` of the trick ``cards`` played by ``seats`` (lists), ``fools``
+    left out.
+
+    >>> cards = [DECK.index("G5"), DECK.index("1a"), DECK.index("R9")]
+    >>> fool_position(cards, [3, 4, 5], COLOUR[6], []), fool_position(cards, [3, 4, 5], 0, [5])
+    (2, 1)
+    """
+    fooled = 0
+    for seat in fools:
+        fooled |= 1 << seat
+    return worst_position(pack(cards, CARD_BITS), pack(seats, SEAT_BITS), len(cards), led, fooled)
 
 
 def may_play(hand: int, led: int, card: int) -> bool:
@@ -307,21 +313,12 @@ class FouState(SplitHandsState):
     turn: int  # seat to play next, -1 when the trick is complete
     out: int  # seats sitting out the current trick (bit set of seats)
     need: int  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed (see replay.model.packed); ``table`` and
-    # ``table_seats`` list them.
+    # The current trick in play order, packed (see replay.model.packed), kept until its Fools
+    # are named; ``table`` and ``table_seats`` list them.
     played: int  # cards on the table
     table_cards: i64  # CARD_BITS per card
     table_players: i64  # SEAT_BITS per seat
     led: int  # the led colour, -1 until a card other than a 1 is played
-    # The highest and lowest card_rank in the trick so far (kept until the next trick starts):
-    # the winner's and the first Fool's positions, without ranking the trick again.
-    best_rank: int
-    worst_rank: int
-    # The trick being ruled (kept until its Fools are named).
-    last_played: int
-    last_table_cards: i64
-    last_table_players: i64
-    last_led: int
     # The Fools named for the last complete trick, packed in naming order; ``fools`` lists them.
     fool_count: int
     fool_seats: i64  # SEAT_BITS per seat
@@ -356,12 +353,6 @@ class FouState(SplitHandsState):
         self.table_cards = 0
         self.table_players = 0
         self.led = -1
-        self.best_rank = -1
-        self.worst_rank = NO_RANK
-        self.last_played = 0
-        self.last_table_cards = 0
-        self.last_table_players = 0
-        self.last_led = -1
         self.fool_count = 0
         self.fool_seats = 0
         self.scored = 0
@@ -380,19 +371,16 @@ class FouState(SplitHandsState):
         return unpack(self.table_players, self.played, SEAT_BITS)
 
     @property
-    def last_cards(self) -> list[int]:
-        """The cards of the last complete trick (kept until its Fools are named)."""
-        return unpack(self.last_table_cards, self.last_played, CARD_BITS)
-
-    @property
-    def last_seats(self) -> list[int]:
-        """Who played the cards of :attr:`last_cards`."""
-        return unpack(self.last_table_players, self.last_played, SEAT_BITS)
-
-    @property
     def fools(self) -> list[int]:
         """The Fools named for the last complete trick, in naming order."""
         return unpack(self.fool_seats, self.fool_count, SEAT_BITS)
+
+    def fooled(self) -> int:
+        """The seats named Fool for the last complete trick, as a bit set."""
+        seats = 0
+        for position in range(self.fool_count):
+            seats |= 1 << nth(self.fool_seats, position, SEAT_BITS)
+        return seats
 
     def is_fool(self, seat: int) -> bool:
         """Whether ``seat`` is named Fool for the last complete trick."""
@@ -450,12 +438,6 @@ class Fou(Game[FouState]):
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        data = simulated_seats(players, options)
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> FouState:
         names, bots = setup_of(event, self.kind, _seats)
         n = len(names)
@@ -499,10 +481,11 @@ class Fou(Game[FouState]):
 
     def fool_at(self, state: FouState, pos: int) -> Event:
         """The ``fool`` ruling naming the player of the card at ``pos`` in the last trick."""
+        seat = nth(state.table_players, pos, SEAT_BITS)
+        card = card_name(nth(state.table_cards, pos, CARD_BITS))
         return self.new_event(
-            state, "fool", round=state.round, trick=state.trick, player=state.last_seats[pos],
-            card=card_name(state.last_cards[pos]),
-        )  # fmt: skip
+            state, "fool", round=state.round, trick=state.trick, player=seat, card=card
+        )
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
@@ -778,8 +761,6 @@ class Fou(Game[FouState]):
         state.need = state.n - popcount(out)
         state.played = state.table_cards = state.table_players = 0
         state.led = -1
-        state.best_rank = -1
-        state.worst_rank = NO_RANK
 
     def _reduce_play(self, state: FouState, event: Event) -> FouState:
         seat = event.player
@@ -792,11 +773,6 @@ class Fou(Game[FouState]):
         if winner is None or not holds(state.table_players, state.played, SEAT_BITS, winner):
             winner = state.table_seats[trick_winner(state.table, state.led)]  # keep it sound
         state.leader = winner
-        state.last_played = state.played
-        state.last_table_cards = state.table_cards
-        state.last_table_players = state.table_players
-        state.last_led = state.led
-        state.played = state.table_cards = state.table_players = 0
         state.out = 0  # the trick is over: nobody sits out until the next one starts
         state.clear_fools()
         state.stage = FOOL
@@ -805,10 +781,10 @@ class Fou(Game[FouState]):
     def _reduce_fool(self, state: FouState, event: Event) -> FouState:
         fool = event.player
         if (
-            fool is None or not holds(state.last_table_players, state.last_played, SEAT_BITS, fool)
+            fool is None or not holds(state.table_players, state.played, SEAT_BITS, fool)
             or state.is_fool(fool) or fool == state.leader
         ):  # fmt: skip
-            fool = nth(state.last_table_players, fool_due_position(state), SEAT_BITS)  # sound
+            fool = nth(state.table_players, fool_due_position(state), SEAT_BITS)  # keep it sound
         state.fool_seats |= placed(fool, state.fool_count, SEAT_BITS)
         state.fool_count += 1
         if state.fool_count < fools_per_trick(state.n):
@@ -816,7 +792,7 @@ class Fou(Game[FouState]):
         if state.emptied:  # FOU-ROUND-END: the trick is complete, a hand empty
             state.stage = SCORE
             state.scored = 0
-            state.out = 0
+            state.played = state.table_cards = state.table_players = 0
             return state
         out = 0
         for position in range(state.fool_count):
@@ -847,7 +823,6 @@ class Fou(Game[FouState]):
         state.deals = state.dealt_seats = 0
         state.trick = 0
         state.clear_fools()
-        state.last_played = state.last_table_cards = state.last_table_players = 0
         return state
 
     # ----------------------------------------------------------------- decisions and chance
@@ -867,119 +842,23 @@ class Fou(Game[FouState]):
             card=card_name(card),
         )  # fmt: skip
 
-    def sample_chance(self, state: FouState, rng: random.Random) -> Event:
-        if state.stage == DECK_STAGE:
-            return self.new_event(state, "deck", cards=default_deck(state.n))
-        if state.stage == DEALER:
-            return self.new_event(state, "dealer", player=rng.randrange(state.n))
-        remaining = list(bits(state.undealt_high << SPLIT | state.undealt_low))
-        hand = sorted(rng.sample(remaining, state.hand_size))
-        return self.new_event(
-            state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
-            cards=DECK.codes_of(tuple(hand)),
-        )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-    def view(self, state: FouState, seat: int | None = None) -> dict[str, Any]:
-        due = self.due(state)
-        hands: list[list[str] | None] = [
-            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
-        ]
-        return {
-            "kind": self.kind,
-            "game_id": state.game_id,
-            "seq": state.seq,
-            "players": state.n,
-            "names": list(state.names),
-            "seat_view": seat,
-            "phase": due.phase.value,
-            "turn": list(due.seats) if due.phase is Phase.DECISION else [],
-            "round": state.round,
-            "trick": state.trick,
-            "hands": hands,
-            "hand_sizes": [popcount(h) for h in state.hands],
-            "table": [
-                {"seat": s, "card": card_name(c)}
-                for s, c in zip(state.table_seats, state.table, strict=True)
-            ],
-            "totals": list(state.totals),
-            "over": state.over,
-            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
-            "game": {
-                "deck_size": popcount(state.deck),
-                "dealer": self.dealer(state),
-                "round_leader": state.round_leader,
-                "leader": state.leader,
-                "led_colour": describe_colour(state.led if state.table else -1),
-                "sitting_out": [s for s in range(state.n) if state.out >> s & 1],
-                "fools": list(state.fools),
-                "plus_rounds": list(state.plus),
-                "winners": list(state.winners),
-            },
-        }
-
-    def dealer(self, state: FouState) -> int | None:
-        """The dealer of the current round (rotating clockwise from the first dealer)."""
-        if state.first_dealer < 0:
-            return None
-        return (state.first_dealer + state.round - 1) % state.n
-
-    def render(self, state: FouState, seat: int | None = None) -> str:
-        lines = [self.headline(state)]
-        for s in range(state.n):
-            hand = state.hand(s)
-            shown = seat is None or seat == s
-            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            status = "sits out" if state.out >> s & 1 else "Fool" if state.is_fool(s) else ""
-            line = (
-                f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>4}  "
-                f"+10 x{state.plus[s]}  {status:<8}  {cards}"
-            )
-            lines.append(line.rstrip())
-        if state.stage == FOOL:
-            last = zip(state.last_seats, state.last_cards, strict=True)
-            lines.append("  last trick: " + " ".join(f"{s}:{card_name(c)}" for s, c in last))
-        else:
-            table = " ".join(
-                f"{s}:{card_name(c)}" for s, c in zip(state.table_seats, state.table, strict=True)
-            )
-            led = describe_colour(state.led if state.table else -1)
-            lines.append(f"  table: {table or '-'}   led: {led}")
-        if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
-        return "\n".join(lines)
-
-    def headline(self, state: FouState) -> str:
-        """The one-line situation: round, trick and what is due (first line of :meth:`render`)."""
-        due = self.due(state)
-        if state.over:
-            who = "over"
-        elif due.phase is Phase.RULING:
-            who = f"ruling {due.what} due"
-        elif due.phase is Phase.DECISION:
-            who = f"play by seat {due.seats[0]}"
-        else:
-            who = f"{due.what} due"
-        return f"fou round {state.round} trick {state.trick}: {who}"
-
     def result(self, state: FouState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
 
 def trick_winner_seat(state: FouState) -> int:
-    """FOU-TRICK: the seat that wins the complete current trick, the ruling ``trick_won`` names
-    (the best :func:`card_rank`, kept by the reducer as each card is played; equal to
-    :func:`trick_winner` over the table)."""
-    return nth(state.table_players, rank_position(state.best_rank), SEAT_BITS)
+    """FOU-TRICK: the seat that wins the complete trick on the table, the ruling ``trick_won``
+    names."""
+    return nth(state.table_players, winning_position(state.table_cards, state.played, state.led),
+               SEAT_BITS)  # fmt: skip
 
 
 def fool_due_position(state: FouState) -> int:
-    """FOU-FOOL: the position in the last trick of the next Fool, the ruling ``fool`` names: the
-    worst card whose player is not yet named Fool (the first from the worst :func:`card_rank`
-    kept by the reducer; equal to :func:`fool_position` over the trick)."""
-    if state.fool_count == 0:
-        return rank_position(state.worst_rank)
-    pos = fool_position(state.last_cards, state.last_seats, state.last_led, state.fools)
+    """FOU-FOOL: the position in the trick on the table of the next Fool, the ruling ``fool``
+    names: the worst card whose player is not yet named Fool."""
+    pos = worst_position(
+        state.table_cards, state.table_players, state.played, state.led, state.fooled()
+    )
     if pos < 0:
         raise AssertionError("every player of the trick is already a Fool")
     return pos
@@ -991,8 +870,9 @@ def second_fool_position(state: FouState) -> int:
     when no second Fool may be named first (at 4-6 players, or once a Fool is named)."""
     if fools_per_trick(state.n) < 2 or state.fool_count:
         return -1
-    worst = nth(state.last_table_players, rank_position(state.worst_rank), SEAT_BITS)
-    return fool_position(state.last_cards, state.last_seats, state.last_led, [worst])
+    cards, seats, count, led = state.table_cards, state.table_players, state.played, state.led
+    first = nth(seats, worst_position(cards, seats, count, led, 0), SEAT_BITS)
+    return worst_position(cards, seats, count, led, 1 << first)
 
 
 def play_card(state: FouState, seat: int, card: int) -> None:
@@ -1007,12 +887,6 @@ def play_card(state: FouState, seat: int, card: int) -> None:
         colour = COLOUR[card]
         if colour != ONE:
             state.led = colour
-    # A card's rank is final once played (a 1 ranks the same whatever colour is led later).
-    rank = card_rank(card, position, state.led)
-    if rank > state.best_rank:
-        state.best_rank = rank
-    if rank < state.worst_rank:
-        state.worst_rank = rank
     if position + 1 == state.need:
         state.turn = -1
     else:
@@ -1027,75 +901,29 @@ def game_is_over(totals: list[int], plus: list[int]) -> bool:
     return False
 
 
-#: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
-#: The JSON Schema of the ``game`` object of a Fou! view (:meth:`view`; docs/state.md).
-VIEW_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        "deck_size",
-        "dealer",
-        "round_leader",
-        "leader",
-        "led_colour",
-        "sitting_out",
-        "fools",
-        "plus_rounds",
-        "winners",
-    ],
-    "properties": {
-        "deck_size": {"title": "Cards in the deck", "type": "integer", "minimum": 0},
-        "dealer": {"title": "Dealer", "x-seat": True, "type": ["integer", "null"], "minimum": 0},
-        "round_leader": {"title": "Led the round", "x-seat": True, "type": "integer"},
-        "leader": {"title": "Leads the trick", "x-seat": True, "type": "integer"},
-        "led_colour": {"title": "Colour led", "enum": ["green", "red", "yellow", "blue", "none"]},
-        "sitting_out": {"title": "Sitting out", "$ref": "#/$defs/seats"},
-        "fools": {"title": "Fool discs", "$ref": "#/$defs/seats"},
-        "plus_rounds": {"title": "+10 rounds", "$ref": "#/$defs/ints"},
-        "winners": {"title": "Winners", "$ref": "#/$defs/seats"},
-    },
-}
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "deck": (Category.CHANCE, ("cards",)),
+    "dealer": (Category.CHANCE, ("player",)),
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "play": (Category.DECISION, ("round", "trick", "player", "card")),
+    "trick_won": (Category.RULING, ("round", "trick", "player", "cards")),
+    "fool": (Category.RULING, ("round", "trick", "player", "card")),
+    "round_scored": (Category.RULING, ("round", "player", "amount", "total")),
+})  # fmt: skip
 
+#: The plug-in contract of Fou! (:mod:`replay.model.specs`): four colours and six jokers.
 SPEC: Final = GameSpec(
     kind="fou",
     title="Fou!",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "deck": Category.CHANCE,
-        "dealer": Category.CHANCE,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "fool": Category.RULING,
-        "round_scored": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "deck": ("cards",),
-        "dealer": ("player",),
-        "deal": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards"),
-        "fool": ("round", "trick", "player", "card"),
-        "round_scored": ("round", "player", "amount", "total"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=DECK.order,
-    faces=decks.Deck(
-        "first",
-        {
-            **decks.colours("disc"),
-            decks.JOKER: decks.Suit(
-                decks.JOKER, "joker", "★", "bold magenta", decks.MAGENTA, "star"
-            ),
-        },
-        {},
-        "{suit} {rank}",
-    ),
+    faces=decks.COLOURS_AND_JOKERS,
     players=(4, 5, 6, 7, 8),
     sample_players=6,
-    view_schema=VIEW_SCHEMA,
+    view_schema=packaged_view_schema("fou"),
     score_unit=ScoreUnit(
         "round", "score", ("round_scored",), lower_is_better=False, thresholds=(1.0, 3.0, 8.0)
     ),

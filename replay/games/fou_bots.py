@@ -12,18 +12,23 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from replay.games.base import Bot, random_bot
+from replay.games.base import Bot, first_undealt, random_bot
 from replay.games.fou import (
     COLOUR,
     COLOUR_MASK,
+    DEALER,
+    DECK,
+    DECK_STAGE,
     ONE,
     ONES_MASK,
     VALUE,
     Fou,
     FouState,
+    default_deck,
     fools_per_trick,
     legal_mask,
 )
+from replay.games.split_hands import SPLIT
 from replay.model.cards import bits, lowest
 from replay.model.events import Event
 
@@ -70,3 +75,17 @@ def heuristic_play(state: FouState, seat: int) -> int:
     if ones and discards_below(state, VALUE[discard]) < fools_per_trick(state.n):
         return lowest(ones)
     return discard
+
+
+def sample_chance(rules: Fou, state: FouState, rng: random.Random) -> Event:
+    """The deck in play (the [default] one), the first dealer, or a deal, drawn with ``rng``."""
+    if state.stage == DECK_STAGE:
+        return rules.new_event(state, "deck", cards=default_deck(state.n))
+    if state.stage == DEALER:
+        return rules.new_event(state, "dealer", player=rng.randrange(state.n))
+    remaining = list(bits(state.undealt_high << SPLIT | state.undealt_low))
+    hand = sorted(rng.sample(remaining, state.hand_size))
+    return rules.new_event(
+        state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
+        cards=DECK.codes_of(tuple(hand)),
+    )  # fmt: skip

@@ -142,8 +142,8 @@ class FastFou(FastPath[FouState]):
             event,
             state.round,
             state.trick,
-            nth(state.last_table_players, pos, SEAT_BITS),
-            card=DECK.order[nth(state.last_table_cards, pos, CARD_BITS)],
+            nth(state.table_players, pos, SEAT_BITS),
+            card=DECK.order[nth(state.table_cards, pos, CARD_BITS)],
         )
 
 

@@ -12,8 +12,6 @@ Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -22,8 +20,6 @@ from mypy_extensions import i64
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
@@ -34,25 +30,23 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
+    event_table,
     first_undealt,
     known_cards,
     led_suit_best,
     replace_at,
     same,
-    seat_description,
     seat_hand_fault,
     seat_names,
     setup_of,
-    simulated_seats,
     undealt_seats,
 )
 from replay.model import decks
 from replay.model.cards import Deck, bits, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
-from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
-from replay.text import shown as shown_id
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -288,12 +282,6 @@ class Hearts(Game[HeartsState]):
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        data = simulated_seats(players, options)
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> HeartsState:
         names = setup_of(event, self.kind, _seat_names)
         state = HeartsState(event.game_id, self.kind, len(names), 1, event)
@@ -572,138 +560,31 @@ class Hearts(Game[HeartsState]):
             card=DECK.order[card],
         )  # fmt: skip
 
-    def sample_chance(self, state: HeartsState, rng: random.Random) -> Event:
-        remaining = list(bits(DECK.full & ~state.dealt))
-        hand = sorted(rng.sample(remaining, HAND_SIZE))
-        return self.new_event(
-            state, "deal", round=state.hand_no, player=first_undealt(state.dealt_seats),
-            cards=tuple(DECK.order[c] for c in hand),
-        )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
-        """Penalty points so far (the fewest wins)."""
-        return {"points": list(view["totals"])}
-
-    def view(self, state: HeartsState, seat: int | None = None) -> dict[str, Any]:
-        due = self.due(state)
-        hands: list[list[str] | None] = [
-            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
-        ]
-        passes: list[list[str] | None] = [
-            (DECK.codes(p) if p >= 0 else []) if seat is None or seat == s else None
-            for s, p in enumerate(state.passes)
-        ]
-        return {
-            "kind": self.kind,
-            "game_id": state.game_id,
-            "seq": state.seq,
-            "players": state.n,
-            "names": list(state.names),
-            "seat_view": seat,
-            "phase": due.phase.value,
-            "turn": list(due.seats) if due.phase.value == "decision" else [],
-            "round": state.hand_no,
-            "trick": state.trick_no,
-            "hands": hands,
-            "hand_sizes": [popcount(h) for h in state.hands],
-            "table": [
-                {"seat": (state.leader + i) % 4, "card": DECK.order[c]}
-                for i, c in enumerate(state.table)
-            ],
-            "totals": list(state.totals),
-            "over": state.over,
-            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
-            "game": {
-                "pass": PASS_NAMES[pass_offset(state.hand_no)],
-                "passes": passes,
-                "hearts_broken": state.broken,
-                "points_this_hand": list(state.taken),
-                "leader": state.leader,
-                "winners": list(state.winners),
-            },
-        }
-
-    def render(self, state: HeartsState, seat: int | None = None) -> str:
-        lines = [self.headline(state)]
-        for s in range(4):
-            hand = state.hand(s)
-            shown = seat is None or seat == s
-            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            lines.append(
-                f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>3}  "
-                f"hand pts {state.taken[s]:>2}  {cards}"
-            )
-        table = " ".join(
-            f"{(state.leader + i) % 4}:{DECK.order[c]}" for i, c in enumerate(state.table)
-        )
-        lines.append(f"  table: {table or '-'}   hearts broken: {'yes' if state.broken else 'no'}")
-        if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
-        return "\n".join(lines)
-
-    def headline(self, state: HeartsState) -> str:
-        """The one-line situation: hand (and its pass), trick and what is due (first line of
-        :meth:`render`)."""
-        due = self.due(state)
-        who = "over" if state.over else f"{due.what} by seat {','.join(map(str, due.seats))}"
-        if due.phase.value == "ruling":
-            who = f"ruling {due.what} due"
-        return (
-            f"hearts hand {state.hand_no} ({PASS_NAMES[pass_offset(state.hand_no)]}) "
-            f"trick {state.trick_no}: {who}"
-        )
-
     def result(self, state: HeartsState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
 
-#: The plug-in contract of Hearts (:mod:`replay.model.specs`).
-#: The JSON Schema of the ``game`` object of a Hearts view (:meth:`view`; docs/state.md).
-VIEW_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["pass", "passes", "hearts_broken", "points_this_hand", "leader", "winners"],
-    "properties": {
-        "pass": {"title": "Pass direction", "enum": ["left", "right", "across", "no pass"]},
-        "passes": {
-            "title": "Cards passed",
-            "type": "array",
-            "items": {"$ref": "#/$defs/cards_or_hidden"},
-        },
-        "hearts_broken": {"title": "Hearts broken", "type": "boolean"},
-        "points_this_hand": {"title": "Points this hand", "$ref": "#/$defs/ints"},
-        "leader": {"title": "Leads the trick", "$ref": "#/$defs/seat"},
-        "winners": {"title": "Winners", "$ref": "#/$defs/seats"},
-    },
-}
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "pass": (Category.DECISION, ("round", "player", "target", "cards")),
+    "play": (Category.DECISION, ("round", "trick", "player", "card")),
+    "trick_won": (Category.RULING, ("round", "trick", "player", "cards", "amount")),
+    "round_scored": (Category.RULING, ("round", "player", "amount", "total")),
+})  # fmt: skip
 
+#: The plug-in contract of Hearts (:mod:`replay.model.specs`).
 SPEC: Final = GameSpec(
     kind="hearts",
     title="Hearts",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "pass": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "round_scored": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "deal": ("round", "player", "cards"),
-        "pass": ("round", "player", "target", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=DECK.order,
-    faces=decks.Deck("last", decks.FRENCH_SUITS, decks.FRENCH_RANKS, "{rank} of {suit}"),
+    faces=decks.FRENCH_DECK,
     players=(4,),
     sample_players=4,
-    view_schema=VIEW_SCHEMA,
+    view_schema=packaged_view_schema("hearts"),
     score_unit=ScoreUnit(
         "hand", "points", ("round_scored",), lower_is_better=True, thresholds=(0.5, 1.5, 4.0)
     ),

@@ -13,8 +13,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from replay.games.base import Bot
+from replay.games.base import Bot, first_undealt
 from replay.games.hearts import (
+    DECK,
+    HAND_SIZE,
     HEARTS,
     PASS,
     PASS_SIZE,
@@ -88,3 +90,13 @@ def heuristic_play(state: HeartsState, seat: int) -> int:
         highest_safe = suited & ~QS_BIT
         return highest(highest_safe) if highest_safe else highest(suited)
     return lowest(suited & ~QS_BIT) if suited & ~QS_BIT else lowest(suited)
+
+
+def sample_chance(rules: Hearts, state: HeartsState, rng: random.Random) -> Event:
+    """A deal of 13 cards to the next seat not dealt (HEARTS-SETUP), drawn with ``rng``."""
+    remaining = list(bits(DECK.full & ~state.dealt))
+    hand = sorted(rng.sample(remaining, HAND_SIZE))
+    return rules.new_event(
+        state, "deal", round=state.hand_no, player=first_undealt(state.dealt_seats),
+        cards=tuple(DECK.order[c] for c in hand),
+    )  # fmt: skip

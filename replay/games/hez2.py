@@ -17,16 +17,12 @@ rulings. See ``docs/games/hez2.md`` for every event type.
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
@@ -35,12 +31,11 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
-    due_words,
+    event_table,
     first_undealt,
     replace_at,
     round_fault,
     same,
-    seat_description,
     seat_hand_fault,
     setup_of,
     undealt_seats,
@@ -48,9 +43,8 @@ from replay.games.base import (
 from replay.model import decks
 from replay.model.cards import Deck, bits, popcount
 from replay.model.events import Category, Event
-from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
-from replay.text import shown as shown_id
 
 RANKS: Final = "1234567SCR"
 SUITS: Final = "OCEB"
@@ -81,9 +75,6 @@ END: Final = 5
 
 #: Shares of the pot in percent by rank among staked players (HEZ2-STAKES), for 2-4 of them.
 SPLITS: Mapping[int, tuple[int, ...]] = {2: (100, 0), 3: (70, 30, 0), 4: (60, 30, 10, 0)}
-
-#: Stakes ``setup_event`` draws for a human seat when options do not give them (minor units).
-STAKE_CHOICES = (None, 100, 250, 500, 1000)
 
 #: Events whose cards only their own seat sees.
 PRIVATE_EVENTS = frozenset({"deal", "card_drawn"})
@@ -251,27 +242,6 @@ class Hez2(Game[Hez2State]):
     deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        """A game start; bots, stakes and dealer are drawn with ``rng`` when not given."""
-        bots = list(options.get("bots") or [rng.random() < 0.5 for _ in range(players)])
-        names = list(options.get("names") or _default_names(bots))
-        stakes = options.get("stakes")
-        if stakes is None:
-            stakes = [None if bot else rng.choice(STAKE_CHOICES) for bot in bots]
-        dealer = options.get("dealer")
-        if dealer is None:
-            dealer = rng.randrange(players)
-        data = {
-            "players": players,
-            "names": names,
-            "bots": bots,
-            "stakes": list(stakes),
-            "dealer": dealer,
-        }
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> Hez2State:
         names, bots, stakes, dealer = setup_of(event, self.kind, _seats)
         n = len(names)
@@ -759,117 +729,20 @@ class Hez2(Game[Hez2State]):
             kind = "draw"
         return self.new_event(state, kind, round=ROUND, player=seat)
 
-    def sample_chance(self, state: Hez2State, rng: random.Random) -> Event:
-        stock = list(bits(state.stock))
-        if state.stage == DEAL:
-            hand = sorted(rng.sample(stock, HAND_SIZE))
-            return self.new_event(
-                state, "deal", round=ROUND, player=first_undealt(state.dealt_seats),
-                cards=tuple(DECK.order[c] for c in hand),
-            )  # fmt: skip
-        card = DECK.order[rng.choice(stock)]
-        if state.stage == START:
-            return self.new_event(state, "start_card", round=ROUND, card=card)
-        return self.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
-
-    # ----------------------------------------------------------------- views
-    def view(self, state: Hez2State, seat: int | None = None) -> dict[str, Any]:
-        due = self.due(state)
-        hands: list[list[str] | None] = [
-            DECK.codes(h) if seat is None or seat == s else None for s, h in enumerate(state.hands)
-        ]
-        table = []
-        if state.top >= 0:
-            owner = state.top_seat if state.top_seat >= 0 else None
-            table.append({"seat": owner, "card": DECK.order[state.top]})
-        return {
-            "kind": self.kind,
-            "game_id": state.game_id,
-            "seq": state.seq,
-            "players": state.n,
-            "names": list(state.names),
-            "seat_view": seat,
-            "phase": due.phase.value,
-            "turn": list(due.seats) if due.phase.value == "decision" else [],
-            "round": ROUND,
-            "trick": None,
-            "hands": hands,
-            "hand_sizes": [popcount(h) for h in state.hands],
-            "table": table,
-            "totals": self._net(state),
-            "over": state.over,
-            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
-            "game": {
-                "suit": SUITS[state.suit] if state.suit >= 0 else None,
-                "pending_skip": state.pending_skip,
-                "pending_draw": state.pending_draw,
-                "stock_size": popcount(state.stock) if state.stage != DEAL else None,
-                "discard_size": popcount(state.discard),
-                "dealer": state.dealer,
-                "bots": list(state.bots),
-                "stakes": list(state.stakes),
-                "places": list(state.places),
-                "payouts": list(state.payouts),
-                "turns": state.turns,
-            },
-        }
-
-    def standing(self, view: Mapping[str, Any]) -> dict[str, list[Any]]:
-        """Cards left in each hand (the fewest leads), the place of each seat gone out, and
-        once paid, the net winnings."""
-        places = list(view["game"]["places"])
-        figures: dict[str, list[Any]] = {
-            "cards left": list(view["hand_sizes"]),
-            "place": [places.index(s) + 1 if s in places else None for s in range(view["players"])],
-        }
-        if view["over"] and any(s is not None for s in view["game"]["stakes"]):
-            figures["net winnings"] = list(view["totals"])
-        return figures
-
-    def _net(self, state: Hez2State) -> list[int]:
-        """Net winnings per seat (payout less stake), all 0 until the payouts are recorded."""
-        if not state.over:
-            return [0] * state.n
-        return [state.payouts[s] - (state.stakes[s] or 0) for s in range(state.n)]
-
-    def render(self, state: Hez2State, seat: int | None = None) -> str:
-        lines = [self.headline(state)]
-        place_of = {s: i + 1 for i, s in enumerate(state.places)}
-        for s in range(state.n):
-            hand = state.hands[s]
-            shown = seat is None or seat == s
-            cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            who = "bot" if state.bots[s] else "human"
-            stake = state.stakes[s]
-            money = f" stake {stake}" if stake is not None else ""
-            if state.over and stake is not None:
-                money += f" paid {state.payouts[s]}"
-            place = f" place {place_of[s]}" if s in place_of else ""
-            name = shown_id(state.names[s])
-            lines.append(f"  seat {s} {name:<8} {who}{money}{place}: {cards or '-'}")
-        pending = ""
-        if state.pending_skip:
-            pending = "  pending: skip"
-        elif state.pending_draw:
-            pending = f"  pending: draw {state.pending_draw}"
-        lines.append(f"  stock {popcount(state.stock)}  discard {popcount(state.discard)}{pending}")
-        return "\n".join(lines)
-
-    def headline(self, state: Hez2State) -> str:
-        """The one-line summary that heads :meth:`render`: turn count, what is due, the top."""
-        who = due_words(self.due(state), state.over, "")
-        top = "-"
-        if state.top >= 0:
-            top = f"{DECK.order[state.top]} ({SUIT_NAMES[state.suit]} to follow)"
-        return f"hez2 round {ROUND} turn {state.turns}: {who}; top {top}"
-
     def result(self, state: Hez2State) -> dict[str, Any]:
         return {
             "winners": list(state.places[:1]),
             "places": list(state.places),
             "payouts": list(state.payouts),
-            "totals": self._net(state),
+            "totals": net_winnings(state),
         }
+
+
+def net_winnings(state: Hez2State) -> list[int]:
+    """Net winnings per seat (payout less stake), all 0 until the payouts are recorded."""
+    if not state.over:
+        return [0] * state.n
+    return [state.payouts[s] - (state.stakes[s] or 0) for s in range(state.n)]
 
 
 # Due values are immutable: one per seat, built once (due() runs before every event).
@@ -928,10 +801,6 @@ def _seats(
     return tuple(names), tuple(bots), tuple(stakes), dealer
 
 
-def _default_names(bots: Sequence[bool]) -> list[str]:
-    return [f"{'bot' if bot else 'p'}{seat}" for seat, bot in enumerate(bots)]
-
-
 def _seat_list(setup: Mapping[str, Any], key: str, n: int, type_: type, what: str) -> list[Any]:
     values = setup.get(key)
     ok = isinstance(values, list) and len(values) == n
@@ -959,108 +828,37 @@ def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int 
     return list(stakes)
 
 
-#: The rank labels and names of the Spanish deck.
-SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
-    "1": ("1", "as"), "2": ("2", "dos"), "3": ("3", "tres"), "4": ("4", "cuatro"),
-    "5": ("5", "cinco"), "6": ("6", "seis"), "7": ("7", "siete"), "S": ("S", "sota"),
-    "C": ("C", "caballo"), "R": ("R", "rey"),
-}  # fmt: skip
-
-#: The Spanish deck's faces, in its own colours: gold coins, red cups, blue swords, green clubs.
-FACES: Final = decks.Deck(
-    "last",
-    decks.suits(
-        decks.Suit("O", "oros", "◉", "bold yellow", decks.GOLD, "coin"),
-        decks.Suit("C", "copas", "⚱", "bold red", decks.RED, "cup"),
-        decks.Suit("E", "espadas", "⚔", "bold blue", decks.BLUE, "sword"),
-        decks.Suit("B", "bastos", "⚚", "bold green", decks.GREEN, "baton"),
-    ),
-    SPANISH_RANKS,
-    "{rank} de {suit}",
-)
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "start_card": (Category.CHANCE, ("round", "card")),
+    "play": (Category.DECISION, ("round", "player", "card")),
+    "declare_suit": (Category.DECISION, ("round", "player", "suit")),
+    "draw": (Category.DECISION, ("round", "player")),
+    "accept_skip": (Category.DECISION, ("round", "player")),
+    "accept_draw": (Category.DECISION, ("round", "player")),
+    "card_drawn": (Category.CHANCE, ("round", "player", "card")),
+    "skip": (Category.RULING, ("round", "player")),
+    "forced_draw": (Category.RULING, ("round", "player", "amount")),
+    "reshuffle": (Category.RULING, ("round", "cards", "amount")),
+    "player_out": (Category.RULING, ("round", "player", "amount")),
+    "placed": (Category.RULING, ("round", "player", "amount")),
+    "payout": (Category.RULING, ("player", "amount")),
+})  # fmt: skip
 
 #: The plug-in contract of Hez2 (:mod:`replay.model.specs`).
-#: The JSON Schema of the ``game`` object of a Hez2 view (:meth:`view`; docs/state.md).
-VIEW_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        "suit",
-        "pending_skip",
-        "pending_draw",
-        "stock_size",
-        "discard_size",
-        "dealer",
-        "bots",
-        "stakes",
-        "places",
-        "payouts",
-        "turns",
-    ],
-    "properties": {
-        "suit": {"title": "Suit to follow", "enum": ["O", "C", "E", "B", None]},
-        "pending_skip": {"title": "Skip pending", "type": "boolean"},
-        "pending_draw": {"title": "Cards to draw", "type": "integer", "minimum": 0},
-        "stock_size": {"title": "Stock", "type": ["integer", "null"], "minimum": 0},
-        "discard_size": {"title": "Discard pile", "type": "integer", "minimum": 0},
-        "dealer": {"title": "Dealer", "$ref": "#/$defs/seat"},
-        "bots": {"title": "Bot", "type": "array", "items": {"type": "boolean"}},
-        "stakes": {
-            "title": "Stake",
-            "type": "array",
-            "items": {"type": ["integer", "null"], "minimum": 0},
-        },
-        "places": {"title": "Gone out, in order", "$ref": "#/$defs/seats"},
-        "payouts": {"title": "Payout", "$ref": "#/$defs/ints"},
-        "turns": {"title": "Turns played", "type": "integer", "minimum": 0},
-    },
-}
-
 SPEC: Final = GameSpec(
     kind="hez2",
     title="Hez2",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "start_card": Category.CHANCE,
-        "card_drawn": Category.CHANCE,
-        "play": Category.DECISION,
-        "declare_suit": Category.DECISION,
-        "draw": Category.DECISION,
-        "accept_skip": Category.DECISION,
-        "accept_draw": Category.DECISION,
-        "skip": Category.RULING,
-        "forced_draw": Category.RULING,
-        "reshuffle": Category.RULING,
-        "player_out": Category.RULING,
-        "placed": Category.RULING,
-        "payout": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "deal": ("round", "player", "cards"),
-        "start_card": ("round", "card"),
-        "play": ("round", "player", "card"),
-        "declare_suit": ("round", "player", "suit"),
-        "draw": ("round", "player"),
-        "accept_skip": ("round", "player"),
-        "accept_draw": ("round", "player"),
-        "card_drawn": ("round", "player", "card"),
-        "skip": ("round", "player"),
-        "forced_draw": ("round", "player", "amount"),
-        "reshuffle": ("round", "cards", "amount"),
-        "player_out": ("round", "player", "amount"),
-        "placed": ("round", "player", "amount"),
-        "payout": ("player", "amount"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=DECK.order,
-    faces=FACES,
+    faces=decks.SPANISH_DECK,
     players=(2, 3, 4),
     options=("stakes", "dealer"),
     sample_players=4,
-    view_schema=VIEW_SCHEMA,
+    view_schema=packaged_view_schema("hez2"),
     score_unit=ScoreUnit(
         "game", "place", ("player_out", "placed"), lower_is_better=True, thresholds=(0.1, 0.25, 0.5)
     ),

@@ -9,16 +9,22 @@
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from replay.games.base import Bot, random_bot
+from replay.games.base import Bot, first_undealt, random_bot
 from replay.games.hez2 import (
     ACES,
+    DEAL,
+    DECK,
     DECLARE,
+    HAND_SIZE,
     RANK_MASK,
     ROUND,
     SEVENS,
+    START,
     SUIT_MASK,
     SUITS,
     TWOS,
@@ -29,6 +35,9 @@ from replay.games.hez2 import (
 )
 from replay.model.cards import bits, popcount
 from replay.model.events import Event
+
+#: Stakes ``setup_event`` draws for a human seat when options do not give them (minor units).
+STAKE_CHOICES = (None, 100, 250, 500, 1000)
 
 
 def bots(rules: Hez2) -> Mapping[str, Bot]:
@@ -87,3 +96,44 @@ def pick_card(state: Hez2State, seat: int, playable: int) -> int:
 def _cover(rest: int, card: int) -> int:
     """How many cards of ``rest`` could follow ``card`` (same suit or rank)."""
     return popcount(rest & (SUIT_MASK[card // 10] | RANK_MASK[card % 10]))
+
+
+def setup_event(
+    rules: Hez2, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+) -> Event:
+    """A game start; bots, stakes and dealer are drawn with ``rng`` when not given."""
+    bots = list(options.get("bots") or [rng.random() < 0.5 for _ in range(players)])
+    names = list(options.get("names") or _default_names(bots))
+    stakes = options.get("stakes")
+    if stakes is None:
+        stakes = [None if bot else rng.choice(STAKE_CHOICES) for bot in bots]
+    dealer = options.get("dealer")
+    if dealer is None:
+        dealer = rng.randrange(players)
+    data = {
+        "players": players,
+        "names": names,
+        "bots": bots,
+        "stakes": list(stakes),
+        "dealer": dealer,
+    }
+    return Event(game_id, 0, rules.kind, "game_start", data=json.dumps(data))
+
+
+def sample_chance(rules: Hez2, state: Hez2State, rng: random.Random) -> Event:
+    """A deal, the start card or a drawn card, from the stock, with ``rng``."""
+    stock = list(bits(state.stock))
+    if state.stage == DEAL:
+        hand = sorted(rng.sample(stock, HAND_SIZE))
+        return rules.new_event(
+            state, "deal", round=ROUND, player=first_undealt(state.dealt_seats),
+            cards=tuple(DECK.order[c] for c in hand),
+        )  # fmt: skip
+    card = DECK.order[rng.choice(stock)]
+    if state.stage == START:
+        return rules.new_event(state, "start_card", round=ROUND, card=card)
+    return rules.new_event(state, "card_drawn", round=ROUND, player=state.turn, card=card)
+
+
+def _default_names(bots: Sequence[bool]) -> list[str]:
+    return [f"{'bot' if bot else 'p'}{seat}" for seat, bot in enumerate(bots)]

@@ -18,8 +18,6 @@ second trick takes the first token left (``token_taken``), a third covers it (``
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -29,8 +27,6 @@ from mypy_extensions import i64
 
 from replay.games import register
 from replay.games.base import (
-    COMMON_EVENT_FIELDS,
-    COMMON_EVENT_TYPES,
     OVER,
     Due,
     Game,
@@ -40,7 +36,7 @@ from replay.games.base import (
     check_players,
     check_round,
     deal_fault,
-    due_words,
+    event_table,
     first_undealt,
     game_winners,
     highest_of,
@@ -48,20 +44,17 @@ from replay.games.base import (
     led_suit_best,
     replace_at,
     same,
-    seat_description,
     seat_hand_fault,
     seat_names,
     setup_of,
-    simulated_seats,
     undealt_seats,
 )
 from replay.model import decks
 from replay.model.cards import Deck, bits, lowest, popcount, repeated
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
-from replay.model.specs import GameSpec, ScoreUnit
+from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
 from replay.model.violation import LogRule, RuleId
-from replay.text import shown as shown_id
 
 SUITS: Final = "RGBY"
 SUIT_NAMES: Final = ("red", "green", "blue", "yellow")
@@ -302,21 +295,6 @@ class Hiifuu(Game[HiifuuState]):
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
 
     # ----------------------------------------------------------------- setup
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        values, deal_size, discard_size = TABLE_SIZES[players]
-        tokens = options.get("tokens") or DEFAULT_TOKENS
-        data = {
-            **simulated_seats(players, options),
-            "variant": options.get("variant") or NORMAL,
-            "values": values,
-            "deal": deal_size,
-            "discard": discard_size,
-            "tokens": [list(t) for t in tokens],
-        }
-        return Event(game_id, 0, self.kind, "game_start", data=json.dumps(data))
-
     def start(self, event: Event) -> HiifuuState:
         fixed = setup_of(event, self.kind, _fixed_setup)
         n = len(fixed.names)
@@ -731,132 +709,6 @@ class Hiifuu(Game[HiifuuState]):
             card=state.setup.deck.order[card],
         )  # fmt: skip
 
-    def sample_chance(self, state: HiifuuState, rng: random.Random) -> Event:
-        if state.stage == DEAL:
-            return self._sample_deal(state, rng)
-        if state.stage == TOKENS:
-            values = list((state.setup.tokens or DEFAULT_TOKENS)[state.round])  # writing a log
-            if state.setup.variant == RANDOM_TOKENS:
-                rng.shuffle(values)
-            return self.new_event(state, "tokens", round=state.round + 1, values=tuple(values))
-        return self.new_event(state, "first_leader", round=1, player=rng.randrange(state.n))
-
-    def _sample_deal(self, state: HiifuuState, rng: random.Random) -> Event:
-        deck = state.setup.deck
-        remaining = list(bits(deck.full & ~state.dealt))
-        hand = sorted(rng.sample(remaining, state.setup.deal_size))
-        return self.new_event(
-            state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
-            cards=tuple(deck.order[c] for c in hand),
-        )  # fmt: skip
-
-    # ----------------------------------------------------------------- views
-    def view(self, state: HiifuuState, seat: int | None = None) -> dict[str, Any]:
-        due = self.due(state)
-        setup = state.setup
-        deck = setup.deck
-        shown = [seat is None or seat == s for s in range(state.n)]
-        hands = [deck.codes(h) if shown[s] else None for s, h in enumerate(state.hands)]
-        discards = [
-            (deck.codes(d) if d >= 0 else []) if shown[s] else None
-            for s, d in enumerate(state.discards)
-        ]
-        return {
-            "kind": self.kind,
-            "game_id": state.game_id,
-            "seq": state.seq,
-            "players": state.n,
-            "names": list(setup.names),
-            "seat_view": seat,
-            "phase": due.phase.value,
-            "turn": list(due.seats) if due.phase.value == "decision" else [],
-            "round": state.round,
-            "trick": state.trick_no,
-            "hands": hands,
-            "hand_sizes": [popcount(h) for h in state.hands],
-            "table": [
-                {"seat": (state.leader + i) % state.n, "card": deck.order[c]}
-                for i, c in enumerate(state.table)
-            ],
-            "totals": list(state.totals),
-            "over": state.over,
-            "last_event": seat_description(state.last, seat, PRIVATE_EVENTS),
-            "game": {
-                "variant": setup.variant,
-                "values": setup.values,
-                "discard_size": setup.discard_size,
-                "tokens": [
-                    {
-                        "value": v,
-                        "holder": self._holder(state, i),
-                        "covered": self._covered(state, i),
-                    }
-                    for i, v in enumerate(state.layout)
-                ],
-                "next_token": state.next_token,
-                "tricks_won": list(state.tricks),
-                "discards": discards,
-                "discarded": [d >= 0 for d in state.discards],
-                "leader": state.leader,
-                "first_leader": state.first_leader if state.first_leader >= 0 else None,
-                "winners": list(state.winners),
-            },
-        }
-
-    @staticmethod
-    def _holder(state: HiifuuState, index: int) -> int | None:
-        for seat, held in enumerate(state.token_of):
-            if held == index:
-                return seat
-        return None
-
-    @staticmethod
-    def _covered(state: HiifuuState, index: int) -> bool:
-        seat = Hiifuu._holder(state, index)
-        return seat is not None and state.covered[seat]
-
-    def render(self, state: HiifuuState, seat: int | None = None) -> str:
-        lines = [self.headline(state)]
-        lines.append(f"  tokens: {self._render_tokens(state)}")
-        deck = state.setup.deck
-        for s in range(state.n):
-            lines.append(self._render_seat(state, s, seat is None or seat == s, deck))
-        table = " ".join(
-            f"{(state.leader + i) % state.n}:{deck.order[c]}" for i, c in enumerate(state.table)
-        )
-        lines.append(f"  table: {table or '-'}")
-        if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
-        return "\n".join(lines)
-
-    def headline(self, state: HiifuuState) -> str:
-        """The one-line situation: round, trick and what is due (first line of :meth:`render`)."""
-        who = due_words(self.due(state), state.over)
-        return f"hiifuu round {state.round}/{ROUNDS} trick {state.trick_no}: {who}"
-
-    def _render_tokens(self, state: HiifuuState) -> str:
-        """The layout in order, e.g. ``1(seat 2) 2(seat 0, covered) 3 4``."""
-        parts = []
-        for i, value in enumerate(state.layout):
-            holder = self._holder(state, i)
-            if holder is None:
-                parts.append(str(value))
-            else:
-                cover = ", covered" if state.covered[holder] else ""
-                parts.append(f"{value}(seat {holder}{cover})")
-        return " ".join(parts) or "-"
-
-    def _render_seat(self, state: HiifuuState, s: int, shown: bool, deck: Deck) -> str:
-        hand = state.hand(s)
-        cards = (" ".join(deck.codes(hand)) or "-") if shown else f"({popcount(hand)} cards)"
-        tricks = state.tricks[s] if state.tricks else 0
-        discard = state.discards[s] if state.discards else -1
-        aside = f"  discard {' '.join(deck.codes(discard))}" if shown and discard > 0 else ""
-        return (
-            f"  seat {s} {shown_id(state.setup.names[s]):<8} total {state.totals[s]:>3}  "
-            f"tricks {tricks:>2}  {cards}{aside}"
-        )
-
     def result(self, state: HiifuuState) -> dict[str, Any]:
         return {"winners": list(state.winners), "totals": list(state.totals)}
 
@@ -915,97 +767,34 @@ def _join(values: Sequence[int]) -> str:
     return " ".join(map(str, values)) or "(none)"
 
 
+#: Every event type of the game: its category, and the fields it carries besides its position
+#: (``ts`` on any event; another field set is a fault, in the store's checks and the audit alike).
+CATEGORIES, EVENT_FIELDS = event_table({
+    "first_leader": (Category.CHANCE, ("round", "player")),
+    "tokens": (Category.CHANCE, ("round", "values")),
+    "deal": (Category.CHANCE, ("round", "player", "cards")),
+    "discard": (Category.DECISION, ("round", "player", "cards")),
+    "play": (Category.DECISION, ("round", "trick", "player", "card")),
+    "trick_won": (Category.RULING, ("round", "trick", "player", "cards", "total")),
+    "token_taken": (Category.RULING, ("round", "player", "target", "amount")),
+    "token_covered": (Category.RULING, ("round", "player", "target", "amount")),
+    "round_scored": (Category.RULING, ("round", "player", "amount", "total")),
+})  # fmt: skip
+
 #: The plug-in contract of Hiifuu (:mod:`replay.model.specs`). Its deck depends on the table
 #: size: the rules check the cards, the store's ingest does not.
-#: The JSON Schema of the ``game`` object of a Hiifuu view (:meth:`view`; docs/state.md).
-VIEW_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        "variant",
-        "values",
-        "discard_size",
-        "tokens",
-        "next_token",
-        "tricks_won",
-        "discards",
-        "discarded",
-        "leader",
-        "first_leader",
-        "winners",
-    ],
-    "properties": {
-        "variant": {"title": "Variant", "type": "string"},
-        "values": {"title": "Card values", "type": "integer", "minimum": 1},
-        "discard_size": {"title": "Cards each discards", "type": "integer", "minimum": 0},
-        "tokens": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["value", "holder", "covered"],
-                "properties": {
-                    "value": {"type": "integer"},
-                    "holder": {"type": ["integer", "null"], "minimum": 0},
-                    "covered": {"type": "boolean"},
-                },
-            },
-        },
-        "next_token": {"title": "Next token", "type": "integer", "minimum": 0},
-        "tricks_won": {"title": "Tricks won", "$ref": "#/$defs/ints"},
-        "discards": {
-            "title": "Discarded",
-            "type": "array",
-            "items": {"$ref": "#/$defs/cards_or_hidden"},
-        },
-        "discarded": {"title": "Has discarded", "type": "array", "items": {"type": "boolean"}},
-        "leader": {"title": "Leads the trick", "x-seat": True, "type": "integer"},
-        "first_leader": {
-            "title": "Led the first trick",
-            "x-seat": True,
-            "type": ["integer", "null"],
-            "minimum": 0,
-        },
-        "winners": {"title": "Winners", "$ref": "#/$defs/seats"},
-    },
-}
-
 SPEC: Final = GameSpec(
     kind="hiifuu",
     title="Hiifuu",
-    #: Every event type of the game (common ones included) and its category.
-    categories={
-        **COMMON_EVENT_TYPES,
-        "first_leader": Category.CHANCE,
-        "tokens": Category.CHANCE,
-        "discard": Category.DECISION,
-        "play": Category.DECISION,
-        "trick_won": Category.RULING,
-        "token_taken": Category.RULING,
-        "token_covered": Category.RULING,
-        "round_scored": Category.RULING,
-    },
-    #: The fields each event type carries besides its position (``ts`` on any event):
-    #: another field set is a fault, in the store's checks and the audit alike.
-    event_fields={
-        **COMMON_EVENT_FIELDS,
-        "first_leader": ("round", "player"),
-        "tokens": ("round", "values"),
-        "deal": ("round", "player", "cards"),
-        "discard": ("round", "player", "cards"),
-        "play": ("round", "trick", "player", "card"),
-        "trick_won": ("round", "trick", "player", "cards", "total"),
-        "token_taken": ("round", "player", "target", "amount"),
-        "token_covered": ("round", "player", "target", "amount"),
-        "round_scored": ("round", "player", "amount", "total"),
-    },
+    categories=CATEGORIES,
+    event_fields=EVENT_FIELDS,
     deck=None,
     faces=decks.Deck("last", decks.colours("diamond"), {}, "{suit} {rank}"),
     players=(4, 5, 6),
     variants=VARIANTS,
     options=("tokens",),
     sample_players=5,
-    view_schema=VIEW_SCHEMA,
+    view_schema=packaged_view_schema("hiifuu"),
     score_unit=ScoreUnit(
         "round", "tokens", ("round_scored",), lower_is_better=False, thresholds=(0.25, 0.75, 2.0)
     ),

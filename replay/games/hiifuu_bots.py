@@ -11,11 +11,25 @@ Both are deterministic given the ``random.Random`` passed in.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
+from typing import Any
 
-from replay.games.base import Bot
-from replay.games.hiifuu import DISCARD, TOKENS_PER_ROUND, Hiifuu, HiifuuState, legal_mask
+from replay.games.base import Bot, first_undealt, simulated_seats
+from replay.games.hiifuu import (
+    DEAL,
+    DEFAULT_TOKENS,
+    DISCARD,
+    NORMAL,
+    RANDOM_TOKENS,
+    TABLE_SIZES,
+    TOKENS,
+    TOKENS_PER_ROUND,
+    Hiifuu,
+    HiifuuState,
+    legal_mask,
+)
 from replay.model.cards import bits, highest, lowest
 from replay.model.events import Event
 
@@ -99,3 +113,42 @@ def heuristic_play(state: HiifuuState, seat: int) -> int:
     if below:
         return highest(below)
     return highest(suited) if last else lowest(suited)
+
+
+def setup_event(
+    rules: Hiifuu, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
+) -> Event:
+    """A game start at the table's sizes and the tokens of ``options`` (the [default] ones)."""
+    values, deal_size, discard_size = TABLE_SIZES[players]
+    tokens = options.get("tokens") or DEFAULT_TOKENS
+    data = {
+        **simulated_seats(players, options),
+        "variant": options.get("variant") or NORMAL,
+        "values": values,
+        "deal": deal_size,
+        "discard": discard_size,
+        "tokens": [list(t) for t in tokens],
+    }
+    return Event(game_id, 0, rules.kind, "game_start", data=json.dumps(data))
+
+
+def sample_chance(rules: Hiifuu, state: HiifuuState, rng: random.Random) -> Event:
+    """A deal, a round's tokens or the first leader, drawn with ``rng``."""
+    if state.stage == DEAL:
+        return _sample_deal(rules, state, rng)
+    if state.stage == TOKENS:
+        values = list((state.setup.tokens or DEFAULT_TOKENS)[state.round])  # writing a log
+        if state.setup.variant == RANDOM_TOKENS:
+            rng.shuffle(values)
+        return rules.new_event(state, "tokens", round=state.round + 1, values=tuple(values))
+    return rules.new_event(state, "first_leader", round=1, player=rng.randrange(state.n))
+
+
+def _sample_deal(rules: Hiifuu, state: HiifuuState, rng: random.Random) -> Event:
+    deck = state.setup.deck
+    remaining = list(bits(deck.full & ~state.dealt))
+    hand = sorted(rng.sample(remaining, state.setup.deal_size))
+    return rules.new_event(
+        state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
+        cards=tuple(deck.order[c] for c in hand),
+    )  # fmt: skip

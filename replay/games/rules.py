@@ -114,6 +114,23 @@ COMMON_EVENT_TYPES: dict[str, Category] = {
 }
 
 
+def event_table(
+    types: Mapping[str, tuple[Category, tuple[str, ...]]],
+) -> tuple[dict[str, Category], dict[str, tuple[str, ...]]]:
+    """A game's ``categories`` and ``event_fields`` (:class:`~replay.model.specs.GameSpec`)
+    from one table of its event types, each with its category and the fields it carries
+    besides its position (``ts`` on any event), the common types added (``deal`` is the
+    game's own to describe).
+
+    >>> categories, fields = event_table({"play": (Category.DECISION, ("player", "card"))})
+    >>> list(categories), fields["play"]
+    (['game_start', 'deal', 'game_end', 'play'], ('player', 'card'))
+    """
+    categories = {**COMMON_EVENT_TYPES, **{kind: entry[0] for kind, entry in types.items()}}
+    fields = {**COMMON_EVENT_FIELDS, **{kind: entry[1] for kind, entry in types.items()}}
+    return categories, fields
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Rules(ABC, Generic[S]):
     """One game's rules: the state after ``game_start``, what is due, the checks and the

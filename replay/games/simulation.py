@@ -1,54 +1,37 @@
-"""What a game adds to simulate itself (:mod:`replay.engine.simulate`): a new ``game_start``, the
-chance events drawn with a seeded generator, and its bots; and the helpers its bots and
-deals share.
+"""The helpers of a game's simulation (:mod:`replay.engine.simulate`; the methods are
+:class:`~replay.games.game.Game`'s ``setup_event``, ``sample_chance`` and ``bots``): the seats of
+a simulated ``game_start``, the random bot, and the bots of a game module's sibling.
 
-A game keeps its bots beside its rules in a sibling module ``<module>_bots`` (``hez2_bots``
-beside ``hez2``) whose ``bots(rules)`` gives them by name: :func:`sibling_bots` finds them, so
-the rules never import their bots (the bots import the rules).
-
-:class:`Simulation` is a trait (:mod:`mypy_extensions`): compiled, a game class has one native
-base (:class:`~replay.games.rules.Rules`) and any number of traits.
+A game keeps its simulation beside its rules in a sibling module ``<module>_bots``
+(``hez2_bots`` beside ``hez2``): ``bots(rules)`` gives its bots by name (:func:`sibling_bots`),
+``sample_chance(rules, state, rng)`` draws its chance events and, where the seats of
+:func:`simulated_seats` are not the whole setup, ``setup_event(rules, game_id, players, rng,
+options)`` makes its ``game_start`` (:func:`sibling_simulation`). The rules never import it
+(it imports the rules).
 """
 
 from __future__ import annotations
 
-import importlib
 import random
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Generic
-
-from mypy_extensions import mypyc_attr, trait
+from typing import Any, Final
 
 from replay.games.rules import Rules
-from replay.games.state import S
+from replay.games.siblings import sibling_attribute
 from replay.model.events import Event
 
 Bot = Callable[[Any, int, random.Random], Event]
 """A bot: ``bot(state, seat, rng) -> decision event`` (seeded by ``rng``)."""
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-@trait
-class Simulation(ABC, Generic[S]):
-    """A game that can be played out by the simulator."""
-
-    @abstractmethod
-    def setup_event(
-        self, game_id: str, players: int, rng: random.Random, options: Mapping[str, Any]
-    ) -> Event:
-        """A ``game_start`` event for a new simulated game (seq 0).
-
-        ``options`` may hold ``bots`` (list of bools), ``names``, ``stakes`` and game variants.
-        """
-
-    @abstractmethod
-    def sample_chance(self, state: S, rng: random.Random) -> Event:
-        """The next chance event, drawn with ``rng``."""
-
-    @abstractmethod
-    def bots(self) -> Mapping[str, Bot]:
-        """The game's bots by name; ``random`` is always one of them."""
+def sibling_simulation(rules: Rules[Any], name: str) -> Callable[..., Event] | None:
+    """The function ``name`` of a game module's sibling ``<module>_bots``: its
+    ``setup_event(rules, game_id, players, rng, options)`` or ``sample_chance(rules, state,
+    rng)``; None when it has none."""
+    key = (type(rules), name)
+    if key not in _SIMULATED:
+        _SIMULATED[key] = sibling_attribute(type(rules), BOTS_SUFFIX, name)
+    return _SIMULATED[key]
 
 
 def simulated_seats(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -74,6 +57,7 @@ def random_bot(rules: Rules[Any]) -> Bot:
 BOTS_SUFFIX: Final = "_bots"
 
 _BOT_MAKERS: dict[type, Callable[[Any], Mapping[str, Bot]] | None] = {}
+_SIMULATED: dict[tuple[type, str], Callable[..., Event] | None] = {}
 
 
 def sibling_bots(rules: Rules[Any]) -> Mapping[str, Bot]:
@@ -89,14 +73,6 @@ def sibling_bots(rules: Rules[Any]) -> Mapping[str, Bot]:
 
 
 def _bot_maker(game_class: type) -> Callable[[Any], Mapping[str, Bot]] | None:
-    for base in game_class.__mro__:
-        name = base.__module__ + BOTS_SUFFIX
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        make: Callable[[Any], Mapping[str, Bot]] = module.bots
-        return make
-    return None
+    make: Callable[[Any], Mapping[str, Bot]] | None
+    make = sibling_attribute(game_class, BOTS_SUFFIX, "bots")
+    return make

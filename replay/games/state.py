@@ -4,45 +4,29 @@ per-seat hands (:class:`SeatHandsState`, :class:`SeatTrickState`).
 A state's fields are immutable values (ints used as card bit sets, tuples) or per-seat lists
 that the reducer changes in place and :meth:`GameState.clone` copies, so that the reducer is
 pure: :meth:`replay.games.rules.Rules.apply` works on a clone and never touches the old state.
-The hands live in one native int field per seat (``hand0`` to ``hand5``) and the clone is a
-copy function generated per class: both are there for the compiled build (mypyc).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from mypy_extensions import i64, mypyc_attr
 
 from replay.model.events import Event
 from replay.model.packed import CARD_BITS, unpack
 
-_CLONERS: dict[type, Callable[[Any], Any]] = {}
+#: Per state class, its fields and whether each is a list (copied by a clone).
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 
 
-def _cloner(cls: type) -> Callable[[Any], Any]:
-    """A copy function generated for one state class (field by field, no reflection per call).
-
-    List fields (annotated ``list[...]``) are copied: the reducer changes them in place. The
-    copy is made by the class's own ``__init__`` (compiled, ``cls.__new__`` runs it too, and it
-    takes the game, kind and number of seats), then every field is set.
-    """
-    cloner = _CLONERS.get(cls)
-    if cloner is None:
-        lines = [
-            f"    new.{f.name} = old.{f.name}" + (".copy()" if _is_list(f.type) else "")
-            for f in fields(cls)
-        ]
-        body = "\n".join(lines)
-        make = "    new = cls(old.game_id, old.kind, old.n)"
-        source = f"def clone(old):\n{make}\n{body}\n    return new\n"
-        namespace: dict[str, Any] = {"cls": cls}
-        exec(source, namespace)
-        cloner = namespace["clone"]
-        _CLONERS[cls] = cloner
-    return cloner
+def _state_fields(cls: type) -> tuple[tuple[str, bool], ...]:
+    """The fields of a state class, each with whether it is a list (annotated ``list[...]``)."""
+    known = _FIELDS.get(cls)
+    if known is None:
+        known = tuple((f.name, _is_list(f.type)) for f in fields(cls))
+        _FIELDS[cls] = known
+    return known
 
 
 def _is_list(annotation: object) -> bool:
@@ -62,10 +46,9 @@ class GameState:
     or lists changed in place by the reducer (copied by :meth:`clone`).
 
     Every state class writes out its ``__init__``, which gives each field its first value
-    (``start`` then sets the game's own): compiled, a dataclass's generated ``__init__`` would
-    run as Python bytecode, about 13,000 instructions per Hiifuu game. Each calls its base's
-    ``__init__`` by name: ``@dataclass(slots=True)`` makes a new class, which zero-argument
-    ``super()`` does not know (Python 3.11).
+    (``start`` then sets the game's own), and calls its base's ``__init__`` by name:
+    ``@dataclass(slots=True)`` makes a new class, which zero-argument ``super()`` does not know
+    (Python 3.11).
     """
 
     game_id: str
@@ -86,16 +69,24 @@ class GameState:
         self.last = last
 
     def clone(self: S) -> S:
-        """A snapshot: immutable fields shared, list fields copied."""
-        new: S = _cloner(type(self))(self)
+        """A snapshot: immutable fields shared, list fields copied (a new state made by the
+        class's ``__init__``, which takes the game, kind and number of seats, then every field
+        set)."""
+        new: S = type(self)(self.game_id, self.kind, self.n)
+        for name, is_list in _state_fields(type(self)):
+            value = getattr(self, name)
+            setattr(new, name, value.copy() if is_list else value)
         return new
 
 
 @dataclass(slots=True, init=False)
 class SeatHandsState(GameState):
-    """A state with each seat's hand as a bit set in a field of its own (two to six seats):
-    compiled, a native int, so changing a hand allocates nothing (an int stored in a list is
-    boxed). :meth:`hand` and :meth:`set_hand` index them as a list of ``n`` hands would."""
+    """A state with each seat's hand as a bit set (two to six seats), read and set as a list of
+    ``n`` hands would be (:meth:`hand`, :meth:`set_hand`, :attr:`hands`).
+
+    The engine's fast paths change a hand at every play: each hand is a field of its own, as
+    a list of hands would make a new int object at each change (docs/performance.md).
+    """
 
     hand0: int
     hand1: int
@@ -108,8 +99,6 @@ class SeatHandsState(GameState):
         self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
     ) -> None:
         GameState.__init__(self, game_id, kind, n, seq, last)
-        # clear_hands, written out: mypyc counts a field as always set only when __init__
-        # assigns it itself (then its reads skip the check).
         self.hand0 = self.hand1 = self.hand2 = self.hand3 = self.hand4 = self.hand5 = 0
 
     def hand(self, seat: int) -> int:
@@ -183,10 +172,9 @@ class SeatHandsState(GameState):
 @dataclass(slots=True, init=False)
 class SeatTrickState(SeatHandsState):
     """A :class:`SeatHandsState` whose trick is played in seat order from its leader: the cards
-    on the table packed in a native int (:mod:`replay.model.packed`), so a play allocates nothing;
-    ``table`` lists them. A play is ``table_cards |= placed(card, played, CARD_BITS)`` and
-    ``played += 1``, written in each game's ``_play`` (a method call per play: +0.6% for
-    Hearts)."""
+    on the table packed in one int (:mod:`replay.model.packed`); ``table`` lists them. A play
+    is ``table_cards |= placed(card, played, CARD_BITS)`` and ``played += 1``, in each game's
+    ``play_card``."""
 
     played: int  # cards on the table
     table_cards: i64  # their indices in play order from the leader, CARD_BITS each
@@ -195,7 +183,7 @@ class SeatTrickState(SeatHandsState):
         self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
     ) -> None:
         SeatHandsState.__init__(self, game_id, kind, n, seq, last)
-        self.played = self.table_cards = 0  # clear_table, written out (as in SeatHandsState)
+        self.played = self.table_cards = 0
 
     @property
     def table(self) -> list[int]:

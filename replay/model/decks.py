@@ -70,3 +70,35 @@ def colours(shape: str) -> dict[str, Suit]:
         Suit("B", "blue", mark, "bold blue", BLUE, shape),
         Suit("Y", "yellow", mark, "bold yellow", YELLOW, shape),
     )
+
+
+#: The French deck (Hearts): ``QS`` is the queen of spades.
+FRENCH_DECK: Final = Deck("last", FRENCH_SUITS, FRENCH_RANKS, "{rank} of {suit}")
+
+#: The ranks of the Spanish deck, with their Spanish names.
+SPANISH_RANKS: Final[Mapping[str, tuple[str, str]]] = {
+    "1": ("1", "as"), "2": ("2", "dos"), "3": ("3", "tres"), "4": ("4", "cuatro"),
+    "5": ("5", "cinco"), "6": ("6", "seis"), "7": ("7", "siete"), "S": ("S", "sota"),
+    "C": ("C", "caballo"), "R": ("R", "rey"),
+}  # fmt: skip
+
+#: The Spanish deck (Hez2), in its own colours: gold coins, red cups, blue swords, green clubs.
+SPANISH_DECK: Final = Deck(
+    "last",
+    suits(
+        Suit("O", "oros", "◉", "bold yellow", GOLD, "coin"),
+        Suit("C", "copas", "⚱", "bold red", RED, "cup"),
+        Suit("E", "espadas", "⚔", "bold blue", BLUE, "sword"),
+        Suit("B", "bastos", "⚚", "bold green", GREEN, "baton"),
+    ),
+    SPANISH_RANKS,
+    "{rank} de {suit}",
+)
+
+#: Four colours and six colourless 1s, the colour first in a code (Fou!: ``G12``, ``1a``).
+COLOURS_AND_JOKERS: Final = Deck(
+    "first",
+    {**colours("disc"), JOKER: Suit(JOKER, "joker", "★", "bold magenta", MAGENTA, "star")},
+    {},
+    "{suit} {rank}",
+)

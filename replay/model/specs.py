@@ -67,7 +67,8 @@ class GameSpec:
     players: tuple[int, ...]  # the player counts it is played with
     #: The JSON Schema of the ``game`` object of its state views (docs/state.md), which may
     #: refer to the common definitions (``#/$defs/cards``, ``seat``, ``seats``, ``ints``...)
-    #: of ``replay/data/state.schema.json``: see :func:`state_schema`.
+    #: of ``replay/data/state.schema.json``: see :func:`state_schema` (a game of the package
+    #: keeps it as ``replay/data/<kind>.view.json``: :func:`packaged_view_schema`).
     view_schema: Mapping[str, Any]
     variants: tuple[str, ...] = ()  # the values of the ``variant`` option, the default first
     #: The names of its other options (``replay simulate --option NAME=VALUE``); their
@@ -136,6 +137,18 @@ def changed() -> None:
     """Tell the listeners that a game was registered or removed."""
     for listener in _listeners:
         listener()
+
+
+def packaged_view_schema(kind: str) -> Mapping[str, Any]:
+    """The ``view_schema`` of a game of the package, kept as data beside the common schema
+    (``replay/data/<kind>.view.json``): what its views show is no part of its rules.
+
+    >>> packaged_view_schema("hearts")["properties"]["hearts_broken"]["title"]
+    'Hearts broken'
+    """
+    text = resources.files("replay.data").joinpath(f"{kind}.view.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def state_schema() -> dict[str, Any]:
