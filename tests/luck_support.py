@@ -11,7 +11,8 @@ from typing import Any
 
 from replay.engine.simulate import play_out
 from replay.games import get_rules
-from replay.games.base import Bot
+from replay.games.base import Bot, Phase
+from replay.games.fast import apply_in_place
 from replay.model.events import Event
 from replay.review.luck import UnitLuck
 
@@ -36,6 +37,29 @@ def corpus(
         rng = random.Random(f"{seed}/{g}")
         first = rules.setup_event(f"{kind}-{seed}-{g}", players, rng, {})
         yield play_out(rules, rules.start(first), [first], rng, list(seat_bots))
+
+
+def play_streams(
+    kind: str, players: int, game_id: str, chance: str, decisions: str, seat_bots: Sequence[Bot]
+) -> list[Event]:
+    """A game of ``kind`` with every chance outcome drawn from the stream named ``chance`` and
+    every decision from the stream named ``decisions``: games of one chance stream share their
+    deals (common random numbers) while their seats' random choices differ."""
+    rules = get_rules(kind)
+    luck, choices = random.Random(chance), random.Random(decisions)
+    first = rules.setup_event(game_id, players, luck, {})
+    state = rules.start(first).clone()
+    events = [first]
+    while (due := rules.due(state)).phase is not Phase.OVER:
+        if due.phase is Phase.RULING and due.ruling is not None:
+            event = due.ruling
+        elif due.phase is Phase.CHANCE:
+            event = rules.sample_chance(state, luck)
+        else:
+            event = seat_bots[due.seats[0]](state, due.seats[0], choices)
+        state = apply_in_place(rules, state, event)
+        events.append(event)
+    return events
 
 
 def paired(rows: Sequence[UnitLuck], seat: int, field: str) -> list[float]:

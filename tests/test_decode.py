@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from replay.audit.check import audit_rows
 from replay.engine.simulate import simulate_game
 from replay.games import available_kinds, get_rules
+from replay.games.checks import describe_payload
 from replay.model import decode
 from replay.model.cells import BYTES, CONSTANT, CUT, LISTED, SHORTS
 from replay.model.decode import decode_columns, decode_table
@@ -367,6 +368,27 @@ def test_visit_rows_overwrites_one_scratch_event_and_stops_where_told(kind: str)
     assert [event for _, event, _ in fresh.seen] == events[:40]
     assert len({id(event) for _, event, _ in fresh.seen}) == 40  # without scratch, new events
     assert {type(event) for _, event, _ in fresh.seen} == {Event}  # facts, not rows
+
+
+class _Describer(RowVisitor):
+    """Describes each row's event (a scratch row: the same object, refilled) twice."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = []
+
+    def visit(self, event: Event, row: int) -> bool:
+        self.words.append(describe_payload(event))
+        assert describe_payload(event) == self.words[-1]
+        return True
+
+
+def test_a_refilled_scratch_row_is_described_anew_each_row() -> None:
+    table = corpus("hiifuu", games=1)
+    columns = decode_table(table)
+    events = events_from_columns(columns, 0, table.num_rows)
+    describer = _Describer()
+    visit_rows(columns, 0, len(events), describer, _row_holding(events[0]))
+    assert describer.words == [describe_payload(e) for e in events]
 
 
 class _Counter(RowVisitor):

@@ -14,7 +14,7 @@ from replay.games import hearts
 from replay.games.base import Due, Phase
 from replay.model import cards
 from replay.model.cards import Deck, UnknownCard
-from replay.model.events import COLUMNS, PAYLOAD_FIELDS, Event, same_payload
+from replay.model.events import COLUMNS, PAYLOAD_FIELDS, Event, field_values, same_payload
 
 FULL = Event(
     "g1", 7, "hearts", "trick_won", round=2, trick=3, player=1, target=2, card="QS",
@@ -29,6 +29,22 @@ def test_the_constructor_takes_the_columns_in_order() -> None:
     assert by_position == by_name == FULL
     assert [getattr(by_position, name) for name in COLUMNS] == values
     assert tuple(f.name for f in dataclasses.fields(Event)) == COLUMNS
+
+
+def test_field_values_are_the_columns_in_order() -> None:
+    assert field_values(FULL) == tuple(getattr(FULL, name) for name in COLUMNS)
+
+
+def test_findings_keep_their_fields_and_are_frozen() -> None:
+    values: tuple[Any, ...] = ("g1", "hearts", 7, "HEARTS-TRICK", "wrong", "#7 x", "y",
+                               "state", {"a": 1}, {"b": 2}, {"c": 3})  # fmt: skip
+    finding = Finding(*values)
+    names = [f.name for f in dataclasses.fields(Finding)]
+    assert [getattr(finding, name) for name in names] == list(values)
+    assert Finding(**dict(zip(names, values, strict=True))) == finding
+    assert Finding("g1", "hearts", 7, "R", "m").state_data is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        finding.seq = 3  # type: ignore[misc]
 
 
 def test_events_are_frozen() -> None:
@@ -109,6 +125,18 @@ def test_find_gives_each_code_its_index_and_minus_one_outside(deck: Deck) -> Non
         assert deck.find(code + "?") == -1
     with pytest.raises(UnknownCard):
         deck.index("??")
+
+
+@pytest.mark.parametrize("deck", _decks(), ids=lambda deck: deck.name)
+def test_codes_of_a_set_are_its_cards_in_deck_order(deck: Deck) -> None:
+    import random
+
+    rng = random.Random(len(deck))
+    for _ in range(20):
+        mask = rng.getrandbits(len(deck)) & rng.getrandbits(len(deck))
+        assert deck.codes(mask) == [deck.order[i] for i in cards.bits(mask)]
+    assert deck.codes(deck.full) == list(deck.order)
+    assert deck.codes(0) == []
 
 
 @pytest.mark.skipif(not cards.COMPILED, reason="the identity table serves compiled code only")

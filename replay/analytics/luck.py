@@ -51,10 +51,12 @@ class LuckSettings:
     draws: int = 16
     seed: int = 0
     policy: str = DEFAULT_POLICY
+    playouts: int = 0  # per draw of a later chance block (Hez2's); 0: the hand model
 
     @property
     def key(self) -> str:
-        return f"v{LUCK_VERSION} draws={self.draws} seed={self.seed} policy={self.policy}"
+        key = f"v{LUCK_VERSION} draws={self.draws} seed={self.seed} policy={self.policy}"
+        return f"{key} playouts={self.playouts}" if self.playouts else key
 
 
 #: Per seat of the ladder the filters choose (kind, seat count; every date), the sum of its
@@ -102,8 +104,9 @@ def game_rows(settings: LuckSettings, events: list[Event]) -> tuple[list[dict[st
     """The rows of one game's luck, and why they stop early ("" when they do not)."""
     try:
         units, fault = checked_luck(
-            events, draws=settings.draws, seed=settings.seed, policy=settings.policy
-        )
+            events, draws=settings.draws, seed=settings.seed, policy=settings.policy,
+            playouts=settings.playouts,
+        )  # fmt: skip
     except (ValueError, LookupError, KeyError, RuntimeError) as exc:
         return [], str(exc)
     return [asdict(u) for u in units], fault or ""

@@ -39,7 +39,7 @@ from replay.games.fast import FastPath
 from replay.games.rules import Phase, RuleViolation
 from replay.games.state import GameState
 from replay.model import fields
-from replay.model.cells import Column
+from replay.model.cells import Column, counts_up
 from replay.model.decode import (
     decode_table,
     dictionary_indices,
@@ -65,8 +65,8 @@ def _finding(game: GameAudit, event: Event | None, seq: int, violation: RuleViol
     ``Presentation.view`` gives it (its ``step`` is set here, its ``last_step`` by
     :func:`_last_step`)."""
     wanted = violation.expected
-    if view is not None:
-        view = {**view, "step": seq - 1, "last_step": seq - 1}
+    if view is not None:  # the finding's own (a new one per step), completed in place
+        view["step"] = view["last_step"] = seq - 1
     return Finding(
         game_id=game.game_id,
         kind=game.kind,
@@ -394,7 +394,7 @@ class _RowRun(RowVisitor):
         violation = step.violation
         if violation is not None:
             if not self.in_sequence:
-                self.in_sequence = _rows_in_sequence(self.columns[1], self.start, self.stop)
+                self.in_sequence = counts_up(self.columns[1], self.start, self.stop)  # seq
                 if not self.in_sequence:
                     return False
             seq = event.seq
@@ -405,19 +405,6 @@ class _RowRun(RowVisitor):
                 _stop(self.game, seq, f"the state cannot absorb {event.describe()}")
         self.state = step.state
         return True
-
-
-def _rows_in_sequence(seq: Column, start: i64, stop: i64) -> bool:
-    """Whether the rows from ``start`` to ``stop`` of the seq column are numbered 0, 1, 2...
-    (each cell unboxed to an int and compared natively: compared as ``Any``, a row cost about
-    110 instructions, a tenth of a finding's cost in a faulty game)."""
-    row = start
-    while row < stop:
-        number: int = seq.at(row)
-        if number != row - start:
-            return False
-        row += 1
-    return True
 
 
 def game_runs(table: Any) -> tuple[list[int], int]:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from replay.analytics import Analytics, StatResult
+    from replay.analytics.luck import LuckSettings
     from replay.analytics.per_game import TableUpdate
     from replay.review.engine import Settings
     from replay.sources import Sources
@@ -282,6 +283,16 @@ def reindex_cmd(
             "docs/review.md).",
         ),
     ] = False,
+    luck_playouts: Annotated[
+        int,
+        typer.Option(
+            "--luck-playouts",
+            min=0,
+            help="With --luck: value the chance events after a unit's deal (Hez2's draws) by N "
+            "playouts of the policy per draw instead of the hand model (0); slower, less "
+            "variance left (docs/review.md, Luck).",
+        ),
+    ] = 0,
     fairplay: Annotated[
         bool,
         typer.Option(
@@ -320,15 +331,17 @@ def reindex_cmd(
     if reviews:
         _reindex_reviews(store, store_path, Settings(samples, seed, policy, alternatives), jobs)
     if luck:
-        _reindex_luck(store, store_path, seed, policy, jobs)
+        from replay.analytics.luck import LuckSettings
+
+        settings = LuckSettings(seed=seed, policy=policy, playouts=luck_playouts)
+        _reindex_luck(store, store_path, settings, jobs)
     if fairplay:
         _reindex_fairplay(store, store_path, policy, jobs)
 
 
-def _reindex_luck(store: EventStore, store_path: Path, seed: int, policy: str, jobs: int) -> None:
-    from replay.analytics.luck import LuckSettings, update_luck
+def _reindex_luck(store: EventStore, store_path: Path, settings: LuckSettings, jobs: int) -> None:
+    from replay.analytics.luck import update_luck
 
-    settings = LuckSettings(seed=seed, policy=policy)
     _stored(store_path, "luck", "valued", "unit x seat", settings.key,
             lambda: update_luck(store, settings, jobs=jobs))  # fmt: skip
 

@@ -5,14 +5,14 @@ of a trick without trumps and of a game, and the wording of an event in a findin
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import i64
 
 from replay.games.native import highest_of, same
 from replay.games.state import SeatHandsState
 from replay.model.cards import Deck
-from replay.model.events import Event
+from replay.model.events import COLUMNS, PAYLOAD_FIELDS, Event, field_values
 from replay.model.packed import CARD_BITS, nth
 from replay.model.violation import LogRule, RuleViolation
 
@@ -184,13 +184,45 @@ def undealt_seats(dealt_seats: int, n: int) -> tuple[int, ...]:
 
 
 def describe_payload(event: Event) -> str:
-    """A compact rendering of an event's payload for messages, e.g. ``trick_won(player=2, ...)``."""
-    payload = {k: v for k, v in event.payload().items() if k != "type"}
-    inner = ", ".join(f"{k}={_fmt(v)}" for k, v in payload.items())
-    return f"{event.type}({inner})"
+    """A compact rendering of an event's payload for messages, e.g. ``trick_won(player=2, ...)``.
+
+    >>> describe_payload(Event("g", 9, "hiifuu", "trick_won", 1, 2, 3, cards=("1", "7"), total=4))
+    'trick_won(round=1, trick=2, player=3, cards=[1 7], total=4)'
+    """
+    global _last_described
+    last = _last_described
+    if event is last[0]:
+        return last[1]
+    values = field_values(event)
+    names = COLUMNS
+    parts: list[str] = []
+    for index in _DESCRIBED:
+        value = values[index]
+        if value is not None:
+            parts.append(f"{names[index]}={_fmt(value)}")
+    words = f"{event.type}({', '.join(parts)})"
+    if type(event) is Event:  # not an EventRow, which changes
+        _last_described = (event, words)
+    return words
+
+
+#: The last event :func:`describe_payload` described, and its words: a wrong ruling's
+#: expected event is described in its violation's message, then again for its finding. An
+#: :class:`Event` never changes and is held here, so its identity stands for its content; one
+#: pair, replaced at once.
+_last_described: tuple[Event | None, str] = (None, "")
+
+
+#: Where the payload's fields but its type are in :data:`~replay.model.events.COLUMNS`.
+_DESCRIBED: Final = tuple(COLUMNS.index(name) for name in PAYLOAD_FIELDS if name != "type")
 
 
 def _fmt(value: object) -> str:
+    """A field's value in :func:`describe_payload`: a tuple's items in brackets."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, tuple):
-        return "[" + " ".join(str(v) for v in value) + "]"
+        return "[" + " ".join([i if isinstance(i, str) else str(i) for i in value]) + "]"
     return str(value)

@@ -122,7 +122,7 @@ def due_words(due: Due, over: bool, idle: str = " due") -> str:
     1,2``, or (no seat acts) ``X`` and ``idle``."""
     if over:
         return "over"
-    if due.phase.value == "ruling":
+    if due.phase is Phase.RULING:
         return f"ruling {due.what} due"
     if due.seats:
         return f"{due.what} by seat {','.join(map(str, due.seats))}"

@@ -37,6 +37,7 @@ COMPILED: Final = not __file__.endswith(".py")
 
 #: Bits of a non-negative int that mypyc keeps native (unboxed).
 _NATIVE_BITS: Final = 62
+_NATIVE_MASK: Final = (1 << _NATIVE_BITS) - 1
 
 
 def popcount(mask: int) -> int:
@@ -246,5 +247,26 @@ class Deck:
         return found == len(codes) and mask >> len(order) == 0
 
     def codes(self, mask: int) -> list[str]:
-        """Card codes of a bit set, in deck order."""
-        return [self.order[i] for i in bits(mask)]
+        """Card codes of a bit set, in deck order.
+
+        >>> Deck([f"C{i}" for i in range(90)]).codes(1 | 1 << 61 | 1 << 62 | 1 << 89)
+        ['C0', 'C61', 'C62', 'C89']
+        """
+        order = self.order
+        if not COMPILED or mask < 0:
+            return [order[i] for i in bits(mask)]
+        # Compiled: read in native pieces of 62 bits, bit by bit (the generator over the whole
+        # int makes a new int per card, and a long one per card in a deck past 62 cards).
+        out: list[str] = []
+        base: i64 = 0
+        while mask:
+            piece: i64 = mask & _NATIVE_MASK
+            index = base
+            while piece:
+                if piece & 1:
+                    out.append(order[index])
+                piece >>= 1
+                index += 1
+            mask >>= _NATIVE_BITS
+            base += _NATIVE_BITS
+        return out

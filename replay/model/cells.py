@@ -140,3 +140,36 @@ def column_tuple(column: Column, size: i64) -> tuple[Any, ...]:
         rows[row] = values[code]
         row += 1
     return tuple(rows)
+
+
+def counts_up(column: Column, start: i64, stop: i64) -> bool:
+    """Whether rows ``start`` to ``stop`` hold 0, 1, 2... (an integer column), each row's
+    value unboxed and compared natively: through :meth:`Column.at`, a row costs five times
+    as much.
+
+    >>> counts_up(Column(BYTES, [None, 0, 1, 2], bytes([3, 1, 2, 3])), 1, 4)
+    True
+    >>> counts_up(Column(BYTES, [None, 0, 1, 2], bytes([1, 3, 2])), 0, 3)
+    False
+    """
+    form = column.form
+    if form != BYTES and form != SHORTS:
+        return all(column.at(row) == row - start for row in range(start, stop))
+    codes = column.codes
+    values = column.values
+    row: i64 = start
+    while row < stop:
+        if form == BYTES:
+            code: i64 = codes[row]
+        else:
+            low: i64 = codes[2 * row]
+            high: i64 = codes[2 * row + 1]
+            code = low | (high << 8)
+        value = values[code]
+        if not isinstance(value, int):
+            return False
+        number: i64 = value
+        if number != row - start:
+            return False
+        row += 1
+    return True

@@ -143,7 +143,7 @@ class Event:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and copied) through the constructor, the same in both builds."""
-        return (Event, tuple(getattr(self, name) for name in COLUMNS))
+        return (Event, field_values(self))
 
     def setup(self) -> dict[str, Any]:
         """The parsed ``data`` JSON of a ``game_start`` event (empty when absent)."""
@@ -209,6 +209,20 @@ PAYLOAD_FIELDS: tuple[str, ...] = (
 
 EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Event))
 assert EVENT_FIELDS == COLUMNS, "Event fields and SCHEMA columns must match"
+
+
+def field_values(event: Event) -> tuple[Any, ...]:
+    """The event's fields in :data:`COLUMNS` order (compiled, each read directly: reading
+    them by name costs ten times as much).
+
+    >>> field_values(Event("g", 3, "hearts", "play", player=2, card="QS"))[:9]
+    ('g', 3, 'hearts', 'play', None, None, 2, None, 'QS')
+    """
+    e = event
+    return (
+        e.game_id, e.seq, e.kind, e.type, e.round, e.trick, e.player, e.target, e.card,
+        e.cards, e.suit, e.amount, e.total, e.values, e.ts, e.data,
+    )  # fmt: skip
 
 
 def _pure_constructors() -> tuple[Callable[..., None], Callable[..., Event]]:

@@ -23,7 +23,12 @@ seats played alike have a mean of 0; V is relative too.
 - **Another block** (Hez2's draws): V is a :class:`ValueModel`, a linear function of the hand
   fitted on the policy's self-play (``python -m replay.review.luck fit``; the fits ship in
   ``replay/data/luck/``); its expectation the mean over ``draws`` draws of the block by the
-  game's own ``sample_chance``.
+  game's own ``sample_chance``. Or (``playouts`` > 0) V the mean of that many playouts of the
+  unit by the policy, its expectation over :data:`PLAYOUT_DRAWS` draws, all with the same
+  streams.
+
+The statistics take out the luck times a weight (:func:`luck_weight`, the view ``luck_units``):
+the luck as a control variate, still unbiased, with less variance where V overstates the luck.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import Any
@@ -46,6 +51,9 @@ from replay.review.rollout import MAX_UNIT_EVENTS, next_event, score_unit
 
 #: Draws of each chance block that its expectation is the mean of.
 DEFAULT_DRAWS = 16
+#: Draws of a later chance block whose expectation is the mean of their playout values
+#: (``playouts`` > 0): few draws valued precisely beat many valued roughly (docs/review.md).
+PLAYOUT_DRAWS = 2
 #: The version of the method: raise it when the same settings would give other numbers.
 LUCK_VERSION = 1
 #: The most events of one chance block (a runaway sampler is a bug).
@@ -98,6 +106,26 @@ class UnitLuck:
     blocks: int  # chance blocks in the unit
 
 
+# --------------------------------------------------------------------- the luck's weight
+def luck_weight(relative: Sequence[float], luck: Sequence[float]) -> float:
+    """The weight the statistics give the luck (``luck_units.sql`` computes the same per kind
+    and seat count): the least-squares slope of the relative results on the luck, kept within
+    [0, 1]; 1 where the luck does not vary. The luck has mean 0 whatever the weight, so the
+    weighted adjusted result ``relative - weight * luck`` keeps the result's expectation; the
+    slope is the weight that leaves it the least variance (the luck as a control variate).
+    Below 1 where V, the policy's playout, overstates what the deal does for the players
+    actually seated: random moves blur its effect."""
+    n = len(luck)
+    if n < 2:
+        return 1.0
+    mean_r, mean_l = sum(relative) / n, sum(luck) / n
+    spread = sum((x - mean_l) ** 2 for x in luck)
+    if spread == 0:
+        return 1.0
+    slope = sum((r - mean_r) * (x - mean_l) for r, x in zip(relative, luck, strict=True)) / spread
+    return min(1.0, max(0.0, slope))
+
+
 # --------------------------------------------------------------------- models
 def model_name(kind: str, players: int, policy: str = DEFAULT_POLICY) -> str:
     return f"{kind}-{players}-{policy}.json"
@@ -140,10 +168,14 @@ def game_luck(
     draws: int = DEFAULT_DRAWS,
     seed: int = 0,
     policy: str = DEFAULT_POLICY,
+    playouts: int = 0,
 ) -> list[UnitLuck]:
     """Every seat's luck in every complete scoring unit of a game (``events`` in seq order,
-    assumed valid: see :func:`checked_luck`). The same seed gives the same figures."""
-    return _luck(events, model, draws, seed, policy, check=False)[0]
+    assumed valid: see :func:`checked_luck`). The same seed gives the same figures.
+    ``playouts``: the chance blocks after a unit's deal (Hez2's draws) valued by that many
+    playouts of the policy per draw of the block (:data:`PLAYOUT_DRAWS` draws) instead of the
+    hand model (0)."""
+    return _luck(events, model, draws, seed, policy, playouts, check=False)[0]
 
 
 def checked_luck(
@@ -153,10 +185,11 @@ def checked_luck(
     draws: int = DEFAULT_DRAWS,
     seed: int = 0,
     policy: str = DEFAULT_POLICY,
+    playouts: int = 0,
 ) -> tuple[list[UnitLuck], str | None]:
     """:func:`game_luck` of the units before the log's first fault (an event the rules refuse),
     and that fault's description (None: the log is sound)."""
-    return _luck(events, model, draws, seed, policy, check=True)
+    return _luck(events, model, draws, seed, policy, playouts, check=True)
 
 
 def _luck(
@@ -165,12 +198,14 @@ def _luck(
     draws: int,
     seed: int,
     policy: str,
+    playouts: int,
     *,
     check: bool,
 ) -> tuple[list[UnitLuck], str | None]:
     rules = get_rules(events[0].kind)
     state = rules.start(events[0])
-    walk = _Walk(rules, model or shipped_model(rules.kind, state.n, policy), draws, seed, policy)
+    model = model or shipped_model(rules.kind, state.n, policy)
+    walk = LuckWalk(rules, model, draws, seed, policy, playouts)
     for event in events[1:]:
         if check:
             try:
@@ -181,14 +216,16 @@ def _luck(
     return walk.rows, None
 
 
-class _Walk:
-    """The walk through one log: chance blocks' luck per seat, rows per complete unit."""
+class LuckWalk:
+    """The walk through one log: chance blocks' luck per seat, rows per complete unit (a
+    variant of the method overrides how a block is valued, as the benchmarks do)."""
 
     def __init__(
         self, rules: Game[Any], model: ValueModel | None, draws: int, seed: int,
-        policy: str = DEFAULT_POLICY,
+        policy: str = DEFAULT_POLICY, playouts: int = 0,
     ) -> None:  # fmt: skip
         self.rules, self.model, self.draws, self.seed = rules, model, draws, seed
+        self.block_playouts = playouts
         self.bot = rules.bots()[policy] if rules.bots() else None
         self.scoring = frozenset(score_unit(rules.kind).events)
         self.before: Any = None  # the state before the open chance block
@@ -226,6 +263,8 @@ class _Walk:
         name = f"{self.seed}/{before.game_id}/{before.seq}"
         if is_full_deal(block, after.n) and self.bot is not None:
             luck = self.deal_luck(before, block, name)
+        elif self.block_playouts > 0 and self.bot is not None:
+            luck = self.playout_luck(before, after, name)
         elif self.model is not None:
             luck = self.model_luck(before, after, name)
         else:
@@ -270,6 +309,31 @@ class _Walk:
                 expected[seat] += value
         actual = self.model.values(after)
         return [actual[s] - expected[s] / self.draws for s in range(after.n)]
+
+    def playout_luck(self, before: Any, after: Any, name: str) -> list[float]:
+        """Another block's luck with V the mean of ``block_playouts`` playouts of the unit by
+        the policy; its expectation the mean of V over :data:`PLAYOUT_DRAWS` draws of the
+        block; every V from the same streams (common random numbers)."""
+        rng = random.Random(name)
+        expected = [0.0] * after.n
+        for _ in range(PLAYOUT_DRAWS):
+            drawn = sample_block(self.rules, before.clone(), self.scoring, rng)
+            for seat, value in enumerate(self.mean_playout(drawn, name)):
+                expected[seat] += value / PLAYOUT_DRAWS
+        actual = self.mean_playout(after, name)
+        return [actual[s] - expected[s] for s in range(after.n)]
+
+    def mean_playout(self, state: Any, name: str) -> list[float]:
+        assert self.bot is not None
+        bots, count = [self.bot] * state.n, self.block_playouts
+        total = [0.0] * state.n
+        for j in range(count):
+            rng = random.Random(f"{name}/{j}")
+            values, _ = play_relative(
+                self.rules, state.clone(), bots, rng, self.scoring, self.results
+            )
+            total = [t + v / count for t, v in zip(total, values, strict=True)]
+        return total
 
     def emit(self, state: Any) -> None:
         n = state.n
@@ -320,12 +384,18 @@ def _rulings(rules: Game[Any], state: Any, scoring: Iterable[str]) -> Any:
 
 
 def play_relative(
-    rules: Game[Any], state: Any, bots: Sequence[Any], rng: random.Random, scoring: Iterable[str]
+    rules: Game[Any],
+    state: Any,
+    bots: Sequence[Any],
+    rng: random.Random,
+    scoring: Iterable[str],
+    known: Mapping[int, float] | None = None,
 ) -> tuple[list[float], int]:
     """Every seat's result of the unit played on from ``state`` (changed in place) by
-    ``bots``, minus the table's mean; and the chance events met on the way."""
+    ``bots``, minus the table's mean; and the chance events met on the way. ``known``: the
+    results the unit has given already (Hez2's places taken before ``state``)."""
     wanted = frozenset(scoring)
-    results: dict[int, float] = {}
+    results: dict[int, float] = dict(known or {})
     chance = 0
     for _ in range(MAX_UNIT_EVENTS):
         if rules.due(state).phase is Phase.CHANCE:
@@ -361,7 +431,7 @@ def sample_block(rules: Game[Any], state: Any, scoring: Iterable[str], rng: rand
 
 
 # --------------------------------------------------------------------- fitting V
-class _FitWalk(_Walk):
+class _FitWalk(LuckWalk):
     """A walk that keeps, for every block, each seat's hand after it (V's regressors), and
     pairs them with the unit's relative results once it is scored."""
 
