@@ -10,16 +10,19 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_review.py [--pa
 - ``scaling``: the Hearts hand at ``--samples`` 8 to 128; four hands with ``--jobs`` 1 and 2
   (wall-clock and CPU seconds, the workers' included);
 - ``strength``: the heuristic bot against random play (mean points of a Hearts hand);
-- ``validity``: over ``--hands`` Hearts hands (``--samples``, 32 by default) in which one seat
-  is careless (the heuristic bot playing a uniformly random legal move 20% of the time), the
-  careless seat's mean loss per decision against the heuristic seats' (hands as clusters,
-  :func:`~replay.review.stats.clustered_p`; Welch's test beside it); over ``--corpora``
-  corpora of ``--corpus-hands`` heuristic hands (``--null-samples``), how often two heuristic
-  seats are told apart (p < 0.01 and p < 0.05, with the rate's Wilson interval);
+- ``validity``: over ``--hands`` Hearts hands (``--samples``, the review's default) in which
+  one seat is careless (the heuristic bot playing a uniformly random legal move 20% of the
+  time), the careless seat's mean loss per decision against the heuristic seats' (hands as
+  clusters, :func:`~replay.review.stats.clustered_p`, and by permutation of the seats of each
+  hand, :func:`~replay.review.stats.seat_permutation_p`; Welch's test beside them), for
+  ``--contrasts`` corpora from ``--first-contrast`` (corpus ``c``: the seeds from ``c *
+  hands``); over ``--corpora`` corpora of ``--corpus-hands`` heuristic hands
+  (``--null-samples``), how often two heuristic seats are told apart (p < 0.01 and p < 0.05,
+  with the rate's Wilson interval);
 - ``labels``: over ``--label-hands`` hands at ``--label-samples`` (the default settings), the
   labelled moves (and the mistakes and blunders) labelled again, and with the same label,
   under another seed; the samples a decision took; the labels of the policy's own moves;
-- ``hez2``: staked Hez2 games reviewed in places and in payout on the same deals;
+- ``hez2``: staked Hez2 games reviewed in places and in payout (the same rollouts);
 - ``impact``: the adjusted result (``replay explain --impact``, default settings) of every
   dispute file of sample_logs/disputes whose finding is played on (an illegal decision, a
   wrong ruling), on one core: CPU seconds per file, the slowest, rollouts/s.
@@ -51,7 +54,7 @@ from replay.review.engine import (
     review_steps,
 )
 from replay.review.rollout import score_unit
-from replay.review.stats import clustered_p, mean_interval, welch_p, wilson
+from replay.review.stats import clustered_p, mean_interval, seat_permutation_p, welch_p, wilson
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests.review_support
 from tests.review_support import first_hand
@@ -149,8 +152,6 @@ def strength(hands: int) -> None:
                        ("random", "heuristic"), ("heuristic", "heuristic")):  # fmt: skip
         points = []
         for k in range(hands):
-            import random
-
             rng = random.Random(k)
             first = rules.setup_event(f"s{k}", 4, rng, {})
             seat = k % 4
@@ -162,65 +163,93 @@ def strength(hands: int) -> None:
         print(f"  {me:<9} among 3 {others:<9} {m.mean:5.2f} [{m.low:.2f}, {m.high:.2f}]")
 
 
-Losses = list[tuple[int, float]]  # (hand, a decision's loss)
+#: Per hand, the reviewed decisions' losses of each seat, the tested seat first.
+Hands = list[list[list[float]]]
 
 
-def careless_losses(hands: int, settings: Settings) -> tuple[Losses, Losses]:
-    """Loss per decision of the careless seats and of the heuristic seats over ``hands``."""
-    careless: Losses = []
-    heuristic: Losses = []
-    for k in range(hands):
+def seat_losses(review: GameReview, seats: Sequence[int]) -> list[list[float]]:
+    """The losses of ``seats``' decisions in a review, seat by seat in that order."""
+    return [[d.loss.mean for d in review.decisions if d.seat == seat] for seat in seats]
+
+
+def careless_hands(hands: int, settings: Settings, first: int = 0) -> Hands:
+    """Hands ``first`` to ``first + hands - 1``, one careless seat (``k % 4``), every seat
+    reviewed: the careless seat's losses first."""
+    out = []
+    for k in range(first, first + hands):
         (review,) = review_games([first_hand(k, k % 4)], settings)
-        for d in review.decisions:
-            (careless if d.seat == k % 4 else heuristic).append((k, d.loss.mean))
-    return careless, heuristic
+        out.append(seat_losses(review, [(k + s) % 4 for s in range(4)]))
+    return out
 
 
-def told_apart(corpora: int, hands: int, settings: Settings) -> list[float]:
-    """The clustered p-values of two heuristic seats (``k % 4`` and across it) compared over
-    ``corpora`` corpora of ``hands`` heuristic hands each (their own seeds)."""
-    pvalues = []
+def pvalues(hands: Hands) -> tuple[float, float]:
+    """The tested seat (first of each hand) against the others: the clustered p-value and the
+    permutation p-value (:func:`~replay.review.stats.seat_permutation_p`), hands as units."""
+    tested = [(k, v) for k, hand in enumerate(hands) for v in hand[0]]
+    others = [(k, v) for k, hand in enumerate(hands) for seat in hand[1:] for v in seat]
+    return clustered_p(tested, others), seat_permutation_p(hands)
+
+
+def told_apart(corpora: int, hands: int, settings: Settings) -> list[tuple[float, float]]:
+    """The p-values (clustered, permutation) of two heuristic seats (``k % 4`` and across it)
+    compared over ``corpora`` corpora of ``hands`` heuristic hands each (their own seeds)."""
+    out = []
     for c in range(corpora):
-        left: Losses = []
-        right: Losses = []
+        corpus = []
         for k in range(10_000 * (c + 1), 10_000 * (c + 1) + hands):
-            (review,) = review_games([first_hand(k, None)], settings, [k % 4, (k + 2) % 4])
-            for d in review.decisions:
-                (left if d.seat == k % 4 else right).append((k, d.loss.mean))
-        pvalues.append(clustered_p(left, right))
-    return pvalues
+            seats = [k % 4, (k + 2) % 4]
+            (review,) = review_games([first_hand(k, None)], settings, seats)
+            corpus.append(seat_losses(review, seats))
+        out.append(pvalues(corpus))
+    return out
 
 
-def validity(hands: int, samples: int, corpora: int, corpus_hands: int, null_samples: int) -> None:
-    if hands:
-        careless_contrast(hands, Settings(samples=samples))
+def validity(
+    hands: int, samples: int, corpora: int, corpus_hands: int, null_samples: int, contrasts: range
+) -> None:
+    found = [careless_contrast(hands, Settings(samples=samples), c * hands) for c in contrasts]
+    if len(found) > 1:
+        for name, ps in (
+            ("clustered", [p for p, _ in found]),
+            ("permutation", [p for _, p in found]),
+        ):
+            below = sum(p < 0.01 for p in ps)
+            low, high = wilson(below, len(ps))
+            print(f"  {name}: p < 0.01 in {below} of {len(ps)} corpora of {hands} hands "
+                  f"(95% [{low:.0%}, {high:.0%}])")  # fmt: skip
     if corpora:
         null_corpora(corpora, corpus_hands, Settings(samples=null_samples))
 
 
-def careless_contrast(hands: int, settings: Settings) -> None:
+def careless_contrast(hands: int, settings: Settings, first: int = 0) -> tuple[float, float]:
+    """The careless seat against the heuristic seats over ``hands`` hands (seeds ``first``
+    on): the mean losses, the clustered and permutation p-values (returned) and Welch's."""
     start = time.process_time()
-    careless, heuristic = careless_losses(hands, settings)
-    a = mean_interval([v for _, v in careless])
-    b = mean_interval([v for _, v in heuristic])
-    welch = welch_p([v for _, v in careless], [v for _, v in heuristic])
-    print(f"validity: {hands} Hearts hands, one careless seat (20% random), "
+    corpus = careless_hands(hands, settings, first)
+    careless = [v for hand in corpus for v in hand[0]]
+    heuristic = [v for hand in corpus for seat in hand[1:] for v in seat]
+    a, b = mean_interval(careless), mean_interval(heuristic)
+    clustered, permuted = pvalues(corpus)
+    print(f"validity: {hands} Hearts hands (seeds {first} on), one careless seat (20% random), "
           f"{settings.samples} samples")  # fmt: skip
     print(f"  careless seat  {a.mean:.3f} [{a.low:.3f}, {a.high:.3f}] points/decision, n={a.n}")
     print(f"  heuristic      {b.mean:.3f} [{b.low:.3f}, {b.high:.3f}] points/decision, n={b.n}")
-    print(f"  p = {clustered_p(careless, heuristic):.2g} (clustered by hand; Welch's, decisions "
-          f"as independent: {welch:.2g})  {time.process_time() - start:.0f} s CPU")  # fmt: skip
+    print(f"  p = {clustered:.2g} clustered by hand, {permuted:.2g} by permutation of the seats "
+          f"of each hand (Welch's, decisions as independent: {welch_p(careless, heuristic):.2g})"
+          f"  {time.process_time() - start:.0f} s CPU", flush=True)  # fmt: skip
+    return clustered, permuted
 
 
 def null_corpora(corpora: int, corpus_hands: int, settings: Settings) -> None:
     start = time.process_time()
-    pvalues = told_apart(corpora, corpus_hands, settings)
-    for level in (0.01, 0.05):
-        apart = sum(p < level for p in pvalues)
-        low, high = wilson(apart, corpora)
-        print(f"  two heuristic seats told apart at p < {level}: {apart}/{corpora} corpora of "
-              f"{corpus_hands} hands ({apart / corpora:.1%}, 95% [{low:.1%}, {high:.1%}]), "
-              f"{settings.samples} samples")  # fmt: skip
+    found = told_apart(corpora, corpus_hands, settings)
+    for name, ps in (("clustered", [p for p, _ in found]), ("permutation", [p for _, p in found])):
+        for level in (0.01, 0.05):
+            apart = sum(p < level for p in ps)
+            low, high = wilson(apart, corpora)
+            print(f"  two heuristic seats told apart at p < {level} ({name}): {apart}/{corpora} "
+                  f"corpora of {corpus_hands} hands ({apart / corpora:.1%}, 95% [{low:.1%}, "
+                  f"{high:.1%}]), {settings.samples} samples")  # fmt: skip
     print(f"  ({time.process_time() - start:.0f} s CPU)")
 
 
@@ -262,45 +291,23 @@ def labels_again(hands: int, samples: int) -> None:
 
 def hez2_payout(samples: int, games: int = 3) -> None:
     """Hez2 games at a staked table (four humans, 100 minor units each: the pot's 60/30/10%
-    by place, HEZ2-STAKES) reviewed in places, the review's unit, and in payout: the same
-    decisions, deals and streams, each rollout played on to the seat's ``payout`` ruling."""
-    from replay.games.hidden import sampler_for
-    from replay.model.specs import ScoreUnit
-    from replay.review.engine import Judge, _positions
-    from replay.review.rollout import Rollouts, play_unit
-
-    class Payout:
-        def __init__(self, policy: Rollouts) -> None:
-            self.policy = policy
-
-        def value(self, state: Any, seat: int, rng: random.Random) -> float:
-            bots = [self.policy.bot] * state.n
-            return play_unit(self.policy.rules, state, seat, bots, rng, ("payout",))
-
+    by place, HEZ2-STAKES) reviewed as ``replay review`` does: the loss in places, the
+    review's measure, and in payout, from the same rollouts."""
     rules = get_rules("hez2")
     options = {"bots": [False] * 4, "stakes": [100] * 4}
-    settings = Settings(samples=samples)
-    by_place = Judge(rules, settings, sampler_for("hez2"))
-    by_payout = Judge(rules, settings, sampler_for("hez2"), Payout(Rollouts(rules)))
-    by_payout.unit = ScoreUnit("game", "payout", ("payout",), False, (10.0, 25.0, 50.0))
-    losses: dict[str, list[float]] = {"place": [], "payout": []}
-    other_best = 0
+    logs = [
+        simulate_game(rules, f"staked-{seed}", players=4, seed=seed, bots=["heuristic"],
+                      options=options)
+        for seed in range(1, games + 1)
+    ]  # fmt: skip
     start = time.process_time()
-    for seed in range(1, games + 1):
-        events = simulate_game(
-            rules, f"staked-{seed}", players=4, seed=seed, bots=["heuristic"], options=options
-        )
-        for i, state, unit_state, unit_index in _positions(rules, events, None):
-            seat = events[i].player
-            assert seat is not None
-            if len(rules.legal_decisions(state, seat)) < 2:
-                continue
-            in_place = by_place.review(events, i, state, unit_state, unit_index)
-            in_payout = by_payout.review(events, i, state, unit_state, unit_index)
-            losses["place"].append(in_place.loss.mean)
-            losses["payout"].append(in_payout.loss.mean)
-            other_best += in_place.best != in_payout.best
-    place, paid = mean_interval(losses["place"]), mean_interval(losses["payout"])
+    decisions = [d for r in review_games(logs, Settings(samples=samples)) for d in r.decisions]
+    place = mean_interval([d.loss.mean for d in decisions])
+    paid = mean_interval([d.payout_loss.mean for d in decisions if d.payout_loss is not None])
+    other_best = sum(
+        d.best != max(d.alternatives, key=lambda a: a.payout.mean if a.payout else 0.0).move
+        for d in decisions
+    )
     print(
         f"hez2: {games} staked games (4 x 100: a pot of 400 shared 240/120/40/0 by place), "
         f"{samples} samples, {place.n} decisions ({time.process_time() - start:.0f} s CPU)"
@@ -342,7 +349,11 @@ def main() -> None:
     parser.add_argument("--part", action="append", choices=parts_known)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--corpora", type=int, default=100)
-    parser.add_argument("--samples", type=int, default=32, help="of the validity part")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="of the validity part")
+    parser.add_argument("--contrasts", type=int, default=1, help="corpora of --hands hands")
+    parser.add_argument(
+        "--first-contrast", type=int, default=0, help="(corpus c: seeds c*hands on)"
+    )
     parser.add_argument("--corpus-hands", type=int, default=10)
     parser.add_argument("--null-samples", type=int, default=8)
     parser.add_argument("--label-hands", type=int, default=32)
@@ -358,7 +369,12 @@ def main() -> None:
     if "strength" in parts:
         strength(args.hands * 2)
     if "validity" in parts:
-        validity(args.hands, args.samples, args.corpora, args.corpus_hands, args.null_samples)
+        contrasts = range(args.first_contrast, args.first_contrast + args.contrasts)
+        if not args.hands:
+            contrasts = range(0)
+        validity(
+            args.hands, args.samples, args.corpora, args.corpus_hands, args.null_samples, contrasts
+        )
     if "labels" in parts:
         labels_again(args.label_hands, args.label_samples)
     if "hez2" in parts:

@@ -3,8 +3,8 @@ and 10 cards a hand for each game, a full 13-card Hearts position, and the time 
 play of a whole Hearts hand (:func:`replay.solver.card_losses`).
 
 Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_solver.py [--positions N]
-[--sizes 4,6,8] [--games hearts,hiifuu,fou] [--full N] [--review]`` (the compiled build;
-``make native`` first). ``--review`` measures the review's thresholds instead
+[--sizes 4,6,8] [--games hearts,hiifuu,fou] [--full N] [--annotate 7,8,all] [--review]`` (the
+compiled build; ``make native`` first). ``--review`` measures the review's thresholds instead
 (replay/review/exact.py): at decisions with a choice, one solve of the deal (every
 alternative valued at once) against one heuristic rollout an alternative, CPU time. The
 default stops at 8 cards and no full Hearts position (docs/solver.md gives 10 cards' figures).
@@ -150,6 +150,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default="hearts,hiifuu,fou", help="the games to measure")
     parser.add_argument(
+        "--annotate", default="7,8", help="a Hearts hand's plays with at most N cards, or all"
+    )
+    parser.add_argument(
         "--review", action="store_true", help="the review's threshold: solver against rollouts"
     )
     args = parser.parse_args()
@@ -169,10 +172,8 @@ def main() -> None:
             print(timed(kind, cards, count, args.seed), flush=True)
     if args.full:
         print(timed("hearts", 13, args.full, args.seed), flush=True)
-    print(annotate_hand(args.seed, 7), flush=True)
-    print(annotate_hand(args.seed, 8), flush=True)
-    if args.full:
-        print(annotate_hand(args.seed, None), flush=True)
+    for most in args.annotate.split(","):
+        print(annotate_hand(args.seed, None if most == "all" else int(most)), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,11 @@ prints, per game, the positions compared, how many agree (all legal cards, every
 the cards a hand among them and the time.
 
 Run: ``PYTHONPATH=build/native:. .venv/bin/python benchmarks/solver_agreement.py [--positions
-10000] [--limit 20000] [--games hearts,hiifuu,fou]``. Positions are drawn as in the test suite
-(tests/solver_brute.py: 2-5 cards a hand, random bots, a third of Hearts' with the moon still
-open) from another seed, kept when the plain tree has fewer than ``--limit`` positions (the
-brute force's cost); tests/test_solver.py runs a few hundred a game.
+10000] [--limit 20000] [--games hearts,hiifuu,fou] [--moon 0.33]``. Positions are drawn as in the
+test suite (tests/solver_brute.py: 2-5 cards a hand, random bots, a share ``--moon`` of Hearts'
+with the moon still open: a third by default, ``--moon 1`` for all) from another seed, kept when
+the plain tree has fewer than ``--limit`` positions (the brute force's cost);
+tests/test_solver.py runs a few hundred a game.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ from replay.solver import solve
 from tests.solver_brute import card_values, endgames
 
 
-def agreement(kind: str, positions: int, limit: int, seed: int) -> str:
+def agreement(kind: str, positions: int, limit: int, seed: int, moon: float) -> str:
     rules = get_rules(kind)
     agree = 0
     sizes: collections.Counter[int] = collections.Counter()
     start = time.process_time()
-    for state in endgames(kind, seed=seed, count=positions, limit=limit):
+    for state in endgames(kind, seed=seed, count=positions, limit=limit, moon=moon):
         sizes[max(bin(h).count("1") for h in state.hands)] += 1
         if solve(state, rules, line=False).values == card_values(rules, state):
             agree += 1
@@ -51,9 +52,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=20_000)
     parser.add_argument("--games", default="hearts,hiifuu,fou")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--moon", type=float, default=1 / 3, help="Hearts: share moon-open")
     args = parser.parse_args()
     for kind in args.games.split(","):
-        print(agreement(kind, args.positions, args.limit, args.seed), flush=True)
+        print(agreement(kind, args.positions, args.limit, args.seed, args.moon), flush=True)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,13 @@ ON_BOARD = frozenset(
 )  # fmt: skip
 TABLE_CARD = 54
 HAND_CARD = 46
+#: The colours of a card on the table by its loss with all cards visible (as the BBO hand
+#: viewer colours a card by the tricks it threw away): (colour, largest loss, words).
+LOSS_BANDS: tuple[tuple[str, float, str], ...] = (
+    ("#2e7d32", 0, "best with all cards visible (loss 0)"),
+    ("#f9a825", 3, "loss 1 to 3 points"),
+    ("#c62828", math.inf, "loss 4 points or more"),
+)
 
 
 def _seat_spot(seat: int, players: int, radius: float) -> tuple[float, float]:
@@ -86,9 +93,11 @@ def _token(token: Mapping[str, Any]) -> str:
     return f'<span class="{style}" title="{tip}">{escape(str(token.get("value")))}</span>'
 
 
-def board_html(view: Mapping[str, Any]) -> str:
+def board_html(view: Mapping[str, Any], losses: Mapping[int, int] | None = None) -> str:
     """The felt: each seat's plate (name, total, badges) with its card of the trick in front;
-    a game without tricks (``trick`` null) has its table cards in the middle, exposed."""
+    a game without tricks (``trick`` null) has its table cards in the middle, exposed.
+    ``losses``: a seat's card of the trick framed by its loss with all cards visible
+    (:data:`LOSS_BANDS`), for the seats given."""
     kind = str(view.get("kind", ""))
     players = int(view.get("players") or 0)
     names = _names(view)
@@ -111,7 +120,9 @@ def board_html(view: Mapping[str, Any]) -> str:
         card = card_img(kind, str(entry.get("card")), width=TABLE_CARD)
         if view.get("trick") is not None and isinstance(seat, int) and 0 <= seat < players:
             x, y = _seat_spot(seat, players, 0.52)
-            parts.append(f'<div class="played" style="left:{x:.1f}%;top:{y:.1f}%">{card}</div>')
+            frame = _loss_frame((losses or {}).get(seat))
+            parts.append(f'<div class="played" style="left:{x:.1f}%;top:{y:.1f}%{frame}">'
+                         f"{card}</div>")  # fmt: skip
         else:
             by = f" by {escape(names[seat])}" if isinstance(seat, int) and seat < players else ""
             centre.append(f'<div class="pile">{card}<div>exposed{by}</div></div>')
@@ -122,6 +133,25 @@ def board_html(view: Mapping[str, Any]) -> str:
         parts.append(f'<div class="centre">{"".join(centre)}</div></div>')
         parts.append(f'<div class="strip">{"".join(middle)}</div>' if middle else "")
     return "".join(parts)
+
+
+def _loss_frame(loss: int | None) -> str:
+    """The end of a played card's style framing it by its loss, and its tooltip."""
+    if loss is None:
+        return ""
+    colour = next(colour for colour, upper, _ in LOSS_BANDS if loss <= upper)
+    return (f';outline:4px solid {colour};line-height:0" '
+            f'title="loss with all cards visible: {loss}')  # fmt: skip
+
+
+def loss_legend_html() -> str:
+    """What the frames of the trick's cards mean (:data:`LOSS_BANDS`)."""
+    keys = "".join(
+        f'<span class="key"><span class="swatch" style="background:{colour}"></span>'
+        f"{escape(words)}</span>"
+        for colour, _, words in LOSS_BANDS
+    )
+    return f'{_STYLE}<div class="legend">{keys}; no frame: not solved (too many cards)</div>'
 
 
 def _middle(view: Mapping[str, Any]) -> list[str]:
@@ -290,6 +320,9 @@ _STYLE = """<style>
 .plate .name{font-weight:bold;font-size:14px;color:#222}
 .meta{color:#555;font-size:12px}
 .played{position:absolute;transform:translate(-50%,-50%)}
+.legend{font-family:sans-serif;font-size:12px;color:#333;margin:2px 0 6px 0}
+.legend .key{margin-right:10px;white-space:nowrap}
+.legend .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}
 .centre{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);display:flex;gap:10px;
  align-items:center;color:#fff;font-size:13px;text-align:center}
 .pile{display:flex;flex-direction:column;align-items:center}

@@ -249,6 +249,11 @@ class Replay:
     def event(self, step: int) -> Event:
         return self.cursor.events[step]
 
+    def state_before(self, step: int) -> Any:
+        """The state the event of ``step`` was applied to (a snapshot: do not modify it)."""
+        with self.lock:
+            return self.cursor.state_at(step - 1)
+
     def outcome(self, step: int) -> Outcome:
         """The event of ``step`` as recorded, the rules' verdict, what play continues from."""
         with self.lock:

@@ -26,7 +26,9 @@ from replay.review.engine import (
     plan_review,
     review_steps,
 )
+from replay.review.exact import exact_play
 from replay.review.report import loss_words, ranked_alternatives, review_caption, stop_words
+from replay.solver import NotSolvable, sign, solve
 
 #: Decisions reviewed per cached part (the progress bar moves a part at a time).
 PART = 6
@@ -92,6 +94,52 @@ def game_review(
     if bar is not None:
         bar.empty()
     return review
+
+
+# --------------------------------------------------------------------- all cards visible
+@st.cache_data(show_spinner=False, max_entries=4096)
+def visible_values(path: str, game_id: str, step: int, _replay: Replay) -> dict[str, int] | None:
+    """Each legal card's value for the seat that plays at ``step``, every hand seen (the
+    solver, :mod:`replay.solver`), where the review gives a play's loss with all cards visible
+    (few enough cards in hand: :func:`replay.review.exact.exact_play`); None elsewhere."""
+    event = _replay.event(step)
+    if step <= 0 or event.type != "play":
+        return None
+    state = _replay.state_before(step)
+    if not exact_play(event.kind, state, event, visible=True):
+        return None
+    try:
+        solution = solve(state, line=False)
+    except NotSolvable:
+        return None
+    return {card: value[solution.seat] for card, value in solution.values.items()}
+
+
+def visible_loss_at(path: str, game_id: str, step: int, replay: Replay) -> int | None:
+    """The loss with all cards visible of the card played at ``step`` (None: not solved)."""
+    values = visible_values(path, game_id, step, replay)
+    card = replay.event(step).card
+    if values is None or card not in values:
+        return None
+    better = sign(replay.event(step).kind)
+    return max(better * v for v in values.values()) - better * values[card]
+
+
+def trick_losses(path: str, game_id: str, step: int, replay: Replay) -> dict[int, int]:
+    """The loss with all cards visible of each card of the trick on the table at ``step``, by
+    seat (the seats whose play was solved)."""
+    wanted = {(e.get("seat"), e.get("card")) for e in replay.view(step, None).get("table") or []}
+    losses: dict[int, int] = {}
+    for back in range(step, 0, -1):
+        if not wanted:
+            break
+        event = replay.event(back)
+        if event.type == "play" and (event.player, event.card) in wanted:
+            wanted.discard((event.player, event.card))
+            loss = visible_loss_at(path, game_id, back, replay)
+            if loss is not None and event.player is not None:
+                losses[event.player] = loss
+    return losses
 
 
 # --------------------------------------------------------------------- the pane
@@ -165,4 +213,9 @@ def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Re
     table = {"": [r["mark"] for r in rows],
              "move": [in_notation(review.kind, r["move"]) for r in rows],
              "expected [95%]": [r["expected"] for r in rows]}  # fmt: skip
+    values = visible_values(path, game_id, step, replay)
+    if values is not None:  # a play the review solved: each card's value, every hand seen
+        table["all cards visible"] = [
+            str(values.get(r["move"].removeprefix("play "), "-")) for r in rows
+        ]
     st.dataframe(table, hide_index=True)

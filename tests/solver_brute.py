@@ -64,13 +64,21 @@ PLAYERS = {"hearts": (4,), "hiifuu": (4, 5, 6), "fou": (4, 5, 6, 7, 8)}
 
 
 def endgames(
-    kind: str, seed: int, count: int, *, low: int = 2, high: int = 5, limit: int = 1000
+    kind: str,
+    seed: int,
+    count: int,
+    *,
+    low: int = 2,
+    high: int = 5,
+    limit: int = 1000,
+    moon: float = 1 / 3,
 ) -> Iterator[Any]:
     """``count`` states of simulated games (random bots) where a card is to be played and the
     seat to play holds ``low`` to ``high`` cards: one a scoring unit, the number of cards drawn
     uniformly, kept when the plain search tree has fewer than ``limit`` positions (a
-    brute force through the reducer costs about 0.1 ms a position). For Hearts, one position in
-    three has the points taken so far moved to one seat, so that the moon is still open."""
+    brute force through the reducer costs about 0.1 ms a position). For Hearts, a share
+    ``moon`` of the positions (one in three) has the points taken so far moved to one seat, so
+    that the moon is still open."""
     rng = random.Random(seed)
     rules = get_rules(kind)
     made = 0
@@ -80,7 +88,7 @@ def endgames(
         events = simulate_game(rules, f"e{game}", players=players, seed=seed * 1000 + game)
         game += 1
         for state in _unit_positions(rules, events, rng, low, high):
-            if kind == "hearts" and rng.random() < 1 / 3:
+            if kind == "hearts" and rng.random() < moon:
                 _moon_open(state, rng)
             if plain_tree(state, limit) >= limit:
                 continue

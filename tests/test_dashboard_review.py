@@ -21,8 +21,9 @@ from replay.games import get_rules
 from replay.model.events import Event
 from replay.review.engine import Settings, move_text, review_game
 from replay.review.exact import exact_play, visible_loss
+from replay.solver import solve
 from tests.review_support import first_hand
-from tests.test_dashboard_app import Open, open_page, texts  # noqa: F401  (a fixture)
+from tests.test_dashboard_app import Open, html_of, open_page, texts  # noqa: F401  (a fixture)
 
 SEAT = 2
 SAMPLES = 4
@@ -98,8 +99,29 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
     at.run()  # an endgame play: its loss with all cards visible beside the review's
     decision = next(str(m.value) for m in at.markdown if str(m.value).startswith("Seat "))
     assert decision.endswith(f"; with all cards visible {loss}")
+    table = alternatives(at)  # each alternative's value with every hand seen, beside its own
+    assert list(table["all cards visible"]) == solved_values(seq, list(table["move"]))
+    at.query_params["seat"] = "everyone"
+    at.run()  # everyone's view: the trick's cards can be framed by their loss
+    assert "loss with all cards visible" not in html_of(at)
+    at.toggle(key="visible_frames").set_value(True).run()
+    assert f"loss with all cards visible: {loss}" in html_of(at)
+    assert "best with all cards visible (loss 0)" in html_of(at)  # the legend
+    at.query_params["seat"] = str(SEAT)
     at.number_input(key="review_samples").set_value(SAMPLES + 1).run()
     assert f"{SAMPLES} samples" in texts(at)  # new settings: nothing until the button
+
+
+def solved_values(seq: int, moves: list[str]) -> list[str]:
+    """The value of each move (as the pane writes it) for seat 2 with all cards visible, in the
+    game's points, at the play of ``seq``."""
+    rules = get_rules("hearts")
+    state = rules.start(hand_events()[0])
+    for event in hand_events()[1:seq]:
+        state = rules.apply(state, event)
+    values = solve(state, line=False).values
+    codes = {in_notation("hearts", f"play {card}"): card for card in values}
+    return [str(values[codes[move]][SEAT]) for move in moves]
 
 
 def last_choice_solved() -> tuple[int, int]:

@@ -17,7 +17,7 @@ from replay.games.hearts import DECK
 from replay.model.events import Event
 from replay.review.engine import Settings, held_out_loss, plan_review, review_steps
 from replay.review.rollout import Rollouts, play_unit, score_unit
-from replay.review.stats import mean_interval, t975
+from replay.review.stats import mean_interval, seat_permutation_p, t975
 from replay.solver import solve
 from tests.review_support import HEARTS
 
@@ -61,6 +61,26 @@ def test_the_held_out_loss_of_equal_moves_is_not_always_above_zero() -> None:
     assert min(losses) < 0 < max(losses)
     assert held_out_loss([[1.0, 1.0], [3.0, 3.0]], 1) == [2.0, 2.0]
     assert t975(1) == 12.706 and abs(t975(31) - 2.0395) < 1e-3
+
+
+def heavy_tailed_hands(rng: random.Random, hands: int, shift: float) -> list[list[list[float]]]:
+    """Hands of four seats, 3 to 12 losses each drawn from a heavy-tailed law (as a review's
+    losses are), the first seat's shifted by ``shift``."""
+    return [
+        [
+            [rng.paretovariate(2.5) - 1.0 + (shift if seat == 0 else 0.0) for _ in range(n)]
+            for seat, n in enumerate(rng.randint(3, 12) for _ in range(4))
+        ]
+        for _ in range(hands)
+    ]
+
+
+def test_the_seat_permutation_p_value_keeps_its_level_and_finds_a_worse_seat() -> None:
+    rng = random.Random(3)
+    null = [seat_permutation_p(heavy_tailed_hands(rng, 20, 0.0), 199, k) for k in range(100)]
+    assert 1 <= sum(p < 0.05 for p in null) <= 10  # 5 expected; exchangeable seats
+    assert sum(p < 0.5 for p in null) in range(35, 66)
+    assert seat_permutation_p(heavy_tailed_hands(rng, 20, 0.5)) < 0.01
 
 
 # --------------------------------------------------------------------- brute force

@@ -17,6 +17,7 @@ from replay.solver import (
     build_model,
     card_losses,
     cards_in_play,
+    deck_order,
     solvable_kinds,
     solve,
 )
@@ -29,6 +30,7 @@ KINDS = solvable_kinds()
 #: Positions a game, and the largest plain tree among them (2-5 cards a hand).
 POSITIONS = 150
 LIMIT = 2500
+MOON_POSITIONS = 100
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -40,6 +42,32 @@ def test_values_equal_a_plain_search_through_the_reducer(kind: str) -> None:
         assert solution.values == card_values(rules, state), state.seq
         checked += 1
     assert checked == POSITIONS
+
+
+def test_hearts_endgames_with_the_moon_open_equal_the_plain_search() -> None:
+    """Every point taken so far held by one seat: the bound's moon (a seat that may still
+    shoot it) on every position."""
+    rules = get_rules("hearts")
+    for state in endgames("hearts", seed=43, count=MOON_POSITIONS, limit=LIMIT, moon=1.0):
+        assert solve(state, rules, line=False).values == card_values(rules, state), state.seq
+
+
+def test_the_moon_stays_open_under_a_trick_without_points() -> None:
+    """Seat 0 took 25 points, seat 1 holds the last heart, seat 2 leads, three cards each: a
+    card of seat 0 that does not top a trick with no point on it leaves the moon open (a bound
+    that closed it there would skip seat 0's best card; found among random deals)."""
+    rules = get_rules("hearts")
+    hands = (("6D", "TS", "KS"), ("5C", "5D", "6H"), ("KC", "4D", "5S"), ("JD", "9S", "JS"))
+    start = next(
+        s for s in _play_states("hearts", 4, seed=5)
+        if not s.table and s.leader == 2 and len(deck_cards(s.hand(0))) == 3
+    )  # fmt: skip
+    state = start.clone()
+    order = deck_order(state)
+    for seat, cards in enumerate(hands):
+        state.set_hand(seat, sum(1 << order.index(card) for card in cards))
+    state.taken, state.broken = [25, 0, 0, 0], True
+    assert solve(state, rules, line=False).values == card_values(rules, state)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -136,8 +164,6 @@ def test_the_model_moves_are_the_reducer_moves(kind: str, players: int) -> None:
 
 
 def rules_index(state: Any, code: str) -> int:
-    from replay.solver import deck_order
-
     return deck_order(state).index(code)
 
 

@@ -11,7 +11,14 @@ import pandas as pd
 import pyarrow.compute as pc
 import streamlit as st
 
-from dashboards.board import board_html, game_facts, hands_html, result_words, seat_facts
+from dashboards.board import (
+    board_html,
+    game_facts,
+    hands_html,
+    loss_legend_html,
+    result_words,
+    seat_facts,
+)
 from dashboards.data import (
     Replay,
     chosen_games,
@@ -24,7 +31,7 @@ from dashboards.data import (
     standing_track,
     verdict,
 )
-from dashboards.review_pane import review_pane
+from dashboards.review_pane import review_pane, trick_losses
 from dashboards.verdicts import in_notation, outcome_html
 from replay.engine.cursor import Jump
 from replay.render.svg import cards_html
@@ -217,6 +224,20 @@ def explanation(path: str, game_id: str, step: int, replay: Replay) -> None:
         st.markdown(f"**What differs** (recorded vs the rules):\n{words}")
 
 
+def visible_frames(
+    path: str, game_id: str, step: int, seat: int | None, replay: Replay
+) -> dict[int, int] | None:
+    """The losses with all cards visible of the trick's cards when asked for (everyone's view
+    only: a loss is judged with every hand seen)."""
+    if seat is not None or not replay.view(step, None).get("table"):
+        return None
+    if not st.toggle("Frame the trick's cards by their loss with all cards visible",
+                     key="visible_frames", help="As the BBO hand viewer: each card of the "
+                     "trick against the best card, every hand seen (docs/solver.md)"):  # fmt: skip
+        return None
+    return trick_losses(path, game_id, step, replay)
+
+
 def main() -> None:
     path, _, _ = page_context()
     st.title("Replay")
@@ -246,7 +267,10 @@ def main() -> None:
             cards_html(view["kind"], cards, width=34, img=True) if cards and seat is None else ""
         )
         st.html(f"{words}{shown}")
-        st.html(board_html(view))
+        losses = visible_frames(path, game, step, seat, replay)
+        st.html(board_html(view, losses))
+        if losses is not None:
+            st.html(loss_legend_html())
         st.html(hands_html(view))
     with right:
         if replay.cursor.stopped is not None:

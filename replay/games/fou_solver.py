@@ -81,8 +81,7 @@ class FouModel(Model):
         for _ in range(fou.fools_per_trick(self.n)):
             fools.append(seats[fou.fool_position(cards, seats, led, fools)])
         self.records.append(self.leader | self.out << 3)
-        for card in trick:
-            self.live &= ~(1 << card)
+        self.remove_trick()
         self.leader = winner
         self.tlen = 0
         out = 0
@@ -114,8 +113,7 @@ class FouModel(Model):
             self.ended = False
             self.result = ()
             self.tlen = self.need()
-            for card in self.plays[len(self.plays) - self.tlen :]:
-                self.live |= 1 << card
+            self.restore_trick(self.tlen)
         card = self.plays.pop()
         seat = self.seats.pop()
         self.tlen -= 1

@@ -38,9 +38,12 @@ class HeartsModel(Model):
                 self.point_mask |= 1 << i
             if card == hearts.TWO_OF_CLUBS:
                 self.two_clubs = 1 << i
-        self.tricks: list[
-            int
-        ] = []  # per ruled trick: winner | points << 2 | leader << 9 | first << 11
+        #: Per ruled trick: winner | points << 2 | leader << 9 | first << 11 | holder + 2 << 12.
+        self.tricks: list[int] = []
+        self.holds = -1  # :meth:`holder`, kept up to date as tricks are ruled
+        for seat in range(4):
+            if taken[seat]:
+                self.holds = seat if self.holds == -1 else -2
         self.lay(table)
 
     def legal(self) -> int:
@@ -72,14 +75,18 @@ class HeartsModel(Model):
             self._rule_trick()
 
     def _rule_trick(self) -> None:
-        trick = self.table()
-        packed = self.packed_table(trick)
-        winner = hearts.trick_winner(self.leader, packed)
-        points = hearts.trick_points(packed)
-        self.tricks.append(winner | points << 2 | self.leader << 9 | int(self.first) << 11)
+        """The highest card of the led suit wins the trick's points (HEARTS-TRICK, as
+        :func:`replay.games.hearts.trick_winner` and ``trick_points``)."""
+        winner = (self.leader + self.top_position(self.suit)) % 4
+        points = self.table_points()
+        self.tricks.append(
+            winner | points << 2 | self.leader << 9 | int(self.first) << 11
+            | (self.holds + 2) << 12
+        )  # fmt: skip
         self.taken[winner] += points
-        for card in trick:
-            self.live &= ~(1 << card)
+        if points and self.holds != winner:
+            self.holds = winner if self.holds == -1 else -2
+        self.remove_trick()
         self.leader = winner
         self.first = False
         self.tlen = 0
@@ -91,8 +98,8 @@ class HeartsModel(Model):
             self.taken[winner] -= record >> 2 & 127
             self.leader = record >> 9 & 3
             self.first = bool(record >> 11 & 1)
-            for card in self.plays[len(self.plays) - 4 :]:
-                self.live |= 1 << card
+            self.holds = (record >> 12) - 2
+            self.restore_trick(4)
             self.tlen = 4
         if self.broken_at == len(self.plays):
             self.broken = False
@@ -114,13 +121,7 @@ class HeartsModel(Model):
     def holder(self) -> int:
         """The one seat holding every point taken so far, -1 if none is taken, -2 if several
         seats took some (no moon is left)."""
-        holder = -1
-        for seat in range(4):
-            if self.taken[seat]:
-                if holder >= 0:
-                    return -2
-                holder = seat
-        return holder
+        return self.holds
 
     def key(self) -> tuple[int, ...]:
         """The hands relative to the cards left (:meth:`Model.owners`), where the queen of
@@ -145,26 +146,55 @@ class HeartsModel(Model):
         return (stored[0] - t[0], stored[1] - t[1], stored[2] - t[2], stored[3] - t[3])
 
     def upper(self, seat: int) -> int:
-        """No more points, or the moon, while the seat may still shoot it; otherwise the
-        points it took, and those on the table when the trick on it is surely the seat's."""
-        holder = self.holder()
-        if holder == -1 or holder == seat:
+        """No more points, or the moon, while the seat may still shoot it (:meth:`may_shoot`);
+        otherwise the points it took, and those on the table when the trick on it is surely
+        the seat's."""
+        if self.may_shoot(seat):
             return 0
         return -self.taken[seat] - self.sure_points(seat)
 
-    def sure_points(self, seat: int) -> int:
-        """The points on the table when the trick in progress is surely ``seat``'s
-        (:meth:`Model.sure_winner`)."""
-        if self.sure_winner(self.suit, self.suit_mask) != seat:
-            return 0
+    def may_shoot(self, seat: int) -> bool:
+        """Whether the seat, having just played, may still take every point of the hand:
+        nobody else took one, and no point lies in the trick on the table unless the seat's
+        card is its highest of the led suit (a later card cannot make the seat the winner)."""
+        holder = self.holder()
+        if holder != -1 and holder != seat:
+            return False
+        top = self.top_position(self.suit)
+        if top < 0 or (self.leader + top) % 4 == seat:
+            return True
+        return self.table_points() == 0
+
+    def table_points(self) -> int:
+        """The points of the cards on the table."""
         points = 0
         plays = self.plays
         for position in range(len(plays) - self.tlen, len(plays)):
             points += self.points[plays[position]]
         return points
 
+    def sure_points(self, seat: int) -> int:
+        """The points on the table when the trick in progress is surely ``seat``'s
+        (:meth:`Model.sure_winner`)."""
+        if self.sure_winner(self.suit, self.suit_mask) != seat:
+            return 0
+        return self.table_points()
+
     def sweeps(self) -> bool:
         return self.top_cards_sweep(self.suit_mask)
+
+    def swept(self) -> tuple[int, ...]:
+        """The leader takes every point left."""
+        left = 0
+        cards = self.live & self.point_mask
+        while cards:
+            low = cards & -cards
+            left += self.points[low.bit_length() - 1]
+            cards ^= low
+        self.taken[self.leader] += left
+        value = self.final()
+        self.taken[self.leader] -= left
+        return value
 
     def same_move(self, low: int, high: int) -> bool:
         return (

@@ -860,7 +860,12 @@ SPEC: Final = GameSpec(
     sample_players=4,
     view_schema=packaged_view_schema("hez2"),
     score_unit=ScoreUnit(
-        "game", "place", ("player_out", "placed"), lower_is_better=True, thresholds=(0.1, 0.25, 0.5)
+        "game",
+        "place",
+        ("player_out", "placed"),
+        lower_is_better=True,
+        thresholds=(0.1, 0.25, 0.5),
+        payout=("payout",),
     ),
 )
 

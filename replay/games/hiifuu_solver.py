@@ -66,8 +66,7 @@ class HiifuuModel(Model):
             self.covered[winner] = True
             change = 2
         self.records.append(winner | change << 3 | self.leader << 5)
-        for card in trick:
-            self.live &= ~(1 << card)
+        self.remove_trick()
         self.leader = winner
         self.tlen = 0
 
@@ -83,8 +82,7 @@ class HiifuuModel(Model):
             elif change == 2:
                 self.covered[winner] = False
             self.leader = record >> 5
-            for card in self.plays[len(self.plays) - self.n :]:
-                self.live |= 1 << card
+            self.restore_trick(self.n)
             self.tlen = self.n
         card = self.plays.pop()
         self.tlen -= 1

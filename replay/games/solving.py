@@ -55,7 +55,8 @@ def deck_cards(mask: int) -> list[int]:
 class Model:
     """A position of one scoring unit (see the module docstring). ``plays`` lists the compact
     cards played since the root, ``tlen`` how many of the last of them are the trick on the
-    table."""
+    table; ``code`` is who holds each card still in play (:meth:`owners`), kept up to date
+    as tricks are ruled (:meth:`remove_trick`) and taken back (:meth:`restore_trick`)."""
 
     def __init__(self, n: int, cards: CardMap, hands: list[int], leader: int) -> None:
         self.n = n
@@ -67,6 +68,8 @@ class Model:
         self.live = 0
         for hand in hands:
             self.live |= hand
+        self.code = 0
+        self.codes: list[int] = []  # the code before each ruled trick
 
     # ------------------------------------------------------------- the game's own
     def mover(self) -> int:
@@ -103,7 +106,8 @@ class Model:
         raise NotImplementedError
 
     def upper(self, seat: int) -> int:
-        """The best utility ``seat`` can still reach (a bound: the cut-off's)."""
+        """The best utility ``seat`` can still reach, asked right after its card (a bound: the
+        cut-off's)."""
         raise NotImplementedError
 
     def same_move(self, low: int, high: int) -> bool:
@@ -128,9 +132,26 @@ class Model:
 
     def sweeps(self) -> bool:
         """At a trick's start, whether the leader surely wins every trick left, whatever is
-        played (then every line of play gives the same result: :meth:`Search.value` plays one
-        out instead of searching). Default: never known."""
+        played (then every line of play gives the same result: :meth:`swept`). Default: never
+        known."""
         return False
+
+    def swept(self) -> tuple[int, ...]:
+        """The result when :meth:`sweeps`: by default, one line played out."""
+        return self.played_out()
+
+    def played_out(self) -> tuple[int, ...]:
+        """The result of playing the first legal card at every turn to the unit's end (the
+        model is left as it was): the value where every line gives the same."""
+        plies = 0
+        while not self.over():
+            legal = self.legal()
+            self.play((legal & -legal).bit_length() - 1)
+            plies += 1
+        value = self.final()
+        for _ in range(plies):
+            self.undo()
+        return value
 
     # ------------------------------------------------------------- shared
     def lay(self, table: list[int]) -> None:
@@ -139,6 +160,7 @@ class Model:
             self.live |= 1 << card
             self.plays.append(card)
         self.tlen = len(table)
+        self.code = self.owners_code()
 
     def trick_start(self) -> bool:
         return self.tlen == 0
@@ -167,20 +189,47 @@ class Model:
         return out
 
     def owners(self) -> int:
-        """Who holds each card still in play, in deck order (``bits`` a seat each), at a
-        trick's start: the hands relative to the cards left, so that positions differing only
-        by which equivalent cards were played share a key."""
+        """Who holds each card still in play, in deck order (3 bits a seat, the lowest card in
+        the lowest bits), at a trick's start: the hands relative to the cards left, so that
+        positions differing only by which equivalent cards were played share a key."""
+        return self.code
+
+    def owners_code(self) -> int:
+        """:meth:`owners` computed from the hands (7 for a card on the table)."""
         out = 0
         live = self.live
-        hands = self.hands
+        rank = 0
         while live:
             low = live & -live
             live ^= low
             seat = 0
-            while not hands[seat] & low:
+            while seat < self.n and not self.hands[seat] & low:
                 seat += 1
-            out = out << 3 | seat
+            out |= min(seat, 7) << 3 * rank
+            rank += 1
         return out
+
+    def remove_trick(self) -> None:
+        """Take the ruled trick's cards (the last ``tlen`` played) out of play: ``live`` and
+        the owners' code."""
+        self.codes.append(self.code)
+        gone = 0
+        for position in range(len(self.plays) - self.tlen, len(self.plays)):
+            gone |= 1 << self.plays[position]
+        code = self.code
+        while gone:  # each card's 3 bits cut out at its rank among the cards still live
+            low = gone & -gone
+            gone ^= low
+            rank = popcount(self.live & (low - 1))
+            code = code >> (3 * rank + 3) << (3 * rank) | code & ((1 << 3 * rank) - 1)
+            self.live &= ~low
+        self.code = code
+
+    def restore_trick(self, count: int) -> None:
+        """Undo :meth:`remove_trick` of a trick of ``count`` cards."""
+        for position in range(len(self.plays) - count, len(self.plays)):
+            self.live |= 1 << self.plays[position]
+        self.code = self.codes.pop()
 
     def suit_counts(self, suit_masks: list[int]) -> int:
         """The cards still in play of each suit, packed 7 bits a suit (where the owners' suits
@@ -190,10 +239,9 @@ class Model:
             packed = packed << 7 | popcount(self.live & mask)
         return packed
 
-    def sure_winner(self, suit: list[int], suit_masks: list[int]) -> int:
-        """For a game where the highest card of the led suit wins: the seat that surely wins
-        the trick in progress (it played the trick's highest card of the led suit and no seat
-        still to play holds a higher one), or -1 (not known yet, or no trick on the table)."""
+    def top_position(self, suit: list[int]) -> int:
+        """For a game where the highest card of the led suit wins: the position in the trick
+        on the table of its highest card of the led suit so far (-1: no trick on the table)."""
         tlen = self.tlen
         if tlen == 0:
             return -1
@@ -207,8 +255,19 @@ class Model:
             if card > top and suit[card] == led:
                 top = card
                 winner = position
-        above = suit_masks[led] & ~((2 << top) - 1)
-        for position in range(tlen, self.n):
+        return winner
+
+    def sure_winner(self, suit: list[int], suit_masks: list[int]) -> int:
+        """For a game where the highest card of the led suit wins: the seat that surely wins
+        the trick in progress (it played the trick's highest card of the led suit and no seat
+        still to play holds a higher one), or -1 (not known yet, or no trick on the table)."""
+        winner = self.top_position(suit)
+        if winner < 0:
+            return -1
+        plays = self.plays
+        top = plays[len(plays) - self.tlen + winner]
+        above = suit_masks[suit[top]] & ~((2 << top) - 1)
+        for position in range(self.tlen, self.n):
             if self.hands[(self.leader + position) % self.n] & above:
                 return -1
         return (self.leader + winner) % self.n

@@ -45,6 +45,10 @@ class ScoreUnit:
     #: The expected losses (in ``measure``) from which a move is an inaccuracy, a mistake, a
     #: blunder: each given only where the lower end of the loss's interval reaches it.
     thresholds: tuple[float, float, float]
+    #: The rulings whose ``amount`` for their ``player`` is the seat's money from the unit
+    #: (Hez2's payout at a staked table), reported beside the measure where the seat has one;
+    #: empty: the game has no money.
+    payout: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,9 @@ class Alternative:
     value: Estimate
     chosen: bool
     policy: bool
+    #: The seat's expected payout after the move (the game's ``ScoreUnit.payout``: Hez2 at a
+    #: staked table, in minor units); None where the seat is not paid.
+    payout: Estimate | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,9 @@ class DecisionReview:
     #: The card's loss with all cards visible (:mod:`replay.review.exact`); None where the
     #: solver was not used (another game, a decision other than a play, too many cards).
     visible_loss: int | None = None
+    #: The loss in payout against the alternative of the best expected payout (cross-fitted
+    #: as ``loss``); None where the seat is not paid.
+    payout_loss: Estimate | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +107,7 @@ class SeatSummary:
     accurate: int  # decisions whose loss is not significant
     labels: dict[str, int]
     worst: list[DecisionReview]
+    payout_loss: Estimate | None = None  # mean payout loss per decision (None: not paid)
 
     @property
     def accuracy(self) -> tuple[float, float, float]:
@@ -271,6 +278,9 @@ class Judge:
         self.evaluator: Evaluator = evaluator or self.rollouts
         self.exact = evaluator is None  # the solver values the endgames of the default review
         self.unit = self.rollouts.unit
+        #: Whether the default rollouts also count the payout (a game with money).
+        self.payout = evaluator is None and bool(self.unit.payout)
+        self.paid: dict[int, bool] = {}  # per seat, once a rollout has told
 
     def review(
         self, events: Sequence[Event], i: int, state: Any, unit_state: Any, unit_index: int
@@ -288,29 +298,31 @@ class Judge:
         moves = [legal[index] for index in picked]
         exact = self.exact and exact_play(rules.kind, state, played)
         values: list[list[float]] = [[] for _ in picked]
+        payouts: list[list[float]] | None = [[] for _ in picked]
         mine = picked.index(chosen)
         most = settings.samples * settings.think_longer
         loss: Estimate | None = None
         while loss is None or (len(values[0]) < most and unsettled(loss, self.unit)):
             done = len(values[0])  # the first --samples, then the samples double
             deals = range(done, done + (done or settings.samples))
-            more = self.results(
+            more, paid = self.results(
                 events, i, unit_state, unit_index, moves, f"{name}/", deals, exact=exact
             )
-            for mine_values, new in zip(values, more, strict=True):
-                mine_values.extend(new)
+            _extend(values, more)
+            payouts = None if payouts is None or paid is None else _extend(payouts, paid)
             costs = [[sign * x for x in v] for v in values]
             loss = mean_interval(held_out_loss(costs, mine))
         samples = len(values[0])
         best = _best(costs, mine, range(samples))
+        expected, payout_loss = payout_figures(payouts, mine, len(picked))
         options = [
-            Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move)
-            for i, v in zip(picked, values, strict=True)
+            Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move, p)
+            for i, v, p in zip(picked, values, expected, strict=True)
         ]
         return DecisionReview(
             played.game_id, played.kind, played.seq, seat, played.type, move_text(played),
             move_text(legal[picked[best]]), len(legal), options, loss, label_of(loss, self.unit),
-            self.visible_loss(state, played),
+            self.visible_loss(state, played), payout_loss,
         )  # fmt: skip
 
     def visible_loss(self, state: Any, played: Event) -> int | None:
@@ -330,13 +342,17 @@ class Judge:
         deals: range,
         *,
         exact: bool = False,
-    ) -> list[list[float]]:
+    ) -> tuple[list[list[float]], list[list[float]] | None]:
         """Each move's result for the seat of decision ``i`` on the sampled deals ``deals``
         (common random numbers: every move on the same deal and the same random stream);
-        with ``exact``, each deal solved (:mod:`replay.review.exact`) instead."""
+        with ``exact``, each deal solved (:mod:`replay.review.exact`) instead. Beside them,
+        each move's payout on the same rollouts, where the seat is paid (else None)."""
         seat = events[i].player
         assert seat is not None
         out: list[list[float]] = [[] for _ in moves]
+        paid: list[list[float]] | None = None
+        if self.payout and self.paid.get(seat, True) and not exact:
+            paid = [[] for _ in moves]
         cards = [str(move.card) for move in moves]
         for j in deals:
             rng = random.Random(f"{name}{j}")
@@ -346,10 +362,19 @@ class Judge:
                 for results, value in zip(out, exact_values(world, seat, cards), strict=True):
                     results.append(value)
                 continue
-            for results, move in zip(out, moves, strict=True):
+            for a, move in enumerate(moves):
                 after = apply_in_place(self.rules, world.clone(), move)
-                results.append(self.evaluator.value(after, seat, random.Random(stream)))
-        return out
+                if paid is None:
+                    out[a].append(self.evaluator.value(after, seat, random.Random(stream)))
+                    continue
+                value, payout = self.rollouts.value_and_payout(after, seat, random.Random(stream))
+                out[a].append(value)
+                self.paid[seat] = payout is not None  # the stakes are the game's: told once
+                if payout is None:
+                    paid = None
+                else:
+                    paid[a].append(payout)
+        return out, paid
 
     def world(
         self,
@@ -369,6 +394,25 @@ class Judge:
         for event in log[unit_index:i]:
             state = apply_in_place(rules, state, event)
         return state
+
+
+def _extend(values: list[list[float]], more: Sequence[Sequence[float]]) -> list[list[float]]:
+    """``values`` (one list a move), each list extended by the same move's ``more``."""
+    for mine, new in zip(values, more, strict=True):
+        mine.extend(new)
+    return values
+
+
+def payout_figures(
+    payouts: Sequence[Sequence[float]] | None, mine: int, count: int
+) -> tuple[list[Estimate | None], Estimate | None]:
+    """Each of the ``count`` alternatives' expected payout and the cross-fitted payout loss of
+    alternative ``mine`` (more is better), from their payouts on the common samples; None each
+    without payouts."""
+    if not payouts or not payouts[0]:
+        return [None] * count, None
+    costs = [[-x for x in p] for p in payouts]
+    return [mean_interval(p) for p in payouts], mean_interval(held_out_loss(costs, mine))
 
 
 def _best(costs: Sequence[Sequence[float]], mine: int, samples: Iterable[int]) -> int:
@@ -453,10 +497,12 @@ def seat_summary(review: GameReview, seat: int, worst: int = 3) -> SeatSummary:
     mine = [d for d in review.decisions if d.seat == seat]
     labels = {name: sum(d.label == name for d in mine) for name in LABELS}
     ranked = sorted((d for d in mine if d.loss.mean > 0), key=lambda d: (-d.loss.mean, d.seq))
+    paid = [d.payout_loss.mean for d in mine if d.payout_loss is not None]
     return SeatSummary(
         seat, len(mine), review.forced.get(seat, 0),
         mean_interval([d.loss.mean for d in mine]),
         sum(not d.loss.excludes_zero() for d in mine), labels, ranked[:worst],
+        mean_interval(paid) if paid else None,
     )  # fmt: skip
 
 

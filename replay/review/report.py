@@ -9,18 +9,30 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from replay.review.engine import LABELS, DecisionReview, GameReview, SeatSummary
+from replay.review.engine import LABELS, Alternative, DecisionReview, GameReview, SeatSummary
+from replay.review.stats import Estimate
 
 #: The columns of a decision row (``csv``; ``jsonl`` adds the alternatives).
 DECISION_COLUMNS = (
     "game_id", "kind", "seq", "seat", "type", "played", "best", "legal", "loss", "loss_low",
     "loss_high", "label", "visible_loss",
 )  # fmt: skip
+#: The payout columns a decision row adds (``csv``: after DECISION_COLUMNS; empty where the
+#: seat is not paid).
+PAYOUT_COLUMNS = ("payout_loss", "payout_loss_low", "payout_loss_high")
+
+
+def _rounded(estimate: Estimate | None) -> dict[str, float] | None:
+    """An estimate's mean and interval (None stays None)."""
+    if estimate is None:
+        return None
+    return {k: v for k, v in estimate.as_dict().items() if k != "n"}
 
 
 def decision_row(decision: DecisionReview) -> dict[str, Any]:
     """A decision as one flat record (its alternatives as a list)."""
     loss = decision.loss
+    paid = _rounded(decision.payout_loss) or dict.fromkeys(("mean", "low", "high"))
     return {
         "game_id": decision.game_id,
         "kind": decision.kind,
@@ -35,10 +47,14 @@ def decision_row(decision: DecisionReview) -> dict[str, Any]:
         "loss_high": round(loss.high, 3),
         "label": decision.label,
         "visible_loss": decision.visible_loss,
+        "payout_loss": paid["mean"],
+        "payout_loss_low": paid["low"],
+        "payout_loss_high": paid["high"],
         "alternatives": [
             {
                 "move": a.move,
                 **{k: v for k, v in a.value.as_dict().items() if k != "n"},
+                "payout": _rounded(a.payout),
                 "chosen": a.chosen,
                 "policy": a.policy,
             }
@@ -54,6 +70,7 @@ def summary_dict(summary: SeatSummary) -> dict[str, Any]:
         "decisions": summary.decisions,
         "forced": summary.forced,
         "mean_loss": summary.loss.as_dict(),
+        "mean_payout_loss": summary.payout_loss.as_dict() if summary.payout_loss else None,
         "accuracy": {"share": round(share, 3), "low": round(low, 3), "high": round(high, 3)},
         "labels": summary.labels,
         "worst": [decision_row(d) for d in summary.worst],
@@ -69,6 +86,7 @@ def review_dict(review: GameReview) -> dict[str, Any]:
         "unit": unit.unit,
         "measure": unit.measure,
         "lower_is_better": unit.lower_is_better,
+        "paid": paid(review),
         "thresholds": dict(zip(LABELS, unit.thresholds, strict=True)),
         "reviewed_to": review.stopped_at,
         "stop_reason": review.stop_reason or None,
@@ -105,33 +123,60 @@ def _stop_line(review: GameReview) -> str | None:
     return f"reviewed up to step {review.stopped_at}, the first audit finding: {review.stop_reason}"
 
 
+def paid(review: GameReview) -> bool:
+    """Whether the review gives payouts (a seat paid at a table with money)."""
+    return any(d.payout_loss is not None for d in review.decisions)
+
+
 def _game_head(review: GameReview) -> str:
     unit = review.unit
     better = "lower" if unit.lower_is_better else "higher"
     settings = review.settings
+    money = "; payout in minor units (higher is better)" if paid(review) else ""
     return (
         f"{review.kind} game {review.game_id}: loss in {unit.measure} per {unit.unit} "
-        f"({better} is better), {settings.samples} samples, policy {settings.policy}, "
+        f"({better} is better){money}, {settings.samples} samples, policy {settings.policy}, "
         f"seed {settings.seed}"
     )
 
 
-def _summary_cells(summary: SeatSummary) -> list[str]:
+def _estimate_words(estimate: Estimate | None) -> str:
+    return "-" if estimate is None else _interval(estimate.mean, estimate.low, estimate.high)
+
+
+def _summary_cells(summary: SeatSummary, money: bool = False) -> list[str]:
     share, low, high = summary.accuracy
     loss = summary.loss
     labels = ", ".join(f"{v} {k}" for k, v in summary.labels.items() if v) or "-"
     worst = ", ".join(f"#{d.seq} {d.played} ({d.loss.mean:.2f})" for d in summary.worst) or "-"
-    return [
+    cells = [
         str(summary.seat), str(summary.decisions), str(summary.forced),
         _interval(loss.mean, loss.low, loss.high),
         f"{100 * share:.0f}% [{100 * low:.0f}, {100 * high:.0f}]", labels, worst,
     ]  # fmt: skip
+    return [*cells, _estimate_words(summary.payout_loss)] if money else cells
 
 
 SUMMARY_HEADERS = ("seat", "decisions", "forced", "mean loss [95%]", "accuracy", "labels", "worst")
 DECISION_HEADERS = (
     "step", "seat", "played", "best", "loss [95%]", "label", "all cards visible", "alternatives",
 )  # fmt: skip
+#: The column a review with payouts adds to each table.
+PAYOUT_SUMMARY_HEADER, PAYOUT_DECISION_HEADER = "mean payout loss [95%]", "payout loss [95%]"
+
+
+def _tables(review: GameReview) -> list[tuple[tuple[str, ...], list[list[str]]]]:
+    """A game's seats and its decisions, each as (headers, rows) of a table, with the payout
+    columns where the review gives payouts."""
+    money = paid(review)
+    seats = [_summary_cells(s, money) for s in review.summaries()]
+    decisions = [_decision_cells(d, money) for d in review.decisions]
+    if not money:
+        return [(SUMMARY_HEADERS, seats), (DECISION_HEADERS, decisions)]
+    return [
+        ((*SUMMARY_HEADERS, PAYOUT_SUMMARY_HEADER), seats),
+        ((*DECISION_HEADERS, PAYOUT_DECISION_HEADER), decisions),
+    ]
 
 
 def visible_words(decision: DecisionReview) -> str:
@@ -139,18 +184,22 @@ def visible_words(decision: DecisionReview) -> str:
     return "-" if decision.visible_loss is None else str(decision.visible_loss)
 
 
-def _decision_cells(d: DecisionReview) -> list[str]:
-    alternatives = "; ".join(
-        f"{'*' if a.chosen else ''}{a.move} {_interval(a.value.mean, a.value.low, a.value.high)}"
-        for a in d.alternatives
-    )
+def _alternative_words(a: Alternative) -> str:
+    """``*play 3S 2.10 [1.90, 2.30]`` (the move played starred), with its payout if any."""
+    words = f"{'*' if a.chosen else ''}{a.move} {_estimate_words(a.value)}"
+    return words if a.payout is None else f"{words} payout {_estimate_words(a.payout)}"
+
+
+def _decision_cells(d: DecisionReview, money: bool = False) -> list[str]:
+    alternatives = "; ".join(_alternative_words(a) for a in d.alternatives)
     if d.legal > len(d.alternatives):
         alternatives += f" ({len(d.alternatives)} of {d.legal} legal)"
-    return [
+    cells = [
         str(d.seq), str(d.seat), d.played, d.best,
         _interval(d.loss.mean, d.loss.low, d.loss.high), d.label or "", visible_words(d),
         alternatives,
     ]  # fmt: skip
+    return [*cells, _estimate_words(d.payout_loss)] if money else cells
 
 
 def review_text(reviews: Sequence[GameReview]) -> str:
@@ -165,12 +214,16 @@ def review_text(reviews: Sequence[GameReview]) -> str:
             cells = _decision_cells(d)
             label = f"  {cells[5].upper()}" if cells[5] else ""
             visible = f"  all cards visible {cells[6]}" if d.visible_loss is not None else ""
+            money = (
+                "" if d.payout_loss is None else f"  payout loss {_estimate_words(d.payout_loss)}"
+            )
             lines.append(
                 f"  #{cells[0]:>4} seat {cells[1]}  {cells[2]:<16} best {cells[3]:<16} "
-                f"loss {cells[4]}{label}{visible}"
+                f"loss {cells[4]}{label}{visible}{money}"
             )
-        lines.append("  " + " | ".join(SUMMARY_HEADERS))
-        lines.extend("  " + " | ".join(_summary_cells(s)) for s in review.summaries())
+        headers, rows = _tables(review)[0]
+        lines.append("  " + " | ".join(headers))
+        lines.extend("  " + " | ".join(row) for row in rows)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) or "no games"
 
@@ -190,10 +243,8 @@ def review_markdown(reviews: Sequence[GameReview]) -> str:
         stop = _stop_line(review)
         if stop:
             out += [f"*{stop}*", ""]
-        out += _markdown_table(SUMMARY_HEADERS, [_summary_cells(s) for s in review.summaries()])
-        out += [""]
-        out += _markdown_table(DECISION_HEADERS, [_decision_cells(d) for d in review.decisions])
-        out += [""]
+        for headers, rows in _tables(review):
+            out += [*_markdown_table(headers, rows), ""]
     return "\n".join(out)
 
 
@@ -218,8 +269,7 @@ def review_html(reviews: Sequence[GameReview]) -> str:
         stop = _stop_line(review)
         if stop:
             parts.append(f"<p><em>{html.escape(stop)}</em></p>")
-        parts.append(table(SUMMARY_HEADERS, [_summary_cells(s) for s in review.summaries()]))
-        parts.append(table(DECISION_HEADERS, [_decision_cells(d) for d in review.decisions]))
+        parts.extend(table(headers, rows) for headers, rows in _tables(review))
     parts.append("</body></html>")
     return "\n".join(parts)
 

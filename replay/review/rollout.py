@@ -72,6 +72,15 @@ class Rollouts:
         self.rollouts += 1
         return play_unit(self.rules, state, seat, [self.bot] * state.n, rng, self.unit.events)
 
+    def value_and_payout(
+        self, state: Any, seat: int, rng: random.Random
+    ) -> tuple[float, float | None]:
+        """The seat's result as :meth:`value` gives it (the same stream, the same result), and
+        its payout (the unit's ``payout`` rulings; None: the seat is not paid)."""
+        self.rollouts += 1
+        bots = [self.bot] * state.n
+        return play_paid_unit(self.rules, state, seat, bots, rng, self.unit)
+
 
 def play_unit(
     rules: Game[Any],
@@ -91,6 +100,32 @@ def play_unit(
             return float(event.amount or 0)
         state = apply_in_place(rules, state, event)
     raise SimulationError(f"{state.game_id}: seat {seat} got no result from step {state.seq}")
+
+
+def play_paid_unit(
+    rules: Game[Any],
+    state: Any,
+    seat: int,
+    bots: Sequence[Bot],
+    rng: random.Random,
+    unit: ScoreUnit,
+) -> tuple[float, float | None]:
+    """As :func:`play_unit`, then on until a ruling of a type in ``unit.payout`` gives ``seat``
+    its payout, or the game ends (the payout None: the seat is not paid)."""
+    result: float | None = None
+    for _ in range(MAX_GAME_EVENTS):
+        event = next_event(rules, state, bots, rng)
+        if event is None:
+            break
+        if event.player == seat:
+            if result is None and event.type in unit.events:
+                result = float(event.amount or 0)
+            elif result is not None and event.type in unit.payout:
+                return result, float(event.amount or 0)
+        state = apply_in_place(rules, state, event)
+    if result is None:
+        raise SimulationError(f"{state.game_id}: seat {seat} got no result from step {state.seq}")
+    return result, None
 
 
 def play_game(rules: Game[Any], state: Any, policy: str, rng: random.Random) -> Any:

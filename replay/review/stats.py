@@ -11,6 +11,7 @@ shares with theirs (Wilson's score interval, which the statistics' rates use too
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -143,3 +144,40 @@ def clustered_p(a: Sequence[tuple[object, float]], b: Sequence[tuple[object, flo
     if variance == 0:
         return 1.0 if mean_a == mean_b else 0.0
     return t_p(abs(mean_a - mean_b) / math.sqrt(variance), clusters - 1)
+
+
+def seat_permutation_p(
+    hands: Sequence[Sequence[Sequence[float]]], rounds: int = 9_999, seed: int = 0
+) -> float:
+    """The two-sided p-value that one seat's values (a decision's loss each) have the mean of
+    the other seats' of the same hands, by permutation: ``hands[k][0]`` are the tested seat's
+    values in hand ``k``, ``hands[k][1:]`` the other seats'. The statistic is the tested seat's
+    mean less the others' mean (over the decisions); under the null every seat of a hand is
+    equally likely to be the tested one (the seats of a hand are exchangeable), so the tested
+    seat is drawn again in each hand, ``rounds`` times (a seeded stream). The hand is the unit,
+    as in :func:`clustered_p`: the decisions of a hand may be correlated. Exact up to the draw
+    of the permutations, whatever the law of the losses (they are heavy-tailed).
+
+    >>> seat_permutation_p([[[1.0, 2.0], [1.0, 2.0]]] * 12)
+    1.0
+    >>> seat_permutation_p([[[3.0, 4.0], [1.0], [1.0, 0.0]]] * 12) < 0.001
+    True
+    """
+    sums = [[math.fsum(seat) for seat in hand] for hand in hands]
+    counts = [[len(seat) for seat in hand] for hand in hands]
+    total = math.fsum(map(math.fsum, sums))
+    count = sum(map(sum, counts))
+
+    def statistic(choice: Sequence[int]) -> float:
+        mine = math.fsum(s[c] for s, c in zip(sums, choice, strict=True))
+        n = sum(c[k] for c, k in zip(counts, choice, strict=True))
+        if n in (0, count):
+            return 0.0
+        return mine / n - (total - mine) / (count - n)
+
+    observed = statistic([0] * len(hands))
+    rng = random.Random(seed)
+    drawn = [statistic([rng.randrange(len(hand)) for hand in hands]) for _ in range(rounds)]
+    above = sum(x >= observed for x in drawn)
+    below = sum(x <= observed for x in drawn)
+    return min(1.0, 2 * (1 + min(above, below)) / (1 + rounds))

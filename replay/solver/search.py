@@ -30,7 +30,7 @@ from replay.games.solving import CardMap, GameSolver, Model, deck_cards
 
 __all__ = ["CAPACITY", "CardMap", "GameSolver", "Model", "Search", "deck_cards", "tree_size"]
 
-#: The table's default cap: about 260 bytes an entry, so at most about 260 MB.
+#: The table's default cap: about 270 bytes an entry, so at most about 270 MB.
 CAPACITY: Final = 1_000_000
 
 
@@ -53,8 +53,10 @@ class Search:
             return model.final()
         if not model.trick_start():
             return self.best(model.mover())
-        if model.forced() or model.sweeps():
-            return self.played_out()
+        if model.forced():
+            return model.played_out()
+        if model.sweeps():
+            return model.swept()
         key = model.key()
         stored = self.table.get(key)
         if stored is not None:
@@ -64,20 +66,6 @@ class Search:
             self.table.clear()
             self.resets += 1
         self.table[key] = model.relative(value)
-        return value
-
-    def played_out(self) -> tuple[int, ...]:
-        """The result of playing the first legal card at every turn to the unit's end (the
-        model is left as it was): the value where every line gives the same."""
-        model = self.model
-        plies = 0
-        while not model.over():
-            legal = model.legal()
-            model.play((legal & -legal).bit_length() - 1)
-            plies += 1
-        value = model.final()
-        for _ in range(plies):
-            model.undo()
         return value
 
     def best(self, seat: int) -> tuple[int, ...]:
