@@ -34,7 +34,9 @@ from replay.games.presentation import Presentation as Presentation
 from replay.games.presentation import due_words as due_words
 from replay.games.presentation import hand_keys as hand_keys
 from replay.games.presentation import seat_description as seat_description
+from replay.games.presentation import trick_words as trick_words
 from replay.games.presentation import view_start as view_start
+from replay.games.presentation import winners_line as winners_line
 from replay.games.rules import COMMON_EVENT_FIELDS as COMMON_EVENT_FIELDS
 from replay.games.rules import COMMON_EVENT_TYPES as COMMON_EVENT_TYPES
 from replay.games.rules import OVER as OVER

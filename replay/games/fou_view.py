@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.games.base import Phase, Presentation, hand_keys, seat_description, view_start
+from replay.games.base import (
+    Phase,
+    Presentation,
+    hand_keys,
+    seat_description,
+    view_start,
+    winners_line,
+)
 from replay.games.fou import (
     DECK,
     FOOL,
@@ -79,7 +86,7 @@ class FouView(Presentation[FouState]):
             led = describe_colour(state.led if state.played else -1)
             lines.append(f"  table: {trick or '-'}   led: {led}")
         if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
+            lines.append(winners_line(state.winners))
         return "\n".join(lines)
 
     def headline(self, state: FouState) -> str:

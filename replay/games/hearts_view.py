@@ -8,7 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.games.base import Presentation, hand_keys, seat_description, view_start
+from replay.games.base import (
+    Presentation,
+    hand_keys,
+    seat_description,
+    trick_words,
+    view_start,
+    winners_line,
+)
 from replay.games.hearts import DECK, PASS_NAMES, PRIVATE_EVENTS, Hearts, HeartsState, pass_offset
 from replay.model.cards import popcount
 from replay.text import shown as shown_id
@@ -62,12 +69,10 @@ class HeartsView(Presentation[HeartsState]):
                 f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>3}  "
                 f"hand pts {state.taken[s]:>2}  {cards}"
             )
-        table = " ".join(
-            f"{(state.leader + i) % 4}:{DECK.order[c]}" for i, c in enumerate(state.table)
-        )
-        lines.append(f"  table: {table or '-'}   hearts broken: {'yes' if state.broken else 'no'}")
+        table = trick_words(state.leader, state.table, 4, DECK.order)
+        lines.append(f"  table: {table}   hearts broken: {'yes' if state.broken else 'no'}")
         if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
+            lines.append(winners_line(state.winners))
         return "\n".join(lines)
 
     def headline(self, state: HeartsState) -> str:

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.games.base import Presentation, due_words, hand_keys, seat_description, view_start
+from replay.games.base import (
+    Presentation,
+    due_words,
+    hand_keys,
+    seat_description,
+    trick_words,
+    view_start,
+    winners_line,
+)
 from replay.games.hiifuu import PRIVATE_EVENTS, ROUNDS, Hiifuu, HiifuuState
 from replay.model.cards import Deck, popcount
 from replay.text import shown as shown_id
@@ -80,12 +88,9 @@ class HiifuuView(Presentation[HiifuuState]):
         deck = state.setup.deck
         for s in range(state.n):
             lines.append(self._render_seat(state, s, seat is None or seat == s, deck))
-        table = " ".join(
-            f"{(state.leader + i) % state.n}:{deck.order[c]}" for i, c in enumerate(state.table)
-        )
-        lines.append(f"  table: {table or '-'}")
+        lines.append(f"  table: {trick_words(state.leader, state.table, state.n, deck.order)}")
         if state.over:
-            lines.append(f"  winner: seat {' '.join(map(str, state.winners))}")
+            lines.append(winners_line(state.winners))
         return "\n".join(lines)
 
     def headline(self, state: HiifuuState) -> str:

@@ -117,6 +117,21 @@ def hand_keys(deck: Deck, hands: list[int], seat: int | None) -> dict[str, Any]:
     }
 
 
+def trick_words(leader: int, table: Sequence[int], n: int, order: Sequence[str]) -> str:
+    """The cards on the table as ``seat:card``, from the leader round the ``n`` seats (``-``
+    when empty).
+
+    >>> trick_words(3, [0, 5], 4, "abcdef")
+    '3:a 0:f'
+    """
+    return " ".join(f"{(leader + i) % n}:{order[c]}" for i, c in enumerate(table)) or "-"
+
+
+def winners_line(winners: Sequence[int]) -> str:
+    """The render's last line of a finished game."""
+    return f"  winner: seat {' '.join(map(str, winners))}"
+
+
 def due_words(due: Due, over: bool, idle: str = " due") -> str:
     """What a game waits for, as a headline says it: ``over``, ``ruling X due``, ``X by seat
     1,2``, or (no seat acts) ``X`` and ``idle``."""
