@@ -20,7 +20,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from replay.model.packed import CARD_BITS, nth
+from replay.model.packed import CARD_BITS, nth, placed
 
 
 class UnknownCard(ValueError):
@@ -178,23 +178,27 @@ class Deck:
             return last[1]
         # A typed tuple: compiled, the loop indexes it directly instead of a generic iterator.
         items: tuple[str, ...] = codes if isinstance(codes, tuple) else tuple(codes)
-        # Two halves of at most 62 bits: compiled, both stay native ints (no long int built per
-        # card in a deck past 62 cards); they are joined once.
-        low = high = 0
+        # Two halves of at most 62 bits, each a C int64 compiled (no long int built per card
+        # in a deck past 62 cards, no tag checks per card); they are joined once.
+        low: i64 = 0
+        high: i64 = 0
         try:
             for c in items:
-                i = self.find(c)
+                i: i64 = self.find(c)
                 if i < 0:
                     raise KeyError(c)
                 if i < _NATIVE_BITS:
-                    low |= 1 << i
+                    low |= placed(1, i, 1)
                 else:
-                    high |= 1 << (i - _NATIVE_BITS)
+                    high |= placed(1, i - _NATIVE_BITS, 1)
         except (KeyError, TypeError):  # TypeError: not a str (compiled) or unhashable
             given: tuple[object, ...] = items  # compiled, each item is then left unchecked
             bad = next(c for c in given if not isinstance(c, str) or c not in self)
             raise UnknownCard(bad, self.name) from None
-        m = (high << _NATIVE_BITS) | low if high else low
+        m: int = low
+        if high:
+            top: int = high  # an int before the shift: past 63 bits
+            m |= top << _NATIVE_BITS
         self._last = (items, m)
         return m
 
