@@ -167,8 +167,10 @@ class FastPath(Generic[S]):
         """The state after a whole game (``events[0]`` is its ``game_start``), each event
         verified first unless ``check`` is False: the bulk replay, on this path."""
         rules = self.rules
-        state = rules.start(events[0])
-        for event in events[1:]:
+        log = events if isinstance(events, list) else list(events)  # compiled: indexed natively
+        state = rules.start(log[0])
+        for index in range(1, len(log)):
+            event = log[index]
             if check:
                 if self.advance(state, event):
                     continue

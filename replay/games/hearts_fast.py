@@ -11,8 +11,10 @@ state's native fields, with no call into the plain rules: :func:`is_legal_play` 
 ``legal_mask`` of :mod:`replay.games.hearts` for one card (HEARTS-FIRST-LEAD, HEARTS-FOLLOW,
 HEARTS-FIRST-TRICK, HEARTS-BREAK), :func:`apply_play` its ``play_card``,
 :func:`trick_winner_and_points` its ``trick_winner`` and ``trick_points`` (HEARTS-TRICK,
-HEARTS-POINTS), :func:`apply_trick_won` the reducer of a ``trick_won``. Every other check calls
-the rules (``round_score``, ``verify_chance``, ``verify_pass``, ``reduce``).
+HEARTS-POINTS); :func:`advance_trick_won`, :func:`advance_deal` and :func:`advance_pass`
+apply what the reducer does with those events (but the hand's last deal and pass, which start
+the passing and the play: the rules' own ``reduce``). Every other check calls the rules
+(``round_score``, ``verify_chance``, ``verify_pass``, ``reduce``).
 ``tests/test_fast_paths.py`` checks that the registered :data:`FAST` and the plain
 ``replay.games.hearts.RULES`` give the same verdicts and states on simulated games, their
 one-field mutants and every card of the deck played at every play.
@@ -39,6 +41,7 @@ from replay.games.hearts import (
     HEARTS,
     HEARTS_MASK,
     PASS,
+    PASS_SIZE,
     PLAY,
     POINT_CARDS,
     QUEEN_OF_SPADES,
@@ -48,8 +51,10 @@ from replay.games.hearts import (
     TWO_OF_CLUBS,
     Hearts,
     HeartsState,
+    pass_offset,
     round_score,
 )
+from replay.games.native import replace_at
 from replay.model.cards import popcount
 from replay.model.events import Event
 from replay.model.packed import CARD_BITS, nth, placed
@@ -80,15 +85,17 @@ class FastHearts(FastPath[HeartsState]):
             if not advance_play(state, event):
                 return False
         elif kind == "trick_won":
-            if trick_won_due(state, event) < 0:
+            if not advance_trick_won(state, event):
                 return False
-            apply_trick_won(state, event)
         elif kind == "round_scored":
             if not round_scored_due(state, event):
                 return False
             self.hearts.reduce(state, event)
         elif kind == "deal" and state.stage == DEAL and state.deals < 3:
             if not advance_deal(state, event):
+                return False
+        elif kind == "pass" and state.stage == PASS and waiting_passes(state.passes) > 1:
+            if not advance_pass(state, event):
                 return False
         elif not self.advance_dealt(state, event):
             return False
@@ -134,12 +141,12 @@ class FastHearts(FastPath[HeartsState]):
 
 
 def advance_play(state: HeartsState, event: Event) -> bool:
-    """Apply ``event`` if it is a legal play numbered as the next one (:func:`play_card_of`);
+    """Apply ``event`` if it is a legal play numbered as the next one (:func:`play_of`);
     False, the state untouched, otherwise."""
-    card = play_card_of(state, event)
+    card, hand = play_of(state, event)
     if card < 0:
         return False
-    apply_play(state, card)
+    apply_play(state, card, hand)
     return True
 
 
@@ -147,9 +154,14 @@ def play_card_of(state: HeartsState, event: Event) -> i64:
     """The card of ``event`` if it is a legal play by the seat in turn, numbered as the next
     one in this trick and hand (its type and sequence number are the caller's to check); else
     -1."""
+    return play_of(state, event)[0]
+
+
+def play_of(state: HeartsState, event: Event) -> tuple[i64, i64]:
+    """:func:`play_card_of`, and the hand of the seat in turn."""
     played: i64 = state.played
     if state.stage != PLAY or played == 4:
-        return -1
+        return -1, 0
     player = event.player
     trick = event.trick
     round_ = event.round
@@ -160,11 +172,14 @@ def play_card_of(state: HeartsState, event: Event) -> i64:
         or round_ is None or round_ != state.hand_no
         or code is None
     ):  # fmt: skip
-        return -1
+        return -1, 0
     card: i64 = DECK.find(code)
-    if card < 0 or not is_legal_play(state, seat_hand(state, player), card, played):
-        return -1
-    return card
+    if card < 0:
+        return -1, 0
+    hand = seat_hand(state, player)
+    if not is_legal_play(state, hand, card, played):
+        return -1, 0
+    return card, hand
 
 
 def is_legal_play(state: HeartsState, hand: i64, card: i64, played: i64) -> bool:
@@ -187,11 +202,12 @@ def is_legal_play(state: HeartsState, hand: i64, card: i64, played: i64) -> bool
     return state.trick_no != 1 or not POINT_CARDS >> card & 1 or hand & ~POINT_CARDS == 0
 
 
-def apply_play(state: HeartsState, card: i64) -> None:
-    """The seat in turn plays ``card``: ``play_card`` of :mod:`replay.games.hearts`."""
+def apply_play(state: HeartsState, card: i64, hand: i64) -> None:
+    """The seat in turn, holding ``hand``, plays ``card``: ``play_card`` of
+    :mod:`replay.games.hearts`."""
     seat: i64 = state.turn
     played: i64 = state.played
-    set_seat_hand(state, seat, seat_hand(state, seat) & ~placed(1, card, 1))
+    set_seat_hand(state, seat, hand & ~placed(1, card, 1))
     state.table_cards |= placed(card, played, CARD_BITS)
     state.played = played + 1
     if card >= FIRST_HEART:
@@ -244,21 +260,26 @@ def trick_winner_and_points(leader: i64, table: i64) -> tuple[i64, i64]:
     return winner, points
 
 
-def apply_trick_won(state: HeartsState, event: Event) -> None:
-    """The reducer of a due ``trick_won`` (``Hearts._reduce_trick_won``): its winner takes its
-    points and leads the next trick, or the hand is scored after the last."""
-    winner = event.player
-    amount = event.amount
-    assert winner is not None and amount is not None
+def advance_trick_won(state: HeartsState, event: Event) -> bool:
+    """Apply ``event`` if it is the trick won that is due (:func:`trick_won_due`): the
+    reducer of a ``trick_won`` (``Hearts._reduce_trick_won``), its winner takes its points and
+    leads the next trick, or the hand is scored after the last; False, the state untouched,
+    otherwise."""
+    winner = trick_won_due(state, event)
+    if winner < 0:
+        return False
+    points = event.amount
+    assert points is not None
     taken = state.taken
     before: int = taken[winner]
-    taken[winner] = before + amount
+    taken[winner] = before + points
     state.played = state.table_cards = 0
     state.leader = state.turn = winner
     if state.trick_no == TRICKS:
         state.stage = SCORE
     else:
         state.trick_no += 1
+    return True
 
 
 def advance_deal(state: HeartsState, event: Event) -> bool:
@@ -286,6 +307,44 @@ def advance_deal(state: HeartsState, event: Event) -> bool:
     state.deals += 1
     state.dealt_seats |= placed(1, seat, 1)
     return True
+
+
+def advance_pass(state: HeartsState, event: Event) -> bool:
+    """Apply ``event``, a pass but the hand's last (whose reducer hands the passed cards over
+    and starts the play), if it is sound: ``Hearts.verify_pass`` (a seat that has not passed,
+    three cards it holds, to the seat this hand passes to) and the reducer's part of a pass
+    (the cards leave the hand); False, the state untouched, otherwise."""
+    seat = event.player
+    round_ = event.round
+    target = event.target
+    cards = event.cards
+    passes = state.passes
+    if (
+        seat is None or not 0 <= seat < 4 or passes[seat] >= 0
+        or round_ is None or round_ != state.hand_no
+        or target is None or target != (seat + pass_offset(state.hand_no)) % 4
+        or cards is None or len(cards) != PASS_SIZE
+    ):  # fmt: skip
+        return False
+    try:
+        mask = DECK.mask(cards)
+    except ValueError:  # a code of no card
+        return False
+    hand = seat_hand(state, seat)
+    if popcount(mask) != PASS_SIZE or mask & ~hand:
+        return False
+    state.passes = replace_at(passes, seat, mask)
+    set_seat_hand(state, seat, hand & ~mask)
+    return True
+
+
+def waiting_passes(passes: tuple[int, ...]) -> int:
+    """How many seats have not passed yet this hand."""
+    waiting = 0
+    for passed in passes:
+        if passed < 0:
+            waiting += 1
+    return waiting
 
 
 def round_scored_due(state: HeartsState, event: Event) -> bool:
