@@ -54,7 +54,7 @@ from replay.games.hearts import (
     pass_offset,
     round_score,
 )
-from replay.games.native import replace_at
+from replay.games.native import all_recorded, replace_at
 from replay.model.cards import popcount
 from replay.model.events import Event
 from replay.model.packed import CARD_BITS, nth, placed
@@ -91,13 +91,10 @@ class FastHearts(FastPath[HeartsState]):
             if not round_scored_due(state, event):
                 return False
             self.hearts.reduce(state, event)
-        elif kind == "deal" and state.stage == DEAL and state.deals < 3:
+        elif kind == "deal":
             if not advance_deal(state, event):
                 return False
-        elif kind == "pass" and state.stage == PASS and waiting_passes(state.passes) > 1:
-            if not advance_pass(state, event):
-                return False
-        elif not self.advance_dealt(state, event):
+        elif kind != "pass" or not advance_pass(state, event):
             return False
         state.seq = seq + 1
         state.last = event
@@ -283,15 +280,15 @@ def advance_trick_won(state: HeartsState, event: Event) -> bool:
 
 
 def advance_deal(state: HeartsState, event: Event) -> bool:
-    """Apply ``event``, a deal but the hand's last (whose reducer starts the passing or the
-    play), if it is sound: ``Hearts.verify_chance`` (a seat not dealt yet this hand, 13 cards of
-    the deck, none dealt before) and the reducer's part of a deal; False, the state untouched,
-    otherwise."""
+    """Apply ``event``, a deal, if it is sound: ``Hearts.verify_chance`` (a seat not dealt yet
+    this hand, 13 cards of the deck, none dealt before) and ``Hearts._reduce_deal`` (after the
+    fourth, the passing or, in a hand that keeps, the play begins: HEARTS-PASS); False, the
+    state untouched, otherwise."""
     seat = event.player
     round_ = event.round
     cards = event.cards
     if (
-        seat is None or not 0 <= seat < 4 or state.dealt_seats >> seat & 1
+        state.stage != DEAL or seat is None or not 0 <= seat < 4 or state.dealt_seats >> seat & 1
         or round_ is None or round_ != state.hand_no
         or cards is None or len(cards) != HAND_SIZE
     ):  # fmt: skip
@@ -306,21 +303,26 @@ def advance_deal(state: HeartsState, event: Event) -> bool:
     state.dealt |= mask
     state.deals += 1
     state.dealt_seats |= placed(1, seat, 1)
+    if state.deals == 4:
+        if pass_offset(state.hand_no):
+            state.stage = PASS
+        else:
+            start_play(state)
     return True
 
 
 def advance_pass(state: HeartsState, event: Event) -> bool:
-    """Apply ``event``, a pass but the hand's last (whose reducer hands the passed cards over
-    and starts the play), if it is sound: ``Hearts.verify_pass`` (a seat that has not passed,
-    three cards it holds, to the seat this hand passes to) and the reducer's part of a pass
-    (the cards leave the hand); False, the state untouched, otherwise."""
+    """Apply ``event``, a pass, if it is sound: ``Hearts.verify_pass`` (a seat that has not
+    passed, three cards it holds, to the seat this hand passes to) and ``Hearts._reduce_pass``
+    (the cards leave the hand; once all four have passed, each seat receives its cards and
+    the play begins); False, the state untouched, otherwise."""
     seat = event.player
     round_ = event.round
     target = event.target
     cards = event.cards
     passes = state.passes
     if (
-        seat is None or not 0 <= seat < 4 or passes[seat] >= 0
+        state.stage != PASS or seat is None or not 0 <= seat < 4 or passes[seat] >= 0
         or round_ is None or round_ != state.hand_no
         or target is None or target != (seat + pass_offset(state.hand_no)) % 4
         or cards is None or len(cards) != PASS_SIZE
@@ -333,18 +335,27 @@ def advance_pass(state: HeartsState, event: Event) -> bool:
     hand = seat_hand(state, seat)
     if popcount(mask) != PASS_SIZE or mask & ~hand:
         return False
-    state.passes = replace_at(passes, seat, mask)
+    passes = state.passes = replace_at(passes, seat, mask)
     set_seat_hand(state, seat, hand & ~mask)
+    if all_recorded(passes):
+        offset = pass_offset(state.hand_no)
+        for giver in range(4):
+            receiver = (giver + offset) % 4
+            set_seat_hand(state, receiver, seat_hand(state, receiver) | passes[giver])
+        start_play(state)
     return True
 
 
-def waiting_passes(passes: tuple[int, ...]) -> int:
-    """How many seats have not passed yet this hand."""
-    waiting = 0
-    for passed in passes:
-        if passed < 0:
-            waiting += 1
-    return waiting
+def start_play(state: HeartsState) -> None:
+    """The play begins, led by the holder of the two of clubs (``Hearts._start_play``,
+    HEARTS-FIRST-LEAD)."""
+    holder: i64 = 0
+    for seat in range(4):
+        if seat_hand(state, seat) >> TWO_OF_CLUBS & 1:
+            holder = seat
+            break
+    state.stage = PLAY
+    state.leader = state.turn = holder
 
 
 def round_scored_due(state: HeartsState, event: Event) -> bool:
