@@ -13,7 +13,8 @@ Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
@@ -34,7 +35,9 @@ from replay.games.base import (
     first_undealt,
     known_cards,
     led_suit_best,
+    new_state,
     replace_at,
+    reset_fields,
     same,
     seat_hand_fault,
     seat_names,
@@ -53,8 +56,6 @@ SUITS: Final = "CDSH"
 SUIT_NAMES: Final[tuple[str, ...]] = ("clubs", "diamonds", "spades", "hearts")
 DECK: Final = Deck([r + s for s in SUITS for r in RANKS], "52-card deck")
 
-CLUBS: Final = 0
-DIAMONDS: Final = 1
 SPADES: Final = 2
 HEARTS: Final = 3
 SUIT_MASK: Final[tuple[int, ...]] = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
@@ -88,25 +89,19 @@ END: Final = 4
 DONE: Final = 5
 
 
-def card_points(index: int) -> int:
-    """Penalty points of one card: 1 for a heart, 13 for the queen of spades."""
-    if index == QUEEN_OF_SPADES:
-        return 13
-    return 1 if index // 13 == HEARTS else 0
-
-
 def mask_points(mask: int) -> int:
-    """Penalty points of a set of cards."""
+    """Penalty points of a set of cards: 1 for a heart, 13 for the queen of spades."""
     return popcount(mask & HEARTS_MASK) + (13 if mask & QS_BIT else 0)
+
+
+def card_points(index: int) -> int:
+    """Penalty points of one card."""
+    return mask_points(1 << index)
 
 
 def pass_offset(hand_no: int) -> int:
     """Seat offset of the receiver of passed cards in hand ``hand_no`` (1-based)."""
     return PASS_OFFSETS[(hand_no - 1) % 4]
-
-
-def _per_seat() -> list[int]:
-    return [0, 0, 0, 0]
 
 
 class Rule(RuleId):
@@ -127,48 +122,34 @@ class Rule(RuleId):
 
 @dataclass(slots=True, init=False)
 class HeartsState(SeatTrickState):
-    """A Hearts game between events.
+    """A Hearts game between events, each field at its first value in a new game.
 
     ``taken`` is a list changed in place by the reducer; :meth:`clone` copies it. The hands and
     the trick on the table are :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The rest
-    are immutable.
+    are immutable. The fields of :data:`HAND_FIELDS` start again at each hand.
     """
 
-    names: tuple[str, ...]
-    hand_no: int
-    stage: int
-    dealt: int  # cards dealt this hand (bit set)
-    deals: int  # deal events this hand
-    dealt_seats: int  # seats dealt this hand (bit set)
-    passes: tuple[int, ...]  # passed cards per seat, -1 = not yet
-    trick_no: int
-    leader: int
-    turn: int
-    broken: bool
-    taken: list[int]  # points taken this hand
-    scored: int  # round_scored events recorded this hand
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
+    names: tuple[str, ...] = ()
+    hand_no: int = 1
+    stage: int = DEAL
+    dealt: int = 0  # cards dealt this hand (bit set)
+    deals: int = 0  # deal events this hand
+    dealt_seats: int = 0  # seats dealt this hand (bit set)
+    passes: tuple[int, ...] = (-1, -1, -1, -1)  # passed cards per seat, -1 = not yet
+    trick_no: int = 1
+    leader: int = 0
+    turn: int = 0
+    broken: bool = False
+    taken: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # points taken this hand
+    scored: int = 0  # round_scored events recorded this hand
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+    winners: tuple[int, ...] = ()
 
-    def __init__(
-        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
-    ) -> None:
-        SeatTrickState.__init__(self, game_id, kind, n, seq, last)
-        self.names = ()
-        self.hand_no = 1
-        self.stage = DEAL
-        self.dealt = 0
-        self.deals = 0
-        self.dealt_seats = 0
-        self.passes = (-1, -1, -1, -1)
-        self.trick_no = 1
-        self.leader = 0
-        self.turn = 0
-        self.broken = False
-        self.taken = _per_seat()
-        self.scored = 0
-        self.totals = (0, 0, 0, 0)
-        self.winners = ()
+
+#: What a new hand starts afresh (with the hands and the table).
+HAND_FIELDS: Final = (
+    "stage", "dealt", "deals", "dealt_seats", "passes", "trick_no", "broken", "taken", "scored",
+)  # fmt: skip
 
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
@@ -211,16 +192,8 @@ def game_ends(totals: tuple[int, ...]) -> bool:
     >>> game_ends((103, 50, 48, 70)), game_ends((103, 48, 48, 70)), game_ends((99, 0, 1, 2))
     (True, False, False)
     """
-    low = high = totals[0]
-    lows = 0
-    for total in totals:
-        if total < low:
-            low, lows = total, 0
-        if total == low:
-            lows += 1
-        if total > high:
-            high = total
-    return high >= GAME_TARGET and lows == 1
+    low = min(totals)
+    return max(totals) >= GAME_TARGET and totals.count(low) == 1
 
 
 def legal_mask(state: HeartsState, seat: int) -> int:
@@ -252,22 +225,6 @@ def play_card(state: HeartsState, seat: int, card: int) -> None:
     state.turn = (seat + 1) % 4
 
 
-def _pass_fault(state: HeartsState, event: Event) -> RuleViolation | None:
-    """HEARTS-PASS for a pass the hand does not take once it is dealt: in a hand that keeps,
-    or a second pass by a seat (RULES.md HEARTS-PASS [decision], before HEARTS-TURN)."""
-    stage = state.stage
-    if event.type != "pass" or stage == DEAL or stage >= END:
-        return None
-    seat = event.player
-    if not pass_offset(state.hand_no):
-        return RuleViolation(
-            Rule.PASS, f"seat {seat} passed in hand {state.hand_no}, which keeps (no pass)"
-        )
-    if stage != PASS or (seat is not None and 0 <= seat < 4 and state.passes[seat] >= 0):
-        return RuleViolation(Rule.PASS, f"seat {seat} passed a second time in hand {state.hand_no}")
-    return None
-
-
 class Hearts(Game[HeartsState]):
     """The Hearts rules of RULES.md."""
 
@@ -284,7 +241,7 @@ class Hearts(Game[HeartsState]):
     # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> HeartsState:
         names = setup_of(event, self.kind, _seat_names)
-        state = HeartsState(event.game_id, self.kind, len(names), 1, event)
+        state = new_state(HeartsState, event.game_id, self.kind, len(names), 1, event)
         state.names = names
         return state
 
@@ -325,12 +282,19 @@ class Hearts(Game[HeartsState]):
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: HeartsState, event: Event) -> None:
-        """As :meth:`Rules.verify`, citing HEARTS-PASS for a pass the hand does not take
-        (before HEARTS-TURN; a card not held is LOG-CARD first)."""
-        if event.seq == state.seq:
-            fault = _pass_fault(state, event)
-            if fault is not None:
-                raise self.card_fault(state, event) or fault
+        """As :meth:`Rules.verify`, citing HEARTS-PASS first for a pass the hand does not take
+        once it is dealt: in a hand that keeps, or a second pass by a seat (RULES.md
+        HEARTS-PASS [decision], before HEARTS-TURN; a card not held is LOG-CARD first)."""
+        stage = state.stage
+        if event.seq == state.seq and event.type == "pass" and DEAL < stage < END:
+            seat, hand_no = event.player, state.hand_no
+            why = ""
+            if not pass_offset(hand_no):
+                why = f"seat {seat} passed in hand {hand_no}, which keeps (no pass)"
+            elif stage != PASS or (seat is not None and 0 <= seat < 4 and state.passes[seat] >= 0):
+                why = f"seat {seat} passed a second time in hand {hand_no}"
+            if why:
+                raise self.card_fault(state, event) or RuleViolation(Rule.PASS, why)
         super().verify(state, event)
 
     def ruling_rule(self, state: HeartsState, due: Due, event: Event) -> RuleId:
@@ -341,14 +305,11 @@ class Hearts(Game[HeartsState]):
         assert expected is not None and due.rule is not None
         if event.type != expected.type or not same(event.player, expected.player):
             return due.rule
-        if event.type == "trick_won" and not same(event.amount, expected.amount):
-            return Rule.POINTS
-        if (
-            event.type == "round_scored" and same(event.amount, expected.amount)
-            and not same(event.total, expected.total)
-        ):  # fmt: skip
-            return Rule.POINTS
-        return due.rule
+        amount_right = same(event.amount, expected.amount)
+        if event.type == "trick_won":
+            return due.rule if amount_right else Rule.POINTS
+        total_right = same(event.total, expected.total)  # of a hand's score
+        return Rule.POINTS if amount_right and not total_right else due.rule
 
     def card_fault(self, state: HeartsState, event: Event) -> RuleViolation | None:
         return seat_hand_fault(event, state, DECK)
@@ -372,8 +333,22 @@ class Hearts(Game[HeartsState]):
         assert seat is not None
         if state.stage == PASS:
             self.verify_pass(state, seat, event)
-        else:  # a pass outside the passing is _pass_fault's
-            self._verify_play(state, seat, event)
+            return
+        code = event.card  # a play (a pass outside the passing is verify's)
+        card = DECK.find(code) if code is not None else -1
+        if card < 0:
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
+        if not state.hand(seat) >> card & 1:
+            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
+        if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
+            rule, why = self._why_illegal(state, seat, card)
+            raise RuleViolation(rule, why, recoverable=True)
+        check_round(event, state.hand_no)
+        if event.trick != state.trick_no:
+            raise RuleViolation(
+                LogRule.ORDER, f"play in trick {event.trick} during trick {state.trick_no}",
+                recoverable=True,
+            )  # fmt: skip
 
     def verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
         if event.type != "pass":
@@ -398,24 +373,6 @@ class Hearts(Game[HeartsState]):
                 f"{PASS_NAMES[pass_offset(state.hand_no)]} to seat {receiver}",
                 recoverable=True,
             )
-
-    def _verify_play(self, state: HeartsState, seat: int, event: Event) -> None:
-        code = event.card
-        card = DECK.find(code) if code is not None else -1
-        if card < 0:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
-        hand = state.hand(seat)
-        if not hand >> card & 1:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
-        if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
-            rule, why = self._why_illegal(state, seat, card)
-            raise RuleViolation(rule, why, recoverable=True)
-        check_round(event, state.hand_no)
-        if event.trick != state.trick_no:
-            raise RuleViolation(
-                LogRule.ORDER, f"play in trick {event.trick} during trick {state.trick_no}",
-                recoverable=True,
-            )  # fmt: skip
 
     def _why_illegal(self, state: HeartsState, seat: int, card: int) -> tuple[RuleId, str]:
         """The rule an illegal play breaks, and the reason in a sentence."""
@@ -444,15 +401,35 @@ class Hearts(Game[HeartsState]):
     def reduce(self, state: HeartsState, event: Event) -> HeartsState:
         kind = event.type
         if kind == "play":
-            return self._reduce_play(state, event)
-        if kind == "trick_won":
-            return self._reduce_trick_won(state, event)
+            assert event.player is not None and event.card is not None
+            play_card(state, event.player, DECK.find(event.card))  # a verified play: a known card
+            return state
+        if kind == "trick_won":  # the winner takes the trick's points and leads the next
+            assert event.player is not None
+            state.taken[event.player] += event.amount or 0
+            state.clear_table()
+            state.leader = state.turn = event.player
+            if state.trick_no == TRICKS:
+                state.stage = SCORE
+            else:
+                state.trick_no += 1
+            return state
         if kind == "deal":
             return self._reduce_deal(state, event)
         if kind == "pass":
             return self._reduce_pass(state, event)
-        if kind == "round_scored":
-            return self._reduce_round_scored(state, event)
+        if kind == "round_scored":  # after the fourth score, a new hand or the end
+            assert event.player is not None and event.total is not None
+            state.totals = replace_at(state.totals, event.player, event.total)
+            state.scored += 1
+            if state.scored == 4 and game_ends(state.totals):
+                state.stage = END
+            elif state.scored == 4:
+                state.hand_no += 1
+                reset_fields(state, HAND_FIELDS)
+                state.clear_hands()
+                state.clear_table()
+            return state
         if kind == "game_end":
             state.winners = tuple(event.values or ())
             state.stage = DONE
@@ -466,11 +443,10 @@ class Hearts(Game[HeartsState]):
         state.dealt |= mask
         state.deals += 1
         state.dealt_seats |= 1 << seat
-        if state.deals == 4:
-            if pass_offset(state.hand_no):
-                state.stage = PASS
-            else:
-                self._start_play(state)
+        if state.deals == 4 and pass_offset(state.hand_no):
+            state.stage = PASS
+        elif state.deals == 4:  # a hand that keeps
+            self._start_play(state)
         return state
 
     def _reduce_pass(self, state: HeartsState, event: Event) -> HeartsState:
@@ -493,56 +469,11 @@ class Hearts(Game[HeartsState]):
         state.stage = PLAY
         state.leader = state.turn = holder
 
-    def _reduce_play(self, state: HeartsState, event: Event) -> HeartsState:
-        seat = event.player
-        assert seat is not None and event.card is not None
-        play_card(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
-        return state
-
-    def _reduce_trick_won(self, state: HeartsState, event: Event) -> HeartsState:
-        winner = event.player
-        assert winner is not None
-        taken: int = state.taken[winner]
-        state.taken[winner] = taken + (event.amount or 0)
-        state.clear_table()
-        state.leader = state.turn = winner
-        if state.trick_no == TRICKS:
-            state.stage = SCORE
-        else:
-            state.trick_no += 1
-        return state
-
-    def _reduce_round_scored(self, state: HeartsState, event: Event) -> HeartsState:
-        seat = event.player
-        assert seat is not None and event.total is not None
-        state.totals = replace_at(state.totals, seat, event.total)
-        state.scored += 1
-        if state.scored < 4:
-            return state
-        if game_ends(state.totals):
-            state.stage = END
-            return state
-        state.hand_no += 1
-        state.stage = DEAL
-        state.clear_hands()
-        state.dealt = state.deals = state.dealt_seats = state.scored = 0
-        state.passes = (-1, -1, -1, -1)
-        state.trick_no = 1
-        state.clear_table()
-        state.broken = False
-        state.taken = _per_seat()
-        return state
-
     # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: HeartsState, seat: int) -> list[Event]:
         if state.stage == PASS:
-            hand = list(bits(state.hand(seat)))
-            return [
-                self.pass_event(state, seat, (a, b, c))
-                for i, a in enumerate(hand)
-                for j, b in enumerate(hand[i + 1 :], i + 1)
-                for c in hand[j + 1 :]
-            ]
+            passes = combinations(bits(state.hand(seat)), PASS_SIZE)
+            return [self.pass_event(state, seat, cards) for cards in passes]
         return [self.play_event(state, seat, c) for c in bits(legal_mask(state, seat))]
 
     def pass_event(self, state: HeartsState, seat: int, cards: tuple[int, ...]) -> Event:
