@@ -342,7 +342,7 @@ def test_a_fool_too_many_or_too_few_cites_fou_fool() -> None:
     assert rule_of("fou", after, fool) == "FOU-FOOL"
     state, _, log, i = find("fou", 5, lambda s, e: e.type == "round_scored")
     assert rule_of("fou", state, log[i - 1]) == "FOU-FOOL"
-    state, fool, log, i = find("fou", 8, lambda s, e: e.type == "fool" and s.fool_count == 1)
+    state, fool, log, i = find("fou", 8, lambda s, e: e.type == "fool" and len(s.fools) == 1)
     play = next(e for e in log[i:] if e.type == "play")
     assert rule_of("fou", state, play) == "FOU-FOOL"
 

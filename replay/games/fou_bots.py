@@ -28,7 +28,6 @@ from replay.games.fou import (
     fools_per_trick,
     legal_mask,
 )
-from replay.games.split_hands import SPLIT
 from replay.model.cards import bits, lowest
 from replay.model.events import Event
 
@@ -83,7 +82,7 @@ def sample_chance(rules: Fou, state: FouState, rng: random.Random) -> Event:
         return rules.new_event(state, "deck", cards=default_deck(state.n))
     if state.stage == DEALER:
         return rules.new_event(state, "dealer", player=rng.randrange(state.n))
-    remaining = list(bits(state.undealt_high << SPLIT | state.undealt_low))
+    remaining = list(bits(state.deck & ~state.dealt))
     hand = sorted(rng.sample(remaining, state.hand_size))
     return rules.new_event(
         state, "deal", round=state.round, player=first_undealt(state.dealt_seats),
