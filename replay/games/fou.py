@@ -68,12 +68,9 @@ DECK: Final = Deck(
     "Fou! deck",
 )  # fmt: skip
 VALUE: Final[tuple[int, ...]] = tuple(1 if c[0] == "1" else int(c[1:]) for c in DECK.order)
-COLOUR: Final[tuple[int, ...]] = tuple(
-    ONE if c[0] == "1" else COLOURS.index(c[0]) for c in DECK.order
-)
+COLOUR: Final = tuple(ONE if c[0] == "1" else COLOURS.index(c[0]) for c in DECK.order)
 #: Points of a card left in hand at the end of a round (FOU-SCORE: a 1 counts 5).
 PENALTY: Final[tuple[int, ...]] = tuple(5 if v == 1 else v for v in VALUE)
-ONES_MASK: Final = DECK.mask(ONE_CODES)
 COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
@@ -198,9 +195,6 @@ def fool_position(cards: list[int], seats: list[int], led: int, fools: Sequence[
 def may_play(hand: int, led: int, card: int) -> bool:
     """Whether ``card`` of ``hand`` may be played when ``led`` is the led colour (-1: not set):
     a 1, a card of the led colour, or any card when the hand has none of it (FOU-FOLLOW).
-
-    The rule for one card: a hand past 62 cards is a long int, and testing one card costs
-    less than building the whole legal set.
 
     >>> hand = DECK.mask(["1a", "G5", "R7"])
     >>> may_play(hand, 0, DECK.index("R7")), may_play(hand, 2, DECK.index("R7"))
@@ -343,7 +337,6 @@ class Fou(Game[FouState]):
     #: The end of a round is no event of its own: breaking it takes an inserted or a removed
     #: event (docs/audit.md).
     not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset({Rule.ROUND_END})
-    deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> FouState:
@@ -492,13 +485,20 @@ class Fou(Game[FouState]):
         return held_fault(event, state.hand(seat), DECK)
 
     def verify_chance(self, state: FouState, event: Event) -> None:
+        """The deck in play (FOU-SETUP), the first dealer (FOU-LEAD), then each round's deals."""
         stage = state.stage
         if stage == DEAL:
             self.verify_deal(state, event)
         elif stage == DECK_STAGE:
             self._verify_deck(state, event)
-        else:
-            self._verify_dealer(state, event)
+        elif event.type != "dealer":
+            raise RuleViolation(
+                LogRule.ORDER, f"{event.type} before the first dealer is recorded (FOU-LEAD)"
+            )
+        elif not isinstance(event.player, int) or not 0 <= event.player < state.n:
+            raise RuleViolation(
+                Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
+            )
 
     def _verify_deck(self, state: FouState, event: Event) -> None:
         if event.type != "deck":
@@ -515,16 +515,6 @@ class Fou(Game[FouState]):
         if len(cards) != size:
             raise RuleViolation(
                 Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
-            )
-
-    def _verify_dealer(self, state: FouState, event: Event) -> None:
-        if event.type != "dealer":
-            raise RuleViolation(
-                LogRule.ORDER, f"{event.type} before the first dealer is recorded (FOU-LEAD)"
-            )
-        if not isinstance(event.player, int) or not 0 <= event.player < state.n:
-            raise RuleViolation(
-                Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
             )
 
     def verify_deal(self, state: FouState, event: Event) -> int:
@@ -563,19 +553,14 @@ class Fou(Game[FouState]):
 
     def _follow_violation(self, state: FouState, seat: int, card: int) -> RuleViolation:
         """FOU-FOLLOW (or FOU-JOKER when a led 1 let a later card set the colour)."""
-        led = state.led
-        held = DECK.codes(state.hand(seat) & COLOUR_MASK[led])
-        colour = COLOUR_NAMES[led]
+        held = DECK.codes(state.hand(seat) & COLOUR_MASK[state.led])[0]
+        colour = COLOUR_NAMES[state.led]
+        played = f"seat {seat} played {card_name(card)} while holding {held} and {colour}"
         if COLOUR[state.table[0]] == ONE:
-            setter = next(c for c in state.table if COLOUR[c] != ONE)
-            return RuleViolation(
-                Rule.JOKER, f"seat {seat} played {card_name(card)} while holding {held[0]} and "
-                f"{colour} was set by {card_name(setter)} after a led 1", recoverable=True,
-            )  # fmt: skip
-        return RuleViolation(
-            Rule.FOLLOW, f"seat {seat} played {card_name(card)} while holding {held[0]} and "
-            f"{colour} was led", recoverable=True,
-        )  # fmt: skip
+            setter = card_name(next(c for c in state.table if COLOUR[c] != ONE))
+            why = f"{played} was set by {setter} after a led 1"
+            return RuleViolation(Rule.JOKER, why, recoverable=True)
+        return RuleViolation(Rule.FOLLOW, f"{played} was led", recoverable=True)
 
     # ----------------------------------------------------------------- reducer
     def reduce(self, state: FouState, event: Event) -> FouState:
@@ -675,15 +660,12 @@ class Fou(Game[FouState]):
         state.dealt = state.deals = state.dealt_seats = state.trick = 0
         state.fools = ()
 
-    # ----------------------------------------------------------------- decisions and chance
-    def legal_cards(self, state: FouState, seat: int) -> int:
-        """The cards ``seat`` may play now (a bit set; assumes it is their turn)."""
-        return legal_mask(state.hand(seat), state.led)
-
+    # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: FouState, seat: int) -> list[Event]:
         if state.stage != PLAY or seat != state.turn:
             return []
-        return [self.play_event(state, seat, c) for c in bits(self.legal_cards(state, seat))]
+        legal = legal_mask(state.hand(seat), state.led)
+        return [self.play_event(state, seat, card) for card in bits(legal)]
 
     def play_event(self, state: FouState, seat: int, card: int) -> Event:
         """The ``play`` event of ``card`` (an index) by ``seat`` in the current trick."""
@@ -733,14 +715,9 @@ def play_card(state: FouState, seat: int, card: int) -> None:
     state.table_cards |= placed(card, position, CARD_BITS)
     state.table_players |= placed(seat, position, SEAT_BITS)
     state.played = position + 1
-    if state.led < 0:
-        colour = COLOUR[card]
-        if colour != ONE:
-            state.led = colour
-    if position + 1 == state.need:
-        state.turn = -1
-    else:
-        state.turn = next_seat(seat, state.n, state.out)
+    if state.led < 0 and COLOUR[card] != ONE:  # the first card but a 1 sets the colour (FOU-JOKER)
+        state.led = COLOUR[card]
+    state.turn = -1 if position + 1 == state.need else next_seat(seat, state.n, state.out)
 
 
 def game_is_over(totals: list[int], plus: list[int]) -> bool:

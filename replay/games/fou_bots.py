@@ -20,7 +20,6 @@ from replay.games.fou import (
     DECK,
     DECK_STAGE,
     ONE,
-    ONES_MASK,
     VALUE,
     Fou,
     FouState,
@@ -61,8 +60,8 @@ def heuristic_play(state: FouState, seat: int) -> int:
       others the Fool, else play a 1 when holding one (a 1 is never a discard).
     """
     legal = legal_mask(state.hands[seat], state.led)
-    plain = legal & ~ONES_MASK
-    ones = legal & ONES_MASK
+    plain = legal & ~COLOUR_MASK[ONE]
+    ones = legal & COLOUR_MASK[ONE]
     if not plain:
         return lowest(ones)
     if not state.table or state.led < 0:
