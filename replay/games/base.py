@@ -12,6 +12,7 @@ through a log in :mod:`replay.engine`.
 from __future__ import annotations
 
 from replay.games.checks import card_in_turn as card_in_turn
+from replay.games.checks import check_deal as check_deal
 from replay.games.checks import check_round as check_round
 from replay.games.checks import deal_fault as deal_fault
 from replay.games.checks import describe_payload as describe_payload
@@ -60,4 +61,3 @@ from replay.games.state import GameState as GameState
 from replay.games.state import SeatHandsState as SeatHandsState
 from replay.games.state import SeatTrickState as SeatTrickState
 from replay.games.state import new_state as new_state
-from replay.games.state import reset_fields as reset_fields

@@ -28,9 +28,9 @@ from replay.games.base import (
     Game,
     RuleViolation,
     SeatHandsState,
+    check_deal,
     check_players,
     check_round,
-    deal_fault,
     event_table,
     first_undealt,
     new_state,
@@ -218,7 +218,6 @@ class Hez2(Game[Hez2State]):
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
 
-    # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> Hez2State:
         setup = setup_of(event, self.kind, _seats)
         state = new_state(Hez2State, event.game_id, self.kind, len(setup[0]), 1, event)
@@ -226,7 +225,6 @@ class Hez2(Game[Hez2State]):
         state.payouts = (0,) * state.n
         return state
 
-    # ----------------------------------------------------------------- what is due
     def due(self, state: Hez2State) -> Due:
         if state.queue:
             return self._queued_ruling(state)
@@ -265,7 +263,6 @@ class Hez2(Game[Hez2State]):
             )  # fmt: skip
         return Due.of_ruling(event, rule)
 
-    # ----------------------------------------------------------------- verification
     def verify(self, state: Hez2State, event: Event) -> None:
         """As :meth:`Rules.verify`, citing the game's rule that names the situation where a
         generic check (the turn, the order of events) caught the fault (RULES.md, "Which rule
@@ -387,9 +384,7 @@ class Hez2(Game[Hez2State]):
         return None
 
     def _verify_deal(self, state: Hez2State, event: Event) -> None:
-        fault = deal_fault(event, state.dealt_seats, state.n, None)  # the round: check_round
-        if fault is not None:
-            raise fault
+        check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round
         cards = event.cards or ()
         mask = 0
         for code in cards:
@@ -489,7 +484,6 @@ class Hez2(Game[Hez2State]):
             )
         return RuleViolation(rule, why, recoverable=True)
 
-    # ----------------------------------------------------------------- reducer
     def reduce(self, state: Hez2State, event: Event) -> Hez2State:
         kind = event.type
         if state.queue and kind in self.ruling_types:
@@ -591,11 +585,14 @@ class Hez2(Game[Hez2State]):
         return state
 
     def _after_play(self, state: Hez2State, seat: int) -> None:
-        """``seat``'s card is down (a 7's suit declared): the turn passes, or, its last card,
-        ``seat`` takes the next place and the rest may follow (HEZ2-OUT)."""
+        """``seat``'s card is down (a 7's suit declared): the turn passes, or ``seat`` goes out."""
         if state.hand(seat):
             _end_turn(state)
-            return
+        else:
+            self._go_out(state, seat)
+
+    def _go_out(self, state: Hez2State, seat: int) -> None:
+        """``seat`` played its last card, takes the next place; the rest may follow (HEZ2-OUT)."""
         state.pending_skip = False
         state.pending_draw = 0
         queue: list[Ruling] = [("player_out", seat, len(state.places) + 1, Rule.OUT)]
@@ -627,7 +624,6 @@ class Hez2(Game[Hez2State]):
         has_human = not all(state.bots)
         return has_human and len(remaining) >= 2 and all(state.bots[s] for s in remaining)
 
-    # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: Hez2State, seat: int) -> list[Event]:
         if state.queue or seat != state.turn:
             return []
