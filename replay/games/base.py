@@ -65,4 +65,3 @@ from replay.games.state import GameState as GameState
 from replay.games.state import SeatHandsState as SeatHandsState
 from replay.games.state import SeatTrickState as SeatTrickState
 from replay.games.state import new_state as new_state
-from replay.games.state import reset_fields as reset_fields

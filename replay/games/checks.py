@@ -219,6 +219,13 @@ def deal_fault(event: Event, dealt_seats: int, n: int, round_: int | None) -> Ru
     return None
 
 
+def check_deal(event: Event, dealt_seats: int, n: int, round_: int | None) -> None:
+    """Raise the violation of :func:`deal_fault`, if any."""
+    fault = deal_fault(event, dealt_seats, n, round_)
+    if fault is not None:
+        raise fault
+
+
 def held_fault(event: Event, hand: int, deck: Any) -> RuleViolation | None:
     """LOG-CARD when the card (or a card of the cards) of ``event`` is not in ``hand`` (a bit
     set of ``deck``'s indices); None when its seat holds them all."""

@@ -28,16 +28,15 @@ from replay.games.base import (
     SeatTrickState,
     all_recorded,
     bot_flags,
+    check_deal,
     check_players,
     check_round,
-    deal_fault,
     event_table,
     first_undealt,
     known_cards,
     led_suit_best,
     new_state,
     replace_at,
-    reset_fields,
     same,
     seat_hand_fault,
     seat_names,
@@ -126,7 +125,7 @@ class HeartsState(SeatTrickState):
 
     ``taken`` is a list changed in place by the reducer; :meth:`clone` copies it. The hands and
     the trick on the table are :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The rest
-    are immutable. The fields of :data:`HAND_FIELDS` start again at each hand.
+    are immutable.
     """
 
     names: tuple[str, ...] = ()
@@ -144,12 +143,6 @@ class HeartsState(SeatTrickState):
     scored: int = 0  # round_scored events recorded this hand
     totals: tuple[int, ...] = (0, 0, 0, 0)
     winners: tuple[int, ...] = ()
-
-
-#: What a new hand starts afresh (with the hands and the table).
-HAND_FIELDS: Final = (
-    "stage", "dealt", "deals", "dealt_seats", "passes", "trick_no", "broken", "taken", "scored",
-)  # fmt: skip
 
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
@@ -192,8 +185,16 @@ def game_ends(totals: tuple[int, ...]) -> bool:
     >>> game_ends((103, 50, 48, 70)), game_ends((103, 48, 48, 70)), game_ends((99, 0, 1, 2))
     (True, False, False)
     """
-    low = min(totals)
-    return max(totals) >= GAME_TARGET and totals.count(low) == 1
+    low = high = totals[0]
+    lows = 0
+    for total in totals:
+        if total < low:
+            low, lows = total, 0
+        if total == low:
+            lows += 1
+        if total > high:
+            high = total
+    return high >= GAME_TARGET and lows == 1
 
 
 def legal_mask(state: HeartsState, seat: int) -> int:
@@ -238,14 +239,12 @@ class Hearts(Game[HeartsState]):
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
 
-    # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> HeartsState:
         names = setup_of(event, self.kind, _seat_names)
         state = new_state(HeartsState, event.game_id, self.kind, len(names), 1, event)
         state.names = names
         return state
 
-    # ----------------------------------------------------------------- what is due
     def due(self, state: HeartsState) -> Due:
         stage = state.stage
         if stage == PLAY:
@@ -280,7 +279,6 @@ class Hearts(Game[HeartsState]):
         )  # fmt: skip
         return Due.of_ruling(event, Rule.MOON if shot_the_moon(state.taken) else Rule.POINTS)
 
-    # ----------------------------------------------------------------- verification
     def verify(self, state: HeartsState, event: Event) -> None:
         """As :meth:`Rules.verify`, citing HEARTS-PASS first for a pass the hand does not take
         once it is dealt: in a hand that keeps, or a second pass by a seat (RULES.md
@@ -315,9 +313,7 @@ class Hearts(Game[HeartsState]):
         return seat_hand_fault(event, state, DECK)
 
     def verify_chance(self, state: HeartsState, event: Event) -> None:
-        fault = deal_fault(event, state.dealt_seats, 4, state.hand_no)
-        if fault is not None:
-            raise fault
+        check_deal(event, state.dealt_seats, 4, state.hand_no)
         cards = event.cards or ()
         mask = known_cards(DECK, cards)
         if len(cards) != HAND_SIZE:
@@ -397,7 +393,6 @@ class Hearts(Game[HeartsState]):
             f"seat {seat} played {code} on the first trick while holding {' '.join(others)}"
         )
 
-    # ----------------------------------------------------------------- reducer
     def reduce(self, state: HeartsState, event: Event) -> HeartsState:
         kind = event.type
         if kind == "play":
@@ -406,7 +401,8 @@ class Hearts(Game[HeartsState]):
             return state
         if kind == "trick_won":  # the winner takes the trick's points and leads the next
             assert event.player is not None
-            state.taken[event.player] += event.amount or 0
+            taken: int = state.taken[event.player]
+            state.taken[event.player] = taken + (event.amount or 0)
             state.clear_table()
             state.leader = state.turn = event.player
             if state.trick_no == TRICKS:
@@ -424,11 +420,16 @@ class Hearts(Game[HeartsState]):
             state.scored += 1
             if state.scored == 4 and game_ends(state.totals):
                 state.stage = END
-            elif state.scored == 4:
+            elif state.scored == 4:  # a new hand
                 state.hand_no += 1
-                reset_fields(state, HAND_FIELDS)
+                state.stage = DEAL
                 state.clear_hands()
+                state.dealt = state.deals = state.dealt_seats = state.scored = 0
+                state.passes = (-1, -1, -1, -1)
+                state.trick_no = 1
                 state.clear_table()
+                state.broken = False
+                state.taken = [0, 0, 0, 0]
             return state
         if kind == "game_end":
             state.winners = tuple(event.values or ())
@@ -469,7 +470,6 @@ class Hearts(Game[HeartsState]):
         state.stage = PLAY
         state.leader = state.turn = holder
 
-    # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: HeartsState, seat: int) -> list[Event]:
         if state.stage == PASS:
             passes = combinations(bits(state.hand(seat)), PASS_SIZE)

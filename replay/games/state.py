@@ -39,22 +39,22 @@ def _is_list(annotation: object) -> bool:
 
 S = TypeVar("S", bound="GameState")
 
-#: Per state class, the first value of each field that declares one: a value, or a function
-#: making a new one (a list).
-_DEFAULTS: dict[type, dict[str, tuple[Any, Callable[[], Any] | None]]] = {}
+#: Per state class, the first value of each field that declares one: (name, value, or a function
+#: making a new one for a list).
+_DEFAULTS: dict[type, tuple[tuple[str, Any, Callable[[], Any] | None], ...]] = {}
 
 
-def _defaults(cls: type) -> dict[str, tuple[Any, Callable[[], Any] | None]]:
-    """The declared first values of a state class's fields, by name."""
+def _defaults(cls: type) -> tuple[tuple[str, Any, Callable[[], Any] | None], ...]:
+    """The declared first values of a state class's fields."""
     known = _DEFAULTS.get(cls)
     if known is None:
-        known = {}
+        found: list[tuple[str, Any, Callable[[], Any] | None]] = []
         for f in fields(cls):
             if f.default is not MISSING:
-                known[f.name] = (f.default, None)
+                found.append((f.name, f.default, None))
             elif f.default_factory is not MISSING:
-                known[f.name] = (None, f.default_factory)
-        _DEFAULTS[cls] = known
+                found.append((f.name, None, f.default_factory))
+        known = _DEFAULTS[cls] = tuple(found)
     return known
 
 
@@ -65,17 +65,9 @@ def new_state(
     value in the class (``stage: int = DEAL``, ``taken: list[int] = field(default_factory=...)``)
     set to it."""
     state = cls(game_id, kind, n, seq, last)
-    reset_fields(state, tuple(_defaults(cls)))
-    return state
-
-
-def reset_fields(state: GameState, names: tuple[str, ...]) -> None:
-    """Set the fields ``names`` of ``state`` back to the first values their class declares (a
-    new list for a list)."""
-    defaults = _defaults(type(state))
-    for name in names:
-        value, factory = defaults[name]
+    for name, value, factory in _defaults(cls):
         setattr(state, name, value if factory is None else factory())
+    return state
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
