@@ -197,13 +197,6 @@ def round_fault(event: Event, expected: int) -> RuleViolation | None:
     )  # fmt: skip
 
 
-def check_deal(event: Event, dealt_seats: int, n: int, round_: int | None) -> None:
-    """Raise the violation :func:`deal_fault` finds in a deal, if any."""
-    fault = deal_fault(event, dealt_seats, n, round_)
-    if fault is not None:
-        raise fault
-
-
 def deal_fault(event: Event, dealt_seats: int, n: int, round_: int | None) -> RuleViolation | None:
     """LOG-ORDER for a deal that names no seat of the table, a seat dealt already this round
     (``dealt_seats``, a bit set) or, unless ``round_`` is None, another round; None for a deal
