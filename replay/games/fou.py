@@ -46,7 +46,7 @@ from replay.games.base import (
     setup_of,
     undealt_seats,
 )
-from replay.games.split_hands import SplitHandsState
+from replay.games.split_hands import LOW_HALF, SPLIT, SplitHandsState, known_halves
 from replay.model import decks
 from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
@@ -257,7 +257,9 @@ class FouState(SplitHandsState):
     # Whether a seat's hand is empty since the round's last deal: set by the deal and by
     # ``play_card`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
     emptied: bool = False
-    dealt: int = 0  # cards dealt this round (bit set)
+    # The cards of the deck in play not dealt yet this round, in two halves (see SPLIT).
+    undealt_low: int = 0
+    undealt_high: int = 0
     deals: int = 0  # deal events this round
     dealt_seats: int = 0  # seats dealt this round (bit set)
     round_leader: int = -1  # leader of the round's first trick
@@ -288,6 +290,10 @@ class FouState(SplitHandsState):
     def table_seats(self) -> list[int]:
         """Who played the cards of :attr:`table`."""
         return unpack(self.table_players, self.played, SEAT_BITS)
+
+    def undealt(self) -> int:
+        """The cards of the deck in play not dealt yet this round (a bit set)."""
+        return self.undealt_high << SPLIT | self.undealt_low
 
     def fooled(self) -> int:
         """The seats named Fool for the last complete trick, as a bit set."""
@@ -387,9 +393,9 @@ class Fou(Game[FouState]):
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
-        hand = state.hand(seat)
-        if hand:  # minus the points of the cards left, a 1 counting 5
-            return -sum(PENALTY[card] for card in bits(hand))
+        cards = state.cards(seat)
+        if cards:  # minus the points of the cards left, a 1 counting 5
+            return -sum([PENALTY[card] for card in cards])
         return 0 if seat in state.fools else EMPTY_HAND_SCORE  # a Fool of the last trick: 0
 
     def _round_scored(self, state: FouState) -> Event:
@@ -517,24 +523,28 @@ class Fou(Game[FouState]):
                 Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
             )
 
-    def verify_deal(self, state: FouState, event: Event) -> int:
+    def verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
         """A deal where one is due (FOU-SETUP), to a seat not dealt yet this round (Recording
         order), of cards in play and not dealt already (LOG-CARD), as many as a hand holds
-        (FOU-SETUP); returns its cards (a bit set)."""
+        (FOU-SETUP); returns its cards as the halves of a hand (see SPLIT)."""
         if event.type != "deal":
             raise RuleViolation(LogRule.ORDER, f"{event.type} while a deal is due (FOU-SETUP)")
         check_deal(event, state.dealt_seats, state.n, state.round)
         cards = event.cards or ()
-        mask = known_cards(DECK, cards)
-        if mask & ~state.deck:
-            outside = " ".join(DECK.codes(mask & ~state.deck))
-            raise RuleViolation(LogRule.CARD, f"seat {event.player} dealt {outside} not in play")
-        dealt_cards(DECK, cards, state.dealt)
+        low, high, repeats = known_halves(DECK, cards)
+        if repeats or low & ~state.undealt_low or high & ~state.undealt_high:
+            mask = high << SPLIT | low
+            if mask & ~state.deck:
+                outside = " ".join(DECK.codes(mask & ~state.deck))
+                raise RuleViolation(
+                    LogRule.CARD, f"seat {event.player} dealt {outside} not in play"
+                )
+            dealt_cards(DECK, cards, state.deck & ~state.undealt())
         if len(cards) != state.hand_size:
             raise RuleViolation(
                 Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}"
             )
-        return mask
+        return low, high
 
     def verify_decision(self, state: FouState, event: Event) -> None:
         """A play (Fou!'s one decision): a card its seat holds (LOG-CARD), following the led
@@ -580,7 +590,8 @@ class Fou(Game[FouState]):
             self._reduce_fool(state, seat)
         elif kind == "deal":
             seat = seat if seat is not None else first_undealt(state.dealt_seats)
-            self.deal_hand(state, seat, DECK.mask(event.cards or ()))
+            mask = DECK.mask(event.cards or ())
+            self.deal_hand(state, seat, mask & LOW_HALF, mask >> SPLIT)
         elif kind == "round_scored":
             self._reduce_round_scored(state, event)
         elif kind == "game_end":
@@ -589,6 +600,7 @@ class Fou(Game[FouState]):
             state.over = True
         elif kind == "deck":
             state.deck = DECK.mask(event.cards or ())
+            state.undealt_low, state.undealt_high = state.deck & LOW_HALF, state.deck >> SPLIT
             state.stage = DEALER
         elif kind == "dealer":
             state.first_dealer = seat or 0
@@ -597,11 +609,13 @@ class Fou(Game[FouState]):
             state.stage = DEAL
         return state
 
-    def deal_hand(self, state: FouState, seat: int, cards: int) -> None:
-        """``seat`` is dealt the bit set ``cards``; after the last deal, the round's first trick
-        starts."""
-        state.set_hand(seat, cards)
-        state.dealt |= cards
+    def deal_hand(self, state: FouState, seat: int, low: int, high: int) -> None:
+        """``seat`` is dealt the hand of halves ``low`` and ``high`` (see SPLIT); after the last
+        deal, the round's first trick starts."""
+        state.set_low(seat, low)
+        state.set_high(seat, high)
+        state.undealt_low &= ~low
+        state.undealt_high &= ~high
         state.deals += 1
         state.dealt_seats |= 1 << seat
         if state.deals == state.n:
@@ -657,7 +671,8 @@ class Fou(Game[FouState]):
         state.round += 1
         state.stage = DEAL
         state.clear_hands()
-        state.dealt = state.deals = state.dealt_seats = state.trick = 0
+        state.undealt_low, state.undealt_high = state.deck & LOW_HALF, state.deck >> SPLIT
+        state.deals = state.dealt_seats = state.trick = 0
         state.fools = ()
 
     # ----------------------------------------------------------------- decisions

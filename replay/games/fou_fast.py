@@ -76,12 +76,12 @@ class FastFou(FastPath[FouState]):
             self.fou.reduce(state, event)
         elif state.stage == DEAL and event.type == "deal":
             try:
-                cards = self.fou.verify_deal(state, event)
+                low, high = self.fou.verify_deal(state, event)
             except RuleViolation:
                 return False  # verify() raises it again
             seat = event.player
             assert seat is not None  # checked by verify_deal
-            self.fou.deal_hand(state, seat, cards)
+            self.fou.deal_hand(state, seat, low, high)
         else:
             return False
         state.seq = event.seq + 1
