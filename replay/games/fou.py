@@ -211,10 +211,8 @@ def legal_mask(hand: int, led: int) -> int:
     those :func:`may_play` allows.
 
     >>> hand = DECK.mask(["1a", "G5", "R7"])
-    >>> DECK.codes(legal_mask(hand, 0))
-    ['1a', 'G5']
-    >>> DECK.codes(legal_mask(hand, 3))
-    ['1a', 'G5', 'R7']
+    >>> DECK.codes(legal_mask(hand, 0)), DECK.codes(legal_mask(hand, 3))
+    (['1a', 'G5'], ['1a', 'G5', 'R7'])
     """
     legal = 0
     for card in bits(hand):
@@ -491,36 +489,30 @@ class Fou(Game[FouState]):
         return held_fault(event, state.hand(seat), DECK)
 
     def verify_chance(self, state: FouState, event: Event) -> None:
-        """The deck in play (FOU-SETUP), the first dealer (FOU-LEAD), then each round's deals."""
+        """The deck in play: distinct cards (LOG-CARD), as many as the hands take (FOU-SETUP);
+        the first dealer, a seat (FOU-LEAD); then each round's deals."""
         stage = state.stage
         if stage == DEAL:
             self.verify_deal(state, event)
+        elif event.type != ("deck" if stage == DECK_STAGE else "dealer"):
+            what, rule = ("the deck in play", Rule.SETUP) if stage == DECK_STAGE else (
+                "the first dealer", Rule.LEAD
+            )  # fmt: skip
+            raise RuleViolation(LogRule.ORDER, f"{event.type} before {what} is recorded ({rule})")
         elif stage == DECK_STAGE:
-            self._verify_deck(state, event)
-        elif event.type != "dealer":
-            raise RuleViolation(
-                LogRule.ORDER, f"{event.type} before the first dealer is recorded (FOU-LEAD)"
-            )
+            cards = event.cards or ()
+            if popcount(known_cards(DECK, cards)) != len(cards):
+                raise RuleViolation(
+                    LogRule.CARD, f"card twice in the deck: {' '.join(repeated(cards))}"
+                )
+            size = state.hand_size * state.n
+            if len(cards) != size:
+                raise RuleViolation(
+                    Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
+                )
         elif not isinstance(event.player, int) or not 0 <= event.player < state.n:
             raise RuleViolation(
                 Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
-            )
-
-    def _verify_deck(self, state: FouState, event: Event) -> None:
-        if event.type != "deck":
-            raise RuleViolation(
-                LogRule.ORDER, f"{event.type} before the deck in play is recorded (FOU-SETUP)"
-            )
-        cards = event.cards or ()
-        mask = known_cards(DECK, cards)
-        if popcount(mask) != len(cards):
-            raise RuleViolation(
-                LogRule.CARD, f"card twice in the deck: {' '.join(repeated(cards))}"
-            )
-        size = state.hand_size * state.n
-        if len(cards) != size:
-            raise RuleViolation(
-                Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
             )
 
     def verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:

@@ -411,21 +411,17 @@ class Hiifuu(Game[HiifuuState]):
         values = tuple(event.values or ())
         stated = state.setup.tokens
         expected = stated[number - 1] if stated else _token_round(values)
+        recoverable = False
         if expected is None:
-            raise RuleViolation(
-                Rule.TOKENS, f"{_laid(number, values)}; a round has {TOKENS_PER_ROUND} tokens of "
-                f"non-negative values",
-            )  # fmt: skip
-        if values != expected and tuple(sorted(values)) != expected:
-            raise RuleViolation(
-                Rule.TOKENS,
-                f"{_laid(number, values)}, the game's tokens for it are {_join(expected)}",
-            )
-        if state.setup.variant == NORMAL and values != expected:
-            raise RuleViolation(
-                Rule.TOKENS, f"{_laid(number, values)}, not in increasing order as the normal rule "
-                f"requires", recoverable=True,
-            )  # fmt: skip
+            why = f"; a round has {TOKENS_PER_ROUND} tokens of non-negative values"
+        elif values != expected and tuple(sorted(values)) != expected:
+            why = f", the game's tokens for it are {_join(expected)}"
+        elif state.setup.variant == NORMAL and values != expected:
+            why, recoverable = ", not in increasing order as the normal rule requires", True
+        else:
+            return
+        laid = f"round {number} lays out tokens {_join(values)}"
+        raise RuleViolation(Rule.TOKENS, laid + why, recoverable=recoverable)
 
     def verify_deal(self, state: HiifuuState, event: Event) -> None:
         """A deal to a seat not dealt yet this round (Recording order), of cards known and not
@@ -652,11 +648,6 @@ def _token_round(values: object) -> tuple[int, ...] | None:
 
 def _join(values: Sequence[int]) -> str:
     return " ".join(map(str, values)) or "(none)"
-
-
-def _laid(number: int, values: Sequence[int]) -> str:
-    """The opening words of a finding on round ``number``'s tokens."""
-    return f"round {number} lays out tokens {_join(values)}"
 
 
 #: Every event type of the game: its category, and the fields it carries besides its position
