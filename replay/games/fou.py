@@ -39,7 +39,9 @@ from replay.games.base import (
     first_undealt,
     game_winners,
     held_fault,
+    highest_of,
     known_cards,
+    lowest_of,
     new_state,
     played_card,
     seat_names,
@@ -137,9 +139,8 @@ def card_name(card: int) -> str:
 
 
 def card_strength(card: int, led: int) -> int:
-    """How strong a played card is: a card of the led colour or a 1 above a discard, then by
-    value (FOU-TRICK, FOU-FOOL). Of two cards of equal strength, the later played is the
-    weaker."""
+    """How strong a played card is: of the led colour or a 1 above a discard, then by value; of
+    two equally strong, the later played is the weaker (FOU-TRICK, FOU-FOOL)."""
     return VALUE[card] + (100 if COLOUR[card] in (ONE, led) else 0)
 
 
@@ -266,9 +267,8 @@ class FouState(SplitHandsState):
     turn: int = -1  # seat to play next, -1 when the trick is complete
     out: int = 0  # seats sitting out the current trick (bit set of seats)
     need: int = 0  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, kept until its Fools are named: ``played`` cards, their
-    # indices and their players packed (CARD_BITS and SEAT_BITS each); ``table`` and
-    # ``table_seats`` list them.
+    # The current trick, kept until its Fools are named: ``played`` cards, their indices and
+    # their players packed (CARD_BITS, SEAT_BITS each); ``table`` and ``table_seats`` list them.
     played: int = 0
     table_cards: i64 = 0
     table_players: i64 = 0
@@ -309,9 +309,9 @@ def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]
 
 def next_seat(seat: int, n: int, out: int) -> int:
     """The next seat clockwise after ``seat`` that is not sitting out (FOU-TURN)."""
-    seat = (seat + 1) % n
+    seat = seat + 1 if seat + 1 < n else 0
     while out >> seat & 1:
-        seat = (seat + 1) % n
+        seat = seat + 1 if seat + 1 < n else 0
     return seat
 
 
@@ -322,7 +322,7 @@ def lowest_total_seat(totals: list[int], start: int) -> int:
     3
     """
     n = len(totals)
-    low = min(totals)
+    low = lowest_of(totals)
     return next(s % n for s in range(start, start + n) if totals[s % n] == low)
 
 
@@ -358,14 +358,24 @@ class Fou(Game[FouState]):
         stage = state.stage
         if stage == PLAY:
             if state.played == state.need:
-                return Due.of_ruling(self._trick_won(state), Rule.TRICK)
+                event = self.new_event(
+                    state, "trick_won", round=state.round, trick=state.trick,
+                    player=trick_winner_seat(state), cards=DECK.codes_of(state.table),
+                )  # fmt: skip
+                return Due.of_ruling(event, Rule.TRICK)
             return _PLAY_DUE[state.turn]
         if stage == FOOL:
             return Due.of_ruling(self.fool_at(state, fool_due_position(state)), Rule.FOOL)
         if stage == DEAL:
             return Due.chance(*undealt_seats(state.dealt_seats, state.n), what="deal")
         if stage == SCORE:
-            return Due.of_ruling(self._round_scored(state), Rule.SCORE)
+            seat = state.scored
+            amount = self.round_score(state, seat)
+            event = self.new_event(
+                state, "round_scored", round=state.round, player=seat, amount=amount,
+                total=state.totals[seat] + amount,
+            )  # fmt: skip
+            return Due.of_ruling(event, Rule.SCORE)
         if stage == END:
             event = self.new_event(state, "game_end", values=game_winners(state.totals))
             return Due.of_ruling(event, Rule.END)
@@ -374,12 +384,6 @@ class Fou(Game[FouState]):
         if stage == DEALER:
             return Due.chance(what="dealer")
         return OVER
-
-    def _trick_won(self, state: FouState) -> Event:
-        return self.new_event(
-            state, "trick_won", round=state.round, trick=state.trick,
-            player=trick_winner_seat(state), cards=DECK.codes_of(state.table),
-        )  # fmt: skip
 
     def fool_at(self, state: FouState, pos: int) -> Event:
         """The ``fool`` ruling naming the player of the card at ``pos`` in the last trick."""
@@ -391,18 +395,10 @@ class Fou(Game[FouState]):
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
-        cards = state.cards(seat)
-        if cards:  # minus the points of the cards left, a 1 counting 5
-            return -sum([PENALTY[card] for card in cards])
+        penalty = state.weight(seat, PENALTY)  # the points of the cards left, a 1 counting 5
+        if penalty:
+            return -penalty
         return 0 if seat in state.fools else EMPTY_HAND_SCORE  # a Fool of the last trick: 0
-
-    def _round_scored(self, state: FouState) -> Event:
-        seat = state.scored
-        amount = self.round_score(state, seat)
-        return self.new_event(
-            state, "round_scored", round=state.round, player=seat, amount=amount,
-            total=state.totals[seat] + amount,
-        )  # fmt: skip
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: FouState, event: Event) -> None:
@@ -612,8 +608,6 @@ class Fou(Game[FouState]):
         state.dealt_seats |= 1 << seat
         if state.deals == state.n:
             state.emptied = state.an_empty_hand()
-            state.trick = 0
-            state.fools = ()
             self._start_trick(state, state.round_leader, 0)
 
     def _start_trick(self, state: FouState, leader: int, out: int) -> None:
@@ -634,12 +628,11 @@ class Fou(Game[FouState]):
             or fool in state.fools or fool == state.leader
         ):  # fmt: skip
             fool = nth(state.table_players, fool_due_position(state), SEAT_BITS)  # keep it sound
-        state.fools = (*state.fools, fool)
+        state.fools += (fool,)
         if len(state.fools) < fools_per_trick(state.n):
             return
         if state.emptied:
             state.stage = SCORE
-            state.scored = 0
             state.played = state.table_cards = state.table_players = 0
         else:
             self._start_trick(state, state.leader, state.fooled())
@@ -664,7 +657,7 @@ class Fou(Game[FouState]):
         state.stage = DEAL
         state.clear_hands()
         state.undealt_low, state.undealt_high = state.deck & LOW_HALF, state.deck >> SPLIT
-        state.deals = state.dealt_seats = state.trick = 0
+        state.deals = state.dealt_seats = state.trick = state.scored = 0
         state.fools = ()
 
     # ----------------------------------------------------------------- decisions
@@ -729,7 +722,7 @@ def play_card(state: FouState, seat: int, card: int) -> None:
 
 def game_is_over(totals: list[int], plus: list[int]) -> bool:
     """FOU-END: six rounds of +10 for a player, or a total of -80 or less."""
-    return max(plus) >= PLUS_ROUNDS_TO_END or min(totals) <= LOSING_TOTAL
+    return highest_of(plus) >= PLUS_ROUNDS_TO_END or lowest_of(totals) <= LOSING_TOTAL
 
 
 #: Every event type of the game: its category, and the fields it carries besides its position

@@ -108,7 +108,7 @@ class FastFou(FastPath[FouState]):
     def is_due_ruling(self, state: FouState, event: Event) -> bool:
         """A trick won, a Fool or a round's score as :meth:`Fou.due` gives it (or, at 7-8
         players, the second Fool first, which :meth:`Fou.verify` accepts), compared without
-        building it (the same rules as ``_trick_won``, ``fool_at`` and ``_round_scored``)."""
+        building it (the same rules as :meth:`Fou.due` and ``fool_at``)."""
         stage = state.stage
         kind = event.type
         player = event.player

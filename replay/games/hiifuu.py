@@ -32,6 +32,7 @@ from replay.games.base import (
     Game,
     RuleViolation,
     SeatTrickState,
+    all_recorded,
     bot_flags,
     check_deal,
     check_players,
@@ -518,7 +519,7 @@ class Hiifuu(Game[HiifuuState]):
             mask = state.setup.deck.mask(event.cards or ())
             state.discards[seat] = mask
             state.set_hand(seat, state.hand(seat) & ~mask)
-            if -1 not in state.discards:
+            if all_recorded(state.discards):
                 state.stage = PLAY
         elif kind == "round_scored":  # after the last seat's, a new round or the end
             seat = state.scored

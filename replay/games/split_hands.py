@@ -224,17 +224,17 @@ class SplitHandsState(GameState):
         self.set_high(seat, high)
         return not high and not self.low(seat)
 
-    def cards(self, seat: int) -> list[int]:
-        """The card indices of ``seat``'s hand, lowest first (one half at a time, no long int
-        built)."""
-        cards: list[int] = []
+    def weight(self, seat: int, weights: tuple[int, ...]) -> int:
+        """The sum of ``weights`` (one per card of the deck) over the cards of ``seat``'s hand,
+        read one half at a time (no long int built)."""
+        total = 0
         for first in (0, SPLIT):
             half: int = self.low(seat) if first == 0 else self.high(seat)
             while half:
                 low = half & -half
-                cards.append(first + low.bit_length() - 1)
+                total += weights[first + low.bit_length() - 1]
                 half ^= low
-        return cards
+        return total
 
     def an_empty_hand(self) -> bool:
         """Whether some seat's hand is empty."""
