@@ -598,8 +598,7 @@ class Fou(Game[FouState]):
         return state
 
     def deal_hand(self, state: FouState, seat: int, low: int, high: int) -> None:
-        """``seat`` is dealt the hand of halves ``low`` and ``high`` (see SPLIT); after the last
-        deal, the round's first trick starts."""
+        """``seat`` is dealt the halves ``low`` and ``high``; the last deal starts the play."""
         state.set_low(seat, low)
         state.set_high(seat, high)
         state.undealt_low &= ~low
@@ -691,8 +690,7 @@ def fool_due_position(state: FouState) -> int:
     pos = worst_position(
         state.table_cards, state.table_players, state.played, state.led, state.fooled()
     )
-    if pos < 0:
-        raise AssertionError("every player of the trick is already a Fool")
+    assert pos >= 0, "every player of the trick is already a Fool"
     return pos
 
 
