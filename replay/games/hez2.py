@@ -281,10 +281,7 @@ class Hez2(Game[Hez2State]):
             )
             if refined is None:
                 raise
-            rule, why = refined
-            raise RuleViolation(
-                rule, why, recoverable=exc.recoverable, expected=exc.expected
-            ) from None
+            raise exc.cited(*refined) from None
 
     def _imposed_by_final_card(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-OUT: a skip or a draw imposed after a final 1 or 2, which imposes nothing."""
@@ -343,7 +340,8 @@ class Hez2(Game[Hez2State]):
     def _play_after_round(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-RANKING: a decision or a card recorded after the round ended (the places, the
         payouts and the end are due)."""
-        if state.stage != END or self.event_types.get(event.type) not in _PLAY_CATEGORIES:
+        played = self.event_types.get(event.type) in (Category.DECISION, Category.CHANCE)
+        if state.stage != END or not played:
             return None
         first = state.places[0] if state.places else state.queue[0][1]
         return Rule.RANKING, (
@@ -687,9 +685,6 @@ def queued_round(type_: str) -> int | None:
 def queued_amount(type_: str, amount: int) -> int | None:
     """The amount of a queued ruling's event (a skip has none)."""
     return None if type_ == "skip" else amount
-
-
-_PLAY_CATEGORIES: Final = (Category.DECISION, Category.CHANCE)
 
 
 def _end_turn(state: Hez2State) -> None:
