@@ -375,7 +375,7 @@ LOG_ORDER_SITES = {
     ("rules.py", "_verify_ruling"): "a ruling missing: the message names the rule due",
     ("checks.py", "round_fault"): "an event numbered with another round",
     ("checks.py", "deal_fault"): "a deal to no seat, a second deal to a seat (Recording order)",
-    ("hearts.py", "_verify_play"): "a play numbered with another trick",
+    ("hearts.py", "verify_decision"): "a play numbered with another trick",
     ("hiifuu.py", "_verify_play"): "a play numbered with another trick",
     ("hiifuu.py", "verify_chance"): "a chance event of another type: names the rule due",
     ("hiifuu.py", "verify_tokens"): "tokens numbered with another round",
