@@ -165,16 +165,6 @@ class Hez2State(SeatHandsState):
     queue: tuple[Ruling, ...] = ()  # rulings due, first first
 
 
-def next_holder(state: SeatHandsState, seat: int) -> int:
-    """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
-    n = state.n
-    for step in range(1, n + 1):
-        other = (seat + step) % n
-        if state.hand(other):
-            return other
-    return seat
-
-
 def holders_after(hands: list[int], seat: int) -> list[int]:
     """Seats holding cards, clockwise starting after ``seat``."""
     n = len(hands)
@@ -688,8 +678,13 @@ def queued_amount(type_: str, amount: int) -> int | None:
 
 
 def _end_turn(state: Hez2State) -> None:
-    """Pass the turn to the next player holding cards."""
-    state.turn = next_holder(state, state.turn)
+    """Pass the turn to the next seat clockwise still holding cards."""
+    n = state.n
+    for step in range(1, n + 1):
+        seat = (state.turn + step) % n
+        if state.hand(seat):
+            state.turn = seat
+            break
     state.turns += 1
     state.stage = TURN
 
