@@ -31,6 +31,7 @@ from replay.games.base import (
     check_deal,
     check_players,
     check_round,
+    dealt_cards,
     event_table,
     first_undealt,
     new_state,
@@ -374,17 +375,7 @@ class Hez2(Game[Hez2State]):
     def _verify_deal(self, state: Hez2State, event: Event) -> None:
         check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round
         cards = event.cards or ()
-        mask = 0
-        for code in cards:
-            card = DECK.find(code)
-            if card < 0:
-                raise RuleViolation(
-                    LogRule.CARD, f"deal to seat {event.player} names unknown card {code!r}"
-                )
-            bit = 1 << card
-            if mask & bit or not state.stock & bit:
-                raise RuleViolation(LogRule.CARD, f"card {code} dealt twice")
-            mask |= bit
+        dealt_cards(DECK, cards, DECK.full & ~state.stock)  # a card dealt twice is LOG-CARD first
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
                 Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
