@@ -35,6 +35,7 @@ from replay.games.base import (
     event_table,
     first_undealt,
     new_state,
+    played_card,
     replace_at,
     round_fault,
     same,
@@ -347,8 +348,14 @@ class Hez2(Game[Hez2State]):
         if event.type != expected:
             due = self.due(state)
             raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
-        if event.type == "deal":
-            self._verify_deal(state, event)
+        if event.type == "deal":  # to a seat not dealt yet, of cards of the stock (LOG-CARD)
+            check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round below
+            cards = event.cards or ()
+            dealt_cards(DECK, cards, DECK.full & ~state.stock)
+            if len(cards) != HAND_SIZE:
+                raise RuleViolation(
+                    Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
+                )
         else:
             fault = self.stock_fault(state, event)
             if fault is not None:
@@ -371,15 +378,6 @@ class Hez2(Game[Hez2State]):
                 LogRule.CARD, f"{event.type} names {event.card} which is not in the stock"
             )
         return None
-
-    def _verify_deal(self, state: Hez2State, event: Event) -> None:
-        check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round
-        cards = event.cards or ()
-        dealt_cards(DECK, cards, DECK.full & ~state.stock)  # a card dealt twice is LOG-CARD first
-        if len(cards) != HAND_SIZE:
-            raise RuleViolation(
-                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
-            )
 
     def verify_decision(self, state: Hez2State, event: Event) -> None:
         seat = event.player
@@ -440,14 +438,11 @@ class Hez2(Game[Hez2State]):
         return None
 
     def _play_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
-        code = event.card
-        card = DECK.find(code) if code is not None else -1
-        if card < 0:
-            return RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
+        try:
+            card = played_card(event, DECK, state.hand(seat))  # LOG-CARD first
+        except RuleViolation as fault:
+            return fault
         code = DECK.order[card]
-        hand = state.hand(seat)
-        if not hand >> card & 1:
-            return RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
         if playable_mask(state, seat) >> card & 1:
             return round_fault(event, ROUND)  # the game's rule before the numbering
         draw = state.pending_draw
