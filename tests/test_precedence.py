@@ -376,7 +376,6 @@ LOG_ORDER_SITES = {
     ("checks.py", "round_fault"): "an event numbered with another round",
     ("checks.py", "check_trick"): "a play numbered with another trick",
     ("checks.py", "deal_fault"): "a deal to no seat, a second deal to a seat (Recording order)",
-    ("hearts.py", "verify_decision"): "a play numbered with another trick",
     ("hiifuu.py", "verify_chance"): "a chance event of another type: names the rule due",
     ("hiifuu.py", "verify_tokens"): "tokens numbered with another round",
     ("hez2.py", "verify_chance"): "a chance event of another type: names the rule due",

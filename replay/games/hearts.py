@@ -31,11 +31,14 @@ from replay.games.base import (
     check_deal,
     check_players,
     check_round,
+    check_trick,
+    dealt_cards,
     event_table,
     first_undealt,
-    known_cards,
+    given_cards,
     led_suit_best,
     new_state,
+    played_card,
     replace_at,
     same,
     seat_hand_fault,
@@ -44,11 +47,11 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.model import decks
-from replay.model.cards import Deck, bits, lowest, popcount, repeated
+from replay.model.cards import Deck, bits, lowest, popcount
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
 from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
-from replay.model.violation import LogRule, RuleId
+from replay.model.violation import RuleId
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
@@ -315,14 +318,11 @@ class Hearts(Game[HeartsState]):
     def verify_chance(self, state: HeartsState, event: Event) -> None:
         check_deal(event, state.dealt_seats, 4, state.hand_no)
         cards = event.cards or ()
-        mask = known_cards(DECK, cards)
+        dealt_cards(DECK, cards, state.dealt)  # a card dealt twice is LOG-CARD first
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
                 Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
             )
-        if popcount(mask) != len(cards) or mask & state.dealt:
-            twice = DECK.codes(mask & state.dealt) or repeated(cards)
-            raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
 
     def verify_decision(self, state: HeartsState, event: Event) -> None:
         seat = event.player
@@ -330,32 +330,18 @@ class Hearts(Game[HeartsState]):
         if state.stage == PASS:
             self.verify_pass(state, seat, event)
             return
-        code = event.card  # a play (a pass outside the passing is verify's)
-        card = DECK.find(code) if code is not None else -1
-        if card < 0:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
-        if not state.hand(seat) >> card & 1:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
+        # a play (verify judges a pass outside the passing)
+        card = played_card(event, DECK, state.hand(seat))
         if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
             rule, why = self._why_illegal(state, seat, card)
             raise RuleViolation(rule, why, recoverable=True)
-        check_round(event, state.hand_no)
-        if event.trick != state.trick_no:
-            raise RuleViolation(
-                LogRule.ORDER, f"play in trick {event.trick} during trick {state.trick_no}",
-                recoverable=True,
-            )  # fmt: skip
+        check_trick(event, state.hand_no, state.trick_no)
 
     def verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
         if event.type != "pass":
             raise RuleViolation(Rule.PASS, f"seat {seat} made a {event.type} before passing")
         cards = event.cards or ()
-        mask = known_cards(DECK, cards)
-        if popcount(mask) != len(cards) or mask & ~state.hand(seat):
-            missing = DECK.codes(mask & ~state.hand(seat)) or repeated(cards)
-            raise RuleViolation(
-                LogRule.CARD, f"seat {seat} passed {' '.join(missing)} which it does not hold"
-            )
+        given_cards(DECK, cards, state.hand(seat), seat, "passed")
         if len(cards) != PASS_SIZE:
             raise RuleViolation(
                 Rule.PASS, f"seat {seat} passed {len(cards)} cards, not {PASS_SIZE}"

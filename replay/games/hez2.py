@@ -31,9 +31,11 @@ from replay.games.base import (
     check_deal,
     check_players,
     check_round,
+    dealt_cards,
     event_table,
     first_undealt,
     new_state,
+    played_card,
     replace_at,
     round_fault,
     same,
@@ -165,16 +167,6 @@ class Hez2State(SeatHandsState):
     queue: tuple[Ruling, ...] = ()  # rulings due, first first
 
 
-def next_holder(state: SeatHandsState, seat: int) -> int:
-    """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
-    n = state.n
-    for step in range(1, n + 1):
-        other = (seat + step) % n
-        if state.hand(other):
-            return other
-    return seat
-
-
 def holders_after(hands: list[int], seat: int) -> list[int]:
     """Seats holding cards, clockwise starting after ``seat``."""
     n = len(hands)
@@ -281,10 +273,7 @@ class Hez2(Game[Hez2State]):
             )
             if refined is None:
                 raise
-            rule, why = refined
-            raise RuleViolation(
-                rule, why, recoverable=exc.recoverable, expected=exc.expected
-            ) from None
+            raise exc.cited(*refined) from None
 
     def _imposed_by_final_card(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-OUT: a skip or a draw imposed after a final 1 or 2, which imposes nothing."""
@@ -343,7 +332,8 @@ class Hez2(Game[Hez2State]):
     def _play_after_round(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-RANKING: a decision or a card recorded after the round ended (the places, the
         payouts and the end are due)."""
-        if state.stage != END or self.event_types.get(event.type) not in _PLAY_CATEGORIES:
+        played = self.event_types.get(event.type) in (Category.DECISION, Category.CHANCE)
+        if state.stage != END or not played:
             return None
         first = state.places[0] if state.places else state.queue[0][1]
         return Rule.RANKING, (
@@ -358,8 +348,14 @@ class Hez2(Game[Hez2State]):
         if event.type != expected:
             due = self.due(state)
             raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
-        if event.type == "deal":
-            self._verify_deal(state, event)
+        if event.type == "deal":  # to a seat not dealt yet, of cards of the stock (LOG-CARD)
+            check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round below
+            cards = event.cards or ()
+            dealt_cards(DECK, cards, DECK.full & ~state.stock)
+            if len(cards) != HAND_SIZE:
+                raise RuleViolation(
+                    Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
+                )
         else:
             fault = self.stock_fault(state, event)
             if fault is not None:
@@ -382,25 +378,6 @@ class Hez2(Game[Hez2State]):
                 LogRule.CARD, f"{event.type} names {event.card} which is not in the stock"
             )
         return None
-
-    def _verify_deal(self, state: Hez2State, event: Event) -> None:
-        check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round
-        cards = event.cards or ()
-        mask = 0
-        for code in cards:
-            card = DECK.find(code)
-            if card < 0:
-                raise RuleViolation(
-                    LogRule.CARD, f"deal to seat {event.player} names unknown card {code!r}"
-                )
-            bit = 1 << card
-            if mask & bit or not state.stock & bit:
-                raise RuleViolation(LogRule.CARD, f"card {code} dealt twice")
-            mask |= bit
-        if len(cards) != HAND_SIZE:
-            raise RuleViolation(
-                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
-            )
 
     def verify_decision(self, state: Hez2State, event: Event) -> None:
         seat = event.player
@@ -461,14 +438,11 @@ class Hez2(Game[Hez2State]):
         return None
 
     def _play_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
-        code = event.card
-        card = DECK.find(code) if code is not None else -1
-        if card < 0:
-            return RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
+        try:
+            card = played_card(event, DECK, state.hand(seat))  # LOG-CARD first
+        except RuleViolation as fault:
+            return fault
         code = DECK.order[card]
-        hand = state.hand(seat)
-        if not hand >> card & 1:
-            return RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
         if playable_mask(state, seat) >> card & 1:
             return round_fault(event, ROUND)  # the game's rule before the numbering
         draw = state.pending_draw
@@ -689,12 +663,14 @@ def queued_amount(type_: str, amount: int) -> int | None:
     return None if type_ == "skip" else amount
 
 
-_PLAY_CATEGORIES: Final = (Category.DECISION, Category.CHANCE)
-
-
 def _end_turn(state: Hez2State) -> None:
-    """Pass the turn to the next player holding cards."""
-    state.turn = next_holder(state, state.turn)
+    """Pass the turn to the next seat clockwise still holding cards."""
+    n = state.n
+    for step in range(1, n + 1):
+        seat = (state.turn + step) % n
+        if state.hand(seat):
+            state.turn = seat
+            break
     state.turns += 1
     state.stage = TURN
 
