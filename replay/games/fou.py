@@ -242,8 +242,8 @@ class FouState(SplitHandsState):
     """A Fou! game between events, each field at its first value in a new game.
 
     The hands are :class:`SplitHandsState`'s (``hand(seat)``), the trick on the table is packed
-    (:mod:`replay.model.packed`); the lists (``totals``, ``plus``) are changed in place by the
-    reducer and copied by :meth:`clone`. The other fields are immutable.
+    (:mod:`replay.model.packed`); the lists (``fools``, ``totals``, ``plus``) are changed in place
+    by the reducer and copied by :meth:`clone`. The other fields are immutable.
     """
 
     names: tuple[str, ...] = ()
@@ -273,7 +273,7 @@ class FouState(SplitHandsState):
     table_cards: i64 = 0
     table_players: i64 = 0
     led: int = -1  # the led colour, -1 until a card other than a 1 is played
-    fools: tuple[int, ...] = ()  # the Fools named for the last complete trick, in naming order
+    fools: list[int] = field(default_factory=list)  # the last trick's Fools, in naming order
     scored: int = 0  # round_scored events recorded this round
     totals: list[int] = field(default_factory=list)
     plus: list[int] = field(default_factory=list)  # rounds scored +10, per seat
@@ -398,7 +398,7 @@ class Fou(Game[FouState]):
         penalty = state.weight(seat, PENALTY)  # the points of the cards left, a 1 counting 5
         if penalty:
             return -penalty
-        return 0 if seat in state.fools else EMPTY_HAND_SCORE  # a Fool of the last trick: 0
+        return 0 if state.fooled() >> seat & 1 else EMPTY_HAND_SCORE  # a Fool of the last trick: 0
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: FouState, event: Event) -> None:
@@ -572,7 +572,7 @@ class Fou(Game[FouState]):
                 seat = trick_winner_seat(state)  # keep it sound
             state.leader = seat
             state.out = 0  # the trick is over: nobody sits out until the next one starts
-            state.fools = ()
+            state.fools = []
             state.stage = FOOL
         elif kind == "fool":
             self._reduce_fool(state, seat)
@@ -624,10 +624,10 @@ class Fou(Game[FouState]):
         next trick starts, or the round ends if a hand is empty (FOU-ROUND-END)."""
         if (
             fool is None or not holds(state.table_players, state.played, SEAT_BITS, fool)
-            or fool in state.fools or fool == state.leader
+            or state.fooled() >> fool & 1 or fool == state.leader
         ):  # fmt: skip
             fool = nth(state.table_players, fool_due_position(state), SEAT_BITS)  # keep it sound
-        state.fools += (fool,)
+        state.fools.append(fool)
         if len(state.fools) < fools_per_trick(state.n):
             return
         if state.emptied:
@@ -657,7 +657,7 @@ class Fou(Game[FouState]):
         state.clear_hands()
         state.undealt_low, state.undealt_high = state.deck & LOW_HALF, state.deck >> SPLIT
         state.deals = state.dealt_seats = state.trick = state.scored = 0
-        state.fools = ()
+        state.fools = []
 
     # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: FouState, seat: int) -> list[Event]:

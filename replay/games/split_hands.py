@@ -65,6 +65,17 @@ def known_halves(deck: Deck, codes: Sequence[str]) -> tuple[int, int, bool]:
     return low, high, repeats
 
 
+def _half_weight(half: int, first: int, weights: tuple[int, ...]) -> int:
+    """The sum of ``weights`` over the cards of one half of a hand (``first``: the card of its
+    bit 0)."""
+    total = 0
+    while half:
+        low = half & -half
+        total += weights[first + low.bit_length() - 1]
+        half ^= low
+    return total
+
+
 @dataclass(slots=True, init=False)
 class SplitHandsState(GameState):
     """A state with up to eight seats whose hands are split in two native halves."""
@@ -227,14 +238,8 @@ class SplitHandsState(GameState):
     def weight(self, seat: int, weights: tuple[int, ...]) -> int:
         """The sum of ``weights`` (one per card of the deck) over the cards of ``seat``'s hand,
         read one half at a time (no long int built)."""
-        total = 0
-        for first in (0, SPLIT):
-            half: int = self.low(seat) if first == 0 else self.high(seat)
-            while half:
-                low = half & -half
-                total += weights[first + low.bit_length() - 1]
-                half ^= low
-        return total
+        low = _half_weight(self.low(seat), 0, weights)
+        return low + _half_weight(self.high(seat), SPLIT, weights)
 
     def an_empty_hand(self) -> bool:
         """Whether some seat's hand is empty."""
