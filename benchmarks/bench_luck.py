@@ -370,22 +370,27 @@ def speed(hands: int, store_hands: int) -> None:
 CHUNK = 10_000
 
 
-def store_part(store: Path, hands: int, append: int) -> None:
-    """``replay reindex STORE --luck`` timed end to end (see the module)."""
+def store_part(
+    store: Path, hands: int, append: int, memory: str | None, jobs: Sequence[int] = (1, 2)
+) -> None:
+    """``replay reindex STORE --luck`` timed end to end (see the module; ``memory``: its
+    ``--memory-limit``; ``jobs``: the ``--jobs`` of the runs from no stored luck)."""
+    limit = ("--memory-limit", memory) if memory else ()
     built = build_store(store, hands)
     print(f"store {store}: {built:,} Hearts hands in {store_games(store):,} games")
     luck = store / "_analytics" / "luck.parquet"
-    for jobs in (1, 2):
+    for j in jobs:
         luck.unlink(missing_ok=True)
-        timed(f"reindex --luck --jobs {jobs}, no stored luck", "reindex", store, "--luck",
-              "--jobs", str(jobs))  # fmt: skip
-    timed("reindex --luck --jobs 2, unchanged store", "reindex", store, "--luck", "--jobs", "2")
-    timed("reindex alone (the derived tables)", "reindex", store)
+        timed(f"reindex --luck --jobs {j}, no stored luck", "reindex", store, *limit, "--luck",
+              "--jobs", str(j))  # fmt: skip
+    timed("reindex --luck --jobs 2, unchanged store", "reindex", store, *limit, "--luck", "--jobs",
+          "2")  # fmt: skip
+    timed("reindex alone (the derived tables)", "reindex", store, *limit)
     seed = 1_000 + store_games(store)  # new game ids at every run
     timed(f"simulate {append} new games", "simulate", "hearts", "--out", store, "--games",
           str(append), "--bots", "heuristic", "--seed", str(seed))  # fmt: skip
-    timed(f"reindex --luck --jobs 2, {append} new games", "reindex", store, "--luck", "--jobs",
-          "2")  # fmt: skip
+    timed(f"reindex --luck --jobs 2, {append} new games", "reindex", store, *limit, "--luck",
+          "--jobs", "2")  # fmt: skip
 
 
 def build_store(store: Path, hands: int) -> int:
@@ -458,6 +463,9 @@ def main() -> None:
     parser.add_argument("--store-hands", type=int, default=20_000, help="of the speed part")
     parser.add_argument("--store", type=Path, help="the store part's store (kept; built if short)")
     parser.add_argument("--append", type=int, default=20, help="new games of the store part")
+    parser.add_argument("--memory-limit", help="of the store part's reindex (its default: 1GB)")
+    parser.add_argument("--store-jobs", type=int, nargs="+", default=[1, 2],
+                        help="the --jobs of the store part's runs from no stored luck")  # fmt: skip
     args = parser.parse_args()
     print(f"replay engine: {engine_build()}")
     parts = args.part or known[:-1]  # the store part only when asked (it takes an hour)
@@ -476,7 +484,7 @@ def main() -> None:
     if "store" in parts:
         if args.store is None:
             parser.error("--part store needs --store PATH (a store kept between runs)")
-        store_part(args.store, args.hands, args.append)
+        store_part(args.store, args.hands, args.append, args.memory_limit, args.store_jobs)
 
 
 if __name__ == "__main__":
