@@ -293,7 +293,8 @@ def review_html(reviews: Sequence[GameReview]) -> str:
 # --------------------------------------------------------------------- one decision, for a replay
 def ranked_alternatives(decision: DecisionReview, lower_is_better: bool) -> list[dict[str, str]]:
     """A decision's alternatives, best first, as a replay shows them: ``mark`` (``played``,
-    ``policy``, both or none), ``move``, ``expected`` (mean [95% interval])."""
+    ``policy``, both or none), ``move``, ``expected`` (mean [95% interval]) and, where the
+    seat is paid, ``payout`` (the expected payout, mean [95% interval])."""
     ranked = sorted(
         decision.alternatives, key=lambda a: a.value.mean if lower_is_better else -a.value.mean
     )
@@ -302,6 +303,7 @@ def ranked_alternatives(decision: DecisionReview, lower_is_better: bool) -> list
             "mark": " · ".join(m for m, on in (("played", a.chosen), ("policy", a.policy)) if on),
             "move": a.move,
             "expected": _interval(a.value.mean, a.value.low, a.value.high),
+            **({} if a.payout is None else {"payout": _estimate_words(a.payout)}),
         }
         for a in ranked
     ]
@@ -322,7 +324,10 @@ def loss_words(decision: DecisionReview) -> str:
     visible = ""
     if decision.visible_loss is not None:
         visible = f"; with all cards visible {decision.visible_loss}"
-    return f"loss {_interval(loss.mean, loss.low, loss.high)}: {verdict}{valued}{visible}"
+    paid = ""
+    if decision.payout_loss is not None:
+        paid = f"; payout loss {_estimate_words(decision.payout_loss)}"
+    return f"loss {_interval(loss.mean, loss.low, loss.high)}: {verdict}{valued}{visible}{paid}"
 
 
 def review_caption(review: GameReview) -> str:
@@ -335,6 +340,7 @@ def review_caption(review: GameReview) -> str:
         f"95% intervals; policy {settings.policy}, {settings.samples} samples of the hidden "
         f"cards per decision, seed {settings.seed}; {len(review.decisions)} decisions reviewed, "
         f"{labelled} labelled."
+        + (" Payouts in the stakes' minor units, higher is better." if paid(review) else "")
     )
 
 
