@@ -33,7 +33,7 @@ from replay.review.stats import Estimate, mean_interval, wilson
 LABELS = ("inaccuracy", "mistake", "blunder")
 #: The version of the review's method: raise it when the same settings would give other numbers
 #: (the reviews stored by ``replay reindex --reviews`` are then made again).
-REVIEW_VERSION = 3
+REVIEW_VERSION = 4
 #: The estimate of no values (a figure not measured).
 NONE = Estimate(0.0, 0.0, 0.0, 0)
 #: How far a review thinks longer on a close decision (one whose label is not settled, see

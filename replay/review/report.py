@@ -18,7 +18,7 @@ DECISION_COLUMNS = (
     "loss_high", "label", "visible_loss",
 )  # fmt: skip
 #: The columns of the move's cost beyond the policy's move (``csv``: after DECISION_COLUMNS).
-POLICY_COLUMNS = ("beyond_policy", "beyond_policy_low", "beyond_policy_high")
+POLICY_COLUMNS = ("agrees", "beyond_policy", "beyond_policy_low", "beyond_policy_high")
 #: The payout columns a decision row adds (``csv``: after DECISION_COLUMNS; empty where the
 #: seat is not paid).
 PAYOUT_COLUMNS = ("payout_loss", "payout_loss_low", "payout_loss_high")
@@ -52,6 +52,7 @@ def decision_row(decision: DecisionReview) -> dict[str, Any]:
         "payout_loss": paid["mean"],
         "payout_loss_low": paid["low"],
         "payout_loss_high": paid["high"],
+        "agrees": decision.agrees_with_policy,
         "beyond_policy": round(decision.beyond_policy.mean, 3),
         "beyond_policy_low": round(decision.beyond_policy.low, 3),
         "beyond_policy_high": round(decision.beyond_policy.high, 3),
@@ -327,7 +328,11 @@ def loss_words(decision: DecisionReview) -> str:
     paid = ""
     if decision.payout_loss is not None:
         paid = f"; payout loss {_estimate_words(decision.payout_loss)}"
-    return f"loss {_interval(loss.mean, loss.low, loss.high)}: {verdict}{valued}{visible}{paid}"
+    policy = "; the policy's move"
+    if not decision.agrees_with_policy:
+        policy = f"; beyond the policy's move {_estimate_words(decision.beyond_policy)}"
+    interval = _interval(loss.mean, loss.low, loss.high)
+    return f"loss {interval}: {verdict}{valued}{visible}{paid}{policy}"
 
 
 def review_caption(review: GameReview) -> str:
