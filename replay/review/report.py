@@ -332,7 +332,7 @@ def loss_words(decision: DecisionReview) -> str:
     if not decision.agrees_with_policy:
         policy = f"; beyond the policy's move {_estimate_words(decision.beyond_policy)}"
     interval = _interval(loss.mean, loss.low, loss.high)
-    return f"loss {interval}: {verdict}{valued}{visible}{paid}{policy}"
+    return f"loss {interval}: {verdict}{valued}{policy}{visible}{paid}"
 
 
 def review_caption(review: GameReview) -> str:
