@@ -191,4 +191,4 @@ class FouSolver(GameSolver):
         return int(state.round)
 
 
-SOLVER = FouSolver(1, exact_cards=2, visible_cards=2)
+SOLVER = FouSolver(1, exact_cards=2, visible_cards=3)
