@@ -1,6 +1,6 @@
 """Luck (``replay reindex --luck``, docs/review.md "Luck"): the figures too heavy for the suite.
 
-Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part P ...]``
+Run: ``PYTHONPATH=build/native nice .venv/bin/python benchmarks/bench_luck.py [--part P ...]``
 (the compiled build: ``REPLAY_PGO=0 make native``; the pure build without PYTHONPATH). Parts:
 
 - ``variance``: per kind, a table where seat 0 is careless (the heuristic bot playing a
@@ -25,7 +25,16 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part
   runs (``update_luck``) over a store of about ``--store-hands`` Hearts hands (20,000): with
   ``--jobs`` 1, again on the unchanged store (incremental: nothing to value), and with
   ``--jobs`` 2 (the workers' CPU counted); the CPU time for a 1M-hand store follows (linear:
-  each game's luck is its own).
+  each game's luck is its own);
+- ``store``: ``replay reindex STORE --luck`` end to end, each run a fresh process timed by
+  ``/usr/bin/time -v`` (wall, user + system CPU of the process and its workers, the peak RSS of
+  the largest of them), over a store of at least ``--hands`` Hearts hands kept at ``--store``
+  (built when it holds fewer: ``replay simulate hearts --bots heuristic``, chunks of 10,000
+  games, seeds 1, 2, ...): from no stored luck with ``--jobs`` 1 and 2; again on the unchanged
+  store; ``replay reindex STORE`` alone (the derived tables every reindex rebuilds first); then
+  ``--append`` new games simulated into the store (so a later run sees them as old) and
+  ``reindex --luck --jobs 2`` again: only those are valued. The load average is printed beside
+  each run (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -33,15 +42,21 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import os
 import random
+import re
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from replay import engine_build
 from replay.analytics.luck import LuckSettings, luck_path, update_luck
@@ -351,6 +366,88 @@ def speed(hands: int, store_hands: int) -> None:
                   f"{cpu:.1f} CPU s; 1M hands: {cpu / units * 1e6 / 60:.1f} CPU min")  # fmt: skip
 
 
+#: Games a ``replay simulate`` of the store part writes at once (each chunk its own seed).
+CHUNK = 10_000
+
+
+def store_part(
+    store: Path, hands: int, append: int, memory: str | None, jobs: Sequence[int] = (1, 2)
+) -> None:
+    """``replay reindex STORE --luck`` timed end to end (see the module; ``memory``: its
+    ``--memory-limit``; ``jobs``: the ``--jobs`` of the runs from no stored luck)."""
+    limit = ("--memory-limit", memory) if memory else ()
+    built = build_store(store, hands)
+    print(f"store {store}: {built:,} Hearts hands in {store_games(store):,} games")
+    luck = store / "_analytics" / "luck.parquet"
+    for j in jobs:
+        luck.unlink(missing_ok=True)
+        timed(f"reindex --luck --jobs {j}, no stored luck", "reindex", store, *limit, "--luck",
+              "--jobs", str(j))  # fmt: skip
+    timed("reindex --luck --jobs 2, unchanged store", "reindex", store, *limit, "--luck", "--jobs",
+          "2")  # fmt: skip
+    timed("reindex alone (the derived tables)", "reindex", store, *limit)
+    seed = 1_000 + store_games(store)  # new game ids at every run
+    timed(f"simulate {append} new games", "simulate", "hearts", "--out", store, "--games",
+          str(append), "--bots", "heuristic", "--seed", str(seed))  # fmt: skip
+    timed(f"reindex --luck --jobs 2, {append} new games", "reindex", store, *limit, "--luck",
+          "--jobs", "2")  # fmt: skip
+
+
+def build_store(store: Path, hands: int) -> int:
+    """Simulate Hearts games into ``store`` (seeds 1, 2, ... a chunk each) until it holds
+    ``hands`` hands; the hands it holds."""
+    done = store_hands(store)
+    seed = store_games(store) // CHUNK + 1
+    while done < hands:
+        timed(f"simulate {CHUNK} games (seed {seed})", "simulate", "hearts", "--out", store,
+              "--games", str(CHUNK), "--bots", "heuristic", "--seed", str(seed))  # fmt: skip
+        done, seed = store_hands(store), seed + 1
+    return done
+
+
+def store_games(store: Path) -> int:
+    if not (store / "_delta_log").is_dir():
+        return 0
+    return int(EventStore.open(store).list_games_table().num_rows)
+
+
+def store_hands(store: Path) -> int:
+    """The Hearts hands of a store: its ``round_scored`` rulings, one a seat."""
+    if not (store / "_delta_log").is_dir():
+        return 0
+    kinds = EventStore.open(store).scan("hearts", ["type"])
+    scored = pa.scalar("round_scored")
+    return sum(len(b.filter(pc.equal(b.column(0), scored))) for b in kinds) // 4
+
+
+_TIME_FIELDS = {
+    "user": r"User time \(seconds\): ([\d.]+)",
+    "system": r"System time \(seconds\): ([\d.]+)",
+    "wall": r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)",
+    "rss": r"Maximum resident set size \(kbytes\): (\d+)",
+}
+
+
+def timed(label: str, *args: object) -> None:
+    """``replay ARGS`` under ``/usr/bin/time -v``: its last line of output, wall, CPU, peak
+    RSS, and the load average before and after."""
+    replay = Path(sys.executable).with_name("replay")
+    before = os.getloadavg()[0]
+    run = subprocess.run(["/usr/bin/time", "-v", replay, *map(str, args)], capture_output=True,
+                         text=True, check=False)  # fmt: skip
+    after = os.getloadavg()[0]
+    got = {k: m.group(1) for k, p in _TIME_FIELDS.items() if (m := re.search(p, run.stderr))}
+    if run.returncode or len(got) < len(_TIME_FIELDS):
+        print(f"{label}: failed ({run.returncode})\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
+        return
+    user, system, rss = float(got["user"]), float(got["system"]), int(got["rss"]) / 1024
+    wall = sum(float(x) * 60**i for i, x in enumerate(reversed(got["wall"].split(":"))))
+    said = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+    print(f"{label}: {wall:.1f} s wall, {user + system:.1f} s CPU ({user:.1f} user, "
+          f"{system:.1f} system), peak RSS {rss:.0f} MB, load {before:.1f} -> {after:.1f}\n"
+          f"    {said}")  # fmt: skip
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -358,15 +455,20 @@ def _children_cpu() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    known = ["variance", "ceiling", "decisions", "tried", "bias", "speed"]
+    known = ["variance", "ceiling", "decisions", "tried", "bias", "speed", "store"]
     parser.add_argument("--part", action="append", choices=known)
     parser.add_argument("--scale", type=float, default=1.0, help="of the variance corpora")
-    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--hands", type=int, default=10_000, help="of the bias and store parts")
     parser.add_argument("--speed-hands", type=int, default=2_000)
     parser.add_argument("--store-hands", type=int, default=20_000, help="of the speed part")
+    parser.add_argument("--store", type=Path, help="the store part's store (kept; built if short)")
+    parser.add_argument("--append", type=int, default=20, help="new games of the store part")
+    parser.add_argument("--memory-limit", help="of the store part's reindex (its default: 1GB)")
+    parser.add_argument("--store-jobs", type=int, nargs="+", default=[1, 2],
+                        help="the --jobs of the store part's runs from no stored luck")  # fmt: skip
     args = parser.parse_args()
     print(f"replay engine: {engine_build()}")
-    parts = args.part or known
+    parts = args.part or known[:-1]  # the store part only when asked (it takes an hour)
     if "variance" in parts:
         variance(args.scale)
     if "ceiling" in parts:
@@ -379,6 +481,10 @@ def main() -> None:
         bias(args.hands)
     if "speed" in parts:
         speed(args.speed_hands, args.store_hands)
+    if "store" in parts:
+        if args.store is None:
+            parser.error("--part store needs --store PATH (a store kept between runs)")
+        store_part(args.store, args.hands, args.append, args.memory_limit, args.store_jobs)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The replay page's review pane: the game shown reviewed on demand by :mod:`replay.review`
 (docs/review.md), then for the step shown, if it is a decision of a reviewed seat, each legal
-alternative with its expected result and 95% interval, the move played marked, its loss and
-label; and jumps to the previous and next labelled decision
+alternative with its expected result and 95% interval (and its expected payout where the seat is
+paid: a table with stakes), the move played marked, its loss (and payout loss) and label; and
+jumps to the previous and next labelled decision
 (:meth:`replay.engine.cursor.Cursor.jump`).
 
 A review is cached by game, seat, samples and seed, a part of its decisions at a time, so that
@@ -213,6 +214,8 @@ def review_pane(path: str, game_id: str, step: int, seat: int | None, replay: Re
     table = {"": [r["mark"] for r in rows],
              "move": [in_notation(review.kind, r["move"]) for r in rows],
              "expected [95%]": [r["expected"] for r in rows]}  # fmt: skip
+    if any("payout" in r for r in rows):  # a seat paid at a table with stakes
+        table["expected payout [95%]"] = [r.get("payout", "-") for r in rows]
     values = visible_values(path, game_id, step, replay)
     if values is not None:  # a play the review solved: each card's value, every hand seen
         table["all cards visible"] = [

@@ -24,6 +24,7 @@ from replay.review.exact import exact_play, visible_loss
 from replay.solver import solve
 from tests.review_support import first_hand
 from tests.test_dashboard_app import Open, html_of, open_page, texts  # noqa: F401  (a fixture)
+from tests.test_review_payout import staked_game
 
 SEAT = 2
 SAMPLES = 4
@@ -84,10 +85,14 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
     assert label is not None and label.group(1) in ("inaccuracy", "mistake", "blunder")
     table = alternatives(at)
     assert len(table) > 1 and sum("played" in mark for mark in table[""]) == 1
+    assert "expected payout [95%]" not in table.columns  # no stakes at Hearts
     played = table["move"][next(i for i, m in enumerate(table[""]) if "played" in m)]
     recorded = hand_events()[mistakes[0]]
     assert recorded.player == SEAT and played == in_notation("hearts", move_text(recorded))
     assert decision.startswith(f"Seat {SEAT} (p{SEAT}) chose `{played}`; best `")
+    policy = "policy" in table[""][table["move"].tolist().index(played)]
+    assert ("; the policy's move" in decision) == policy  # else its cost beyond the policy's
+    assert ("; beyond the policy's move " in decision) != policy
     at.button(key="jump_next_mistake").click().run()
     assert at.query_params["step"] == str(mistakes[1])
     other = next(e.seq for e in hand_events() if e.type == "play" and e.player != SEAT)
@@ -140,3 +145,31 @@ def last_choice_solved() -> tuple[int, int]:
         state = rules.apply(state, event)
     assert found is not None
     return found
+
+
+def test_the_pane_gives_the_expected_payouts_at_a_table_with_stakes(
+    open_page: Open, tmp_path: Path
+) -> None:
+    """A staked Hez2 table (seat 0 staked): each alternative's expected payout beside its
+    expected place, and the decision's payout loss."""
+    events = staked_game()[:34]  # seat 0 chooses at steps 29 and 33
+    path = tmp_path / "staked.jsonl"
+    write_jsonl(path, events)
+    rules = get_rules("hez2")
+    state = rules.start(events[0])
+    step = None
+    for event in events[1:]:
+        if event.player == 0 and rules.legal_decisions(state, 0)[1:] and step is None:
+            step = event.seq
+        state = rules.apply(state, event)
+    assert step is not None
+    at = open_page(path, "replay", step=str(step), seat="0")
+    at.number_input(key="review_samples").set_value(2).run()
+    at.button(key="review_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Payouts in the stakes' minor units" in texts(at)
+    decision = next(str(m.value) for m in at.markdown if str(m.value).startswith("Seat 0"))
+    assert re.search(r"; payout loss -?\d+\.\d\d \[-?\d+\.\d\d, -?\d+\.\d\d\]$", decision)
+    table = alternatives(at)
+    payouts = table["expected payout [95%]"]
+    assert len(table) > 1 and all(re.match(r"\d+\.\d\d \[", p) for p in payouts)

@@ -12,8 +12,12 @@ import random
 from pathlib import Path
 
 import jsonschema
+import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
+from replay.analytics import Analytics, Filters
+from replay.analytics.reviews import stored_reviews, update_reviews
 from replay.cli import app
 from replay.engine.simulate import simulate_game
 from replay.games import get_rules
@@ -21,6 +25,7 @@ from replay.games.hidden import sampler_for
 from replay.model.events import Event
 from replay.review.engine import Judge, Settings, _positions
 from replay.review.rollout import Rollouts
+from replay.store import EventStore
 from replay.store.jsonl import event_to_line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,3 +120,35 @@ def test_a_table_without_stakes_gives_no_payout() -> None:
         assert all(a.payout is None for a in review.alternatives)
         reviewed += 1
     assert reviewed
+
+
+def test_the_stored_reviews_carry_the_payouts(tmp_path: Path) -> None:
+    """``replay reindex --reviews``: each decision's payout loss in ``reviews`` and
+    ``decisions``, each player's mean payout loss in ``review_summary`` and the statistic
+    ``review_players``; null for the seat without a stake."""
+    store = EventStore.open(tmp_path / "store", create=True)
+    store.ingest([staked_game()[:40]])
+    update_reviews(store, Settings(samples=3, max_alternatives=3))
+    analytics = Analytics.open(EventStore.open(store.path))
+    rows = analytics.sql("SELECT * FROM decisions ORDER BY seq").to_pylist()
+    stored = pq.read_table(stored_reviews(store)["reviews"]).to_pylist()
+    assert [r["payout_loss"] for r in rows] == [r["payout_loss"] for r in stored]
+    assert {r["seat"] for r in rows} == {0, 1, 2, 3}
+    for r in rows:
+        if r["seat"] == 3:  # the bot staked nothing
+            assert r["payout_loss"] is r["payout_loss_low"] is r["payout_loss_high"] is None
+        else:
+            assert r["payout_loss_low"] <= r["payout_loss"] <= r["payout_loss_high"]
+    seats = {r["player"]: r["seat"] for r in rows}
+    summary = analytics.sql("SELECT * FROM review_summary").to_pylist()
+    players = analytics.statistic("review_players", Filters()).table.to_pylist()
+    for table in (summary, players):
+        assert sorted(seats[r["player"]] for r in table) == [0, 1, 2, 3]
+        for r in table:
+            mine = [d["payout_loss"] for d in rows if d["player"] == r["player"]]
+            if seats[r["player"]] == 3:
+                assert r["paid_decisions"] == 0 and r["mean_payout_loss"] is None
+                continue
+            assert r["paid_decisions"] == len(mine)
+            assert r["mean_payout_loss"] == pytest.approx(sum(mine) / len(mine))
+            assert r["payout_loss_low"] <= r["mean_payout_loss"] <= r["payout_loss_high"]

@@ -67,34 +67,63 @@ def update_table(
 ) -> TableUpdate:
     """Store ``compute``'s rows of every game not yet stored with settings ``key`` (see the
     module); ``compute``'s rows carry every column of ``schema`` but ``settings`` and
-    ``events``."""
+    ``events``. The table is written as it is read and computed, a batch at a time: a store of
+    a million hands (4M rows) is never in memory whole."""
     listing = store.list_games_table().select(["game_id", "events"]).to_pylist()
     events = {r["game_id"]: int(r["events"]) for r in listing}
     update = TableUpdate()
-    old = _read(store, name, schema, update.problems)
-    stored = old.group_by(["game_id", "settings", "events"]).aggregate([]).to_pylist()
-    kept = {r["game_id"] for r in stored if r["settings"] == key
-            and events.get(r["game_id"]) == r["events"]}  # fmt: skip
+    old = _stored_file(store, name, schema, update.problems)
+    kept = _kept(old, key, events) if old is not None else set()
     todo = [g for g in events if g not in kept]
     update.kept, update.computed = len(kept), len(todo)
-    tables = [old.filter(pc.is_in(old.column("game_id"), pa.array(sorted(kept), pa.string())))]
-    rows: list[dict[str, Any]] = []
-    for game, (new, why) in zip(todo, _computed(store, todo, compute, jobs), strict=True):
-        rows += [{**r, "settings": key, "events": events[game]} for r in new]
-        if why:
-            update.problems.append(f"{store.path}: game {shown(game)}: {name} up to: {why}")
-        if len(rows) >= BATCH * 64:  # as Arrow columns, not Python objects
-            tables.append(pa.Table.from_pylist(rows, schema))
-            rows = []
-    tables.append(pa.Table.from_pylist(rows, schema))
-    table = pa.concat_tables(tables)
-    update.rows = table.num_rows
     target = table_path(store, name)
     target.parent.mkdir(exist_ok=True)
     partial = target.with_suffix(".parquet.partial")
-    pq.write_table(table, partial, compression="zstd")
+    try:
+        with pq.ParquetWriter(partial, schema, compression="zstd") as writer:
+            if old is not None and kept:
+                update.rows += _copy_kept(old, kept, writer)
+            rows: list[dict[str, Any]] = []
+            for game, (new, why) in zip(todo, _computed(store, todo, compute, jobs), strict=True):
+                rows += [{**r, "settings": key, "events": events[game]} for r in new]
+                if why:
+                    update.problems.append(f"{store.path}: game {shown(game)}: {name} up to: {why}")
+                if len(rows) >= BATCH * 64:  # as Arrow columns, not Python objects
+                    update.rows += _write_rows(writer, rows, schema)
+                    rows = []
+            update.rows += _write_rows(writer, rows, schema)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     os.replace(partial, target)
     return update
+
+
+def _write_rows(writer: pq.ParquetWriter, rows: list[dict[str, Any]], schema: pa.Schema) -> int:
+    if rows:
+        writer.write_table(pa.Table.from_pylist(rows, schema))
+    return len(rows)
+
+
+def _copy_kept(old: pq.ParquetFile, kept: set[str], writer: pq.ParquetWriter) -> int:
+    """Write the rows of the ``kept`` games of ``old``, a batch at a time; the rows written."""
+    wanted, written = pa.array(sorted(kept), pa.string()), 0
+    for batch in old.iter_batches(BATCH * 64):
+        mine = batch.filter(pc.is_in(batch.column("game_id"), wanted))
+        writer.write_batch(mine)
+        written += mine.num_rows
+    return written
+
+
+def _kept(old: pq.ParquetFile, key: str, events: dict[str, int]) -> set[str]:
+    """The games ``old`` holds with settings ``key`` and their events unchanged."""
+    kept: set[str] = set()
+    for batch in old.iter_batches(BATCH * 64, columns=["game_id", "settings", "events"]):
+        games = pa.Table.from_batches([batch]).group_by(["game_id", "settings", "events"])
+        for r in games.aggregate([]).to_pylist():
+            if r["settings"] == key and events.get(r["game_id"]) == r["events"]:
+                kept.add(r["game_id"])
+    return kept
 
 
 #: Games loaded at once: a store of a million hands is never in memory whole.
@@ -127,13 +156,15 @@ def _loaded(store: EventStore, game_ids: list[str]) -> list[list[Event]]:
     return [games[g] or store.load_game(g) for g in game_ids]
 
 
-def _read(store: EventStore, name: str, schema: pa.Schema, problems: list[str]) -> pa.Table:
-    """The stored table; an empty one when missing or unusable (every game is then computed
+def _stored_file(
+    store: EventStore, name: str, schema: pa.Schema, problems: list[str]
+) -> pq.ParquetFile | None:
+    """The stored table's file; None when missing or unusable (every game is then computed
     again, and ``problems`` says why)."""
     tables = stored_table(store, name, schema, problems)
     if tables:
         try:
-            return pq.read_table(tables[name])
+            return pq.ParquetFile(tables[name])
         except (OSError, pa.ArrowException) as exc:
             problems.append(f"{store.path}: stored {name} unreadable ({exc}): computed again")
-    return schema.empty_table()
+    return None

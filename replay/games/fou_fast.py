@@ -52,6 +52,7 @@ from replay.model.packed import CARD_BITS, SEAT_BITS, nth
 
 #: Each colour's cards in its half of a hand (green and red low, yellow and blue high: each
 #: colour lies in one half, so following it is one test of one half).
+assert len(DECK) == 88 and DECK.index("Y2") == SPLIT and COLOUR_MASK[1] >> SPLIT == 0
 HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     COLOUR_MASK[c] if c < 2 else COLOUR_MASK[c] >> SPLIT for c in range(4)
 )
@@ -107,7 +108,7 @@ class FastFou(FastPath[FouState]):
     def is_due_ruling(self, state: FouState, event: Event) -> bool:
         """A trick won, a Fool or a round's score as :meth:`Fou.due` gives it (or, at 7-8
         players, the second Fool first, which :meth:`Fou.verify` accepts), compared without
-        building it (the same rules as ``_trick_won``, ``fool_at`` and ``_round_scored``)."""
+        building it (the same rules as :meth:`Fou.due` and ``fool_at``)."""
         stage = state.stage
         kind = event.type
         player = event.player

@@ -259,7 +259,7 @@ def trick_winner_and_points(leader: i64, table: i64) -> tuple[i64, i64]:
 
 def advance_trick_won(state: HeartsState, event: Event) -> bool:
     """Apply ``event`` if it is the trick won that is due (:func:`trick_won_due`): the
-    reducer of a ``trick_won`` (``Hearts._reduce_trick_won``), its winner takes its points and
+    reducer of a ``trick_won`` (``Hearts.reduce``), its winner takes its points and
     leads the next trick, or the hand is scored after the last; False, the state untouched,
     otherwise."""
     winner = trick_won_due(state, event)
