@@ -50,6 +50,9 @@ from replay.review.engine import (
     DecisionReview,
     GameReview,
     Settings,
+    decision_steps,
+    departures,
+    plan_review,
     review_games,
     review_steps,
 )
@@ -167,19 +170,27 @@ def strength(hands: int) -> None:
 Hands = list[list[list[float]]]
 
 
-def seat_losses(review: GameReview, seats: Sequence[int]) -> list[list[float]]:
-    """The losses of ``seats``' decisions in a review, seat by seat in that order."""
-    return [[d.loss.mean for d in review.decisions if d.seat == seat] for seat in seats]
+def seat_losses(
+    review: GameReview, seats: Sequence[int], beyond: bool = False
+) -> list[list[float]]:
+    """The losses of ``seats``' decisions in a review, seat by seat in that order (with
+    ``beyond``, each move's cost beyond the policy's move instead)."""
+    return [
+        [(d.beyond_policy if beyond else d.loss).mean for d in review.decisions if d.seat == seat]
+        for seat in seats
+    ]
 
 
-def careless_hands(hands: int, settings: Settings, first: int = 0) -> Hands:
+def careless_hands(hands: int, settings: Settings, first: int = 0) -> tuple[Hands, Hands]:
     """Hands ``first`` to ``first + hands - 1``, one careless seat (``k % 4``), every seat
-    reviewed: the careless seat's losses first."""
-    out = []
+    reviewed, the careless seat first: the losses, and the costs beyond the policy's move."""
+    losses, beyond = [], []
     for k in range(first, first + hands):
         (review,) = review_games([first_hand(k, k % 4)], settings)
-        out.append(seat_losses(review, [(k + s) % 4 for s in range(4)]))
-    return out
+        seats = [(k + s) % 4 for s in range(4)]
+        losses.append(seat_losses(review, seats))
+        beyond.append(seat_losses(review, seats, beyond=True))
+    return losses, beyond
 
 
 def pvalues(hands: Hands) -> tuple[float, float]:
@@ -223,9 +234,11 @@ def validity(
 
 def careless_contrast(hands: int, settings: Settings, first: int = 0) -> tuple[float, float]:
     """The careless seat against the heuristic seats over ``hands`` hands (seeds ``first``
-    on): the mean losses, the clustered and permutation p-values (returned) and Welch's."""
+    on): the mean losses, the clustered and permutation p-values (returned) and Welch's; then
+    the same with the policy's loss at each decision taken out (the cost beyond the policy's
+    move, a control variate), and the seats' agreement with the policy."""
     start = time.process_time()
-    corpus = careless_hands(hands, settings, first)
+    corpus, beyond = careless_hands(hands, settings, first)
     careless = [v for hand in corpus for v in hand[0]]
     heuristic = [v for hand in corpus for seat in hand[1:] for v in seat]
     a, b = mean_interval(careless), mean_interval(heuristic)
@@ -237,6 +250,14 @@ def careless_contrast(hands: int, settings: Settings, first: int = 0) -> tuple[f
     print(f"  p = {clustered:.2g} clustered by hand, {permuted:.2g} by permutation of the seats "
           f"of each hand (Welch's, decisions as independent: {welch_p(careless, heuristic):.2g})"
           f"  {time.process_time() - start:.0f} s CPU", flush=True)  # fmt: skip
+    a = mean_interval([v for hand in beyond for v in hand[0]])
+    b = mean_interval([v for hand in beyond for seat in hand[1:] for v in seat])
+    clustered_beyond, permuted_beyond = pvalues(beyond)
+    print(
+          f"  beyond the policy's move: careless {a.mean:.3f} [{a.low:.3f}, {a.high:.3f}], "
+          f"heuristic {b.mean:.3f} [{b.low:.3f}, {b.high:.3f}] points/decision; "
+          f"p = {clustered_beyond:.2g} clustered, {permuted_beyond:.2g} by permutation"
+    )  # fmt: skip
     return clustered, permuted
 
 
@@ -251,6 +272,49 @@ def null_corpora(corpora: int, corpus_hands: int, settings: Settings) -> None:
                   f"corpora of {corpus_hands} hands ({apart / corpora:.1%}, 95% [{low:.1%}, "
                   f"{high:.1%}]), {settings.samples} samples")  # fmt: skip
     print(f"  ({time.process_time() - start:.0f} s CPU)")
+
+
+def beyond_hand(
+    k: int, careless: Sequence[int], seats: Sequence[int], settings: Settings
+) -> list[list[float]]:
+    """Hand ``k`` (``careless`` seats random 20% of the time, the others heuristic): each of
+    ``seats``' costs beyond the policy's move, decision by decision, only the departures from
+    the policy valued (the others are 0 by construction)."""
+    events = first_hand(k, careless)
+    steps = decision_steps(events, plan_review(events, seats, settings))
+    away = departures(events, steps, settings)
+    cost = {d.seq: d.beyond_policy.mean for d in review_steps(events, away, settings)}
+    return [[cost.get(events[i].seq, 0.0) for i in steps if events[i].player == s] for s in seats]
+
+
+def departures_part(hands: int, corpora: int, corpus_hands: int, samples: int) -> None:
+    """The cost beyond the policy's move, valued at the departures only: the careless seat
+    (``k % 4``) against the heuristic seat across it over ``hands`` hands; then ``corpora``
+    corpora of ``corpus_hands`` hands where every seat is careless (the same bot), seat ``k %
+    4`` against the one across: how often they are told apart."""
+    settings = Settings(samples=samples, think_longer=1)
+    start = time.process_time()
+    if hands:
+        corpus = [beyond_hand(k, [k % 4], [k % 4, (k + 2) % 4], settings) for k in range(hands)]
+        mine = mean_interval([v for hand in corpus for v in hand[0]])
+        print(f"departures: {hands} Hearts hands, one careless seat, {samples} samples: beyond "
+              f"the policy {mine.mean:.3f} [{mine.low:.3f}, {mine.high:.3f}] points/decision "
+              f"(n={mine.n}), the heuristic seat 0; p = {seat_permutation_p(corpus):.2g} by "
+              f"permutation ({time.process_time() - start:.0f} s CPU)", flush=True)  # fmt: skip
+    ps = []
+    for c in range(corpora):
+        seeds = range(20_000 * (c + 1), 20_000 * (c + 1) + corpus_hands)
+        every = range(4)
+        ps.append(seat_permutation_p(
+            [beyond_hand(k, every, [k % 4, (k + 2) % 4], settings) for k in seeds]
+        ))  # fmt: skip
+    for level in (0.01, 0.05) if corpora else ():
+        apart = sum(p < level for p in ps)
+        low, high = wilson(apart, corpora)
+        print(f"  two seats of the same careless bot told apart at p < {level}: "
+              f"{apart}/{corpora} corpora of {corpus_hands} hands ({apart / corpora:.1%}, "
+              f"95% [{low:.1%}, {high:.1%}]), {samples} samples "
+              f"({time.process_time() - start:.0f} s CPU)")  # fmt: skip
 
 
 def labels_again(hands: int, samples: int) -> None:
@@ -345,7 +409,9 @@ def impact() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parts_known = ["speed", "scaling", "strength", "validity", "labels", "hez2", "impact"]
+    parts_known = [
+        "speed", "scaling", "strength", "validity", "departures", "labels", "hez2", "impact",
+    ]  # fmt: skip
     parser.add_argument("--part", action="append", choices=parts_known)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--corpora", type=int, default=100)
@@ -357,6 +423,7 @@ def main() -> None:
     parser.add_argument("--corpus-hands", type=int, default=10)
     parser.add_argument("--null-samples", type=int, default=8)
     parser.add_argument("--label-hands", type=int, default=32)
+    parser.add_argument("--departure-samples", type=int, default=DEFAULT_SAMPLES)
     parser.add_argument("--hez2-samples", type=int, default=DEFAULT_SAMPLES)
     parser.add_argument("--label-samples", type=int, default=DEFAULT_SAMPLES)
     args = parser.parse_args()
@@ -375,6 +442,8 @@ def main() -> None:
         validity(
             args.hands, args.samples, args.corpora, args.corpus_hands, args.null_samples, contrasts
         )
+    if "departures" in parts:
+        departures_part(args.hands, args.corpora, args.corpus_hands, args.departure_samples)
     if "labels" in parts:
         labels_again(args.label_hands, args.label_samples)
     if "hez2" in parts:

@@ -33,14 +33,17 @@ def careless(share: float) -> Bot:
     return choose
 
 
-def first_hand(seed: int, careless_seat: int | None, share: float = 0.2) -> list[Event]:
+def first_hand(
+    seed: int, careless_seat: int | Sequence[int] | None, share: float = 0.2
+) -> list[Event]:
     """The log of a Hearts game's first hand (up to its last ``round_scored``), every seat
-    the heuristic bot but ``careless_seat``."""
+    the heuristic bot but ``careless_seat`` (one seat or several)."""
     rng = random.Random(seed)
     first = HEARTS.setup_event(f"hand-{seed}", 4, rng, {})
     bots = [HEARTS.bots()["heuristic"]] * 4
-    if careless_seat is not None:
-        bots[careless_seat] = careless(share)
+    seats = [careless_seat] if isinstance(careless_seat, int) else careless_seat or []
+    for seat in seats:
+        bots[seat] = careless(share)
     events = play_out(HEARTS, HEARTS.start(first), [first], rng, bots)
     scored = [i for i, e in enumerate(events) if e.type == "round_scored"]
     return events[: scored[3] + 1]

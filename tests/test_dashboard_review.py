@@ -90,6 +90,9 @@ def test_the_pane_reviews_the_game_and_jumps_to_its_mistakes(
     recorded = hand_events()[mistakes[0]]
     assert recorded.player == SEAT and played == in_notation("hearts", move_text(recorded))
     assert decision.startswith(f"Seat {SEAT} (p{SEAT}) chose `{played}`; best `")
+    policy = "policy" in table[""][table["move"].tolist().index(played)]
+    assert ("; the policy's move" in decision) == policy  # else its cost beyond the policy's
+    assert ("; beyond the policy's move " in decision) != policy
     at.button(key="jump_next_mistake").click().run()
     assert at.query_params["step"] == str(mistakes[1])
     other = next(e.seq for e in hand_events() if e.type == "play" and e.player != SEAT)

@@ -18,6 +18,7 @@ from replay.games.fou import (
     default_deck,
     fool_due_position,
     fool_position,
+    legal_mask,
     lowest_total_seat,
     trick_winner,
     trick_winner_seat,
@@ -393,13 +394,13 @@ def test_two_fools_at_seven_players_both_sit_out() -> None:
     assert [(e.player, e.card) for e in rulings if e.type == "fool"] == [(3, "Y3"), (2, "R3")]
     state: FouState = log.state
     assert state.need == 5 and RULES.view(state)["game"]["sitting_out"] == [2, 3]
-    play(log, 0, card_name(min(bits(RULES.legal_cards(log.state, 0)))))
-    play(log, 1, card_name(min(bits(RULES.legal_cards(log.state, 1)))))
+    play(log, 0, card_name(min(bits(legal_mask(log.state.hand(0), log.state.led)))))
+    play(log, 1, card_name(min(bits(legal_mask(log.state.hand(1), log.state.led)))))
     held = card_name(min(bits(log.state.hand(2))))
     assert violation(log, 2, held).rule == "FOU-TURN"
     assert RULES.due(log.state).seats == (4,)
     for seat in (4, 5, 6):
-        play(log, seat, card_name(min(bits(RULES.legal_cards(log.state, seat)))))
+        play(log, seat, card_name(min(bits(legal_mask(log.state.hand(seat), log.state.led)))))
     rulings = log.rulings()
     assert len(ruled(rulings, "fool")) == 2
     assert RULES.due(log.state).phase is Phase.DECISION
@@ -498,7 +499,7 @@ def six_plus_deck_and_hands() -> tuple[list[str], list[list[str]]]:
 
 
 def play_highest(log: GameLog, seat: int) -> None:
-    legal = RULES.legal_cards(log.state, seat)
+    legal = legal_mask(log.state.hand(seat), log.state.led)
     play(log, seat, card_name(max(bits(legal), key=VALUE.__getitem__)))
 
 

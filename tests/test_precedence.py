@@ -342,7 +342,7 @@ def test_a_fool_too_many_or_too_few_cites_fou_fool() -> None:
     assert rule_of("fou", after, fool) == "FOU-FOOL"
     state, _, log, i = find("fou", 5, lambda s, e: e.type == "round_scored")
     assert rule_of("fou", state, log[i - 1]) == "FOU-FOOL"
-    state, fool, log, i = find("fou", 8, lambda s, e: e.type == "fool" and s.fool_count == 1)
+    state, fool, log, i = find("fou", 8, lambda s, e: e.type == "fool" and len(s.fools) == 1)
     play = next(e for e in log[i:] if e.type == "play")
     assert rule_of("fou", state, play) == "FOU-FOOL"
 
@@ -374,15 +374,14 @@ LOG_ORDER_SITES = {
     ("rules.py", "verify"): "an unknown event type, or an event where the rules allow none",
     ("rules.py", "_verify_ruling"): "a ruling missing: the message names the rule due",
     ("checks.py", "round_fault"): "an event numbered with another round",
+    ("checks.py", "check_trick"): "a play numbered with another trick",
     ("checks.py", "deal_fault"): "a deal to no seat, a second deal to a seat (Recording order)",
-    ("hearts.py", "_verify_play"): "a play numbered with another trick",
-    ("hiifuu.py", "_verify_play"): "a play numbered with another trick",
     ("hiifuu.py", "verify_chance"): "a chance event of another type: names the rule due",
     ("hiifuu.py", "verify_tokens"): "tokens numbered with another round",
     ("hez2.py", "verify_chance"): "a chance event of another type: names the rule due",
     ("hez2.py", "stock_fault"): "a card drawn by a seat that is not drawing",
     ("fou.py", "_verify_deck"): "an event before the deck is recorded (names FOU-SETUP)",
-    ("fou.py", "_verify_dealer"): "an event before the first dealer (names FOU-LEAD)",
+    ("fou.py", "verify_chance"): "an event before the first dealer (names FOU-LEAD)",
     ("fou.py", "verify_deal"): "another event while a deal is due (names FOU-SETUP)",
     ("fou.py", "verify_decision"): "a play numbered with another round or trick",
 }

@@ -10,7 +10,7 @@ import pytest
 
 from replay.engine.simulate import simulate_game
 from replay.games import get_rules
-from replay.games.base import SeatHandsState
+from replay.games.base import SeatHandsState, new_state
 from replay.games.fast import apply_in_place
 from replay.games.fou import COLOUR_MASK, DECK, FouState, may_play
 from replay.games.fou_fast import _may_play_now
@@ -46,7 +46,7 @@ def test_hands_index_as_a_list_of_n(kind: str, n: int) -> None:
 
 
 def test_hands_before_and_after_a_round() -> None:
-    assert HiifuuState(game_id="g", kind="hiifuu", n=5).hands == []  # no round yet
+    assert new_state(HiifuuState, "g", "hiifuu", 5).hands == []  # no round yet
     hearts = HeartsState(game_id="g", kind="hearts", n=4)
     assert hearts.hands == [0, 0, 0, 0]
     hearts.hands[0] = 5  # a new list: no hand changes

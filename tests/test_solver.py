@@ -12,12 +12,14 @@ import pytest
 from replay.engine.simulate import simulate_game
 from replay.games import get_rules
 from replay.games.base import Phase
+from replay.games.hearts_solver import HeartsModel
 from replay.solver import (
     NotSolvable,
     build_model,
     card_losses,
     cards_in_play,
     deck_order,
+    sign,
     solvable_kinds,
     solve,
 )
@@ -200,3 +202,43 @@ def test_no_card_to_solve_is_one_clear_error() -> None:
     with pytest.raises(NotSolvable, match="hez2"):
         solve(hez2.start(start), hez2)
     assert card_losses([start]) == []
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_bound_after_a_card_is_never_below_its_value(kind: str) -> None:
+    """``Model.upper`` (the cut-off's bound: Hearts' sure and forced points and the moon,
+    Hiifuu's tokens, Fou!'s cards surely kept) is at least the plain search's value of each
+    legal card for the seat that played it."""
+    rules = get_rules(kind)
+    better = sign(kind)
+    for state in endgames(kind, seed=17, count=40, limit=LIMIT):
+        values = card_values(rules, state)
+        order = deck_order(state)
+        cards = CardMap(deck_cards(cards_in_play(state)))
+        model = build_model(state, cards)
+        seat = model.mover()
+        for card in deck_cards(model.legal()):
+            model.play(card)
+            value = values[order[cards.cards[card]]][seat]
+            assert model.upper(seat) >= better * value, (state.seq, order[cards.cards[card]])
+            model.undo()
+
+
+def test_a_follower_with_a_spade_beside_the_queen_adds_no_forced_point() -> None:
+    """The ace of spades led: a follower holding the queen and the king of spades may play
+    the king, one holding the queen alone must play it, one holding hearts alone adds none to
+    a spade trick."""
+    state = next(s for s in _play_states("hearts", 4, seed=5) if not s.table and s.trick_no > 1)
+    order = deck_order(state)
+    hands = (("AS", "2D"), ("QS", "KS"), ("3H", "4H"), ("QD", "KD"))
+    for seat, held in enumerate(hands):
+        state.set_hand((state.leader + seat) % 4, sum(1 << order.index(c) for c in held))
+    cards = CardMap(deck_cards(cards_in_play(state)))
+    model = build_model(state, cards)
+    model.play(cards.index[order.index("AS")])
+    assert isinstance(model, HeartsModel) and model.forced_points() == 0
+    state.set_hand((state.leader + 1) % 4, sum(1 << order.index(c) for c in ("QS", "2C")))
+    cards = CardMap(deck_cards(cards_in_play(state)))
+    model = build_model(state, cards)
+    model.play(cards.index[order.index("AS")])
+    assert isinstance(model, HeartsModel) and model.forced_points() == 13

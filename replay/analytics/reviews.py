@@ -24,7 +24,12 @@ import pyarrow.parquet as pq
 
 from replay.analytics.derived import DERIVED_DIR
 from replay.review.engine import review_games
-from replay.review.report import DECISION_COLUMNS, PAYOUT_COLUMNS, decision_row
+from replay.review.report import (
+    DECISION_COLUMNS,
+    PAYOUT_COLUMNS,
+    POLICY_COLUMNS,
+    decision_row,
+)
 from replay.text import shown
 
 if TYPE_CHECKING:
@@ -58,6 +63,10 @@ DECISIONS_SCHEMA = _schema(
         "payout_loss": pa.float64(),
         "payout_loss_low": pa.float64(),
         "payout_loss_high": pa.float64(),
+        "agrees": pa.bool_(),
+        "beyond_policy": pa.float64(),
+        "beyond_policy_low": pa.float64(),
+        "beyond_policy_high": pa.float64(),
         "samples": pa.int32(),
         "settings": pa.string(),
         "alternatives": pa.string(),
@@ -182,7 +191,7 @@ def _game_row(review: GameReview, events: int) -> dict[str, Any]:
 
 def _decision_row(decision: DecisionReview, review: GameReview) -> dict[str, Any]:
     row = decision_row(decision)
-    out = {name: row[name] for name in (*DECISION_COLUMNS, *PAYOUT_COLUMNS)}
+    out = {name: row[name] for name in (*DECISION_COLUMNS, *PAYOUT_COLUMNS, *POLICY_COLUMNS)}
     out["samples"] = decision.loss.n  # --samples, or more where the review thought longer
     out["settings"] = review.settings.key
     out["alternatives"] = json.dumps(row["alternatives"], ensure_ascii=False)

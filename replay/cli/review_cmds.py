@@ -64,6 +64,7 @@ def review(
     from replay.review.report import (
         DECISION_COLUMNS,
         PAYOUT_COLUMNS,
+        POLICY_COLUMNS,
         decision_row,
         review_document,
         review_html,
@@ -89,7 +90,7 @@ def review(
         echo(review_jsonl(reviews))
     elif fmt is ReviewFormat.csv:
         rows = [decision_row(d) for r in reviews for d in r.decisions]
-        echo(records_text(rows, Format.csv, (*DECISION_COLUMNS, *PAYOUT_COLUMNS)))
+        echo(records_text(rows, Format.csv, (*DECISION_COLUMNS, *POLICY_COLUMNS, *PAYOUT_COLUMNS)))
     elif fmt is ReviewFormat.markdown:
         echo(review_markdown(reviews))
     elif fmt is ReviewFormat.html:

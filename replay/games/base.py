@@ -12,15 +12,20 @@ through a log in :mod:`replay.engine`.
 from __future__ import annotations
 
 from replay.games.checks import card_in_turn as card_in_turn
+from replay.games.checks import check_deal as check_deal
 from replay.games.checks import check_round as check_round
+from replay.games.checks import check_trick as check_trick
 from replay.games.checks import deal_fault as deal_fault
+from replay.games.checks import dealt_cards as dealt_cards
 from replay.games.checks import describe_payload as describe_payload
 from replay.games.checks import first_undealt as first_undealt
 from replay.games.checks import game_winners as game_winners
+from replay.games.checks import given_cards as given_cards
 from replay.games.checks import held_fault as held_fault
 from replay.games.checks import known_cards as known_cards
 from replay.games.checks import led_suit_best as led_suit_best
 from replay.games.checks import numbered as numbered
+from replay.games.checks import played_card as played_card
 from replay.games.checks import round_fault as round_fault
 from replay.games.checks import seat_hand_fault as seat_hand_fault
 from replay.games.checks import undealt_seats as undealt_seats
@@ -59,3 +64,4 @@ from replay.games.simulation import simulated_seats as simulated_seats
 from replay.games.state import GameState as GameState
 from replay.games.state import SeatHandsState as SeatHandsState
 from replay.games.state import SeatTrickState as SeatTrickState
+from replay.games.state import new_state as new_state

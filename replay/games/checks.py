@@ -1,17 +1,18 @@
 """Checks that several games make the same way: the numbering of a play or a ruling, the
-faults of a deal, of a card not held, of a round number, the seats still to be dealt, the winner
-of a trick without trumps and of a game, and the wording of an event in a finding."""
+faults of a deal, of its cards, of cards given up, of a card not held, of a round number, the
+seats still to be dealt, the winner of a trick without trumps and of a game, and the wording of
+an event in a finding."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from mypy_extensions import i64
 
 from replay.games.native import highest_of, same
 from replay.games.state import SeatHandsState
-from replay.model.cards import Deck
+from replay.model.cards import Deck, popcount, repeated
 from replay.model.events import COLUMNS, PAYLOAD_FIELDS, Event, field_values
 from replay.model.packed import CARD_BITS, nth
 from replay.model.violation import LogRule, RuleViolation
@@ -56,7 +57,7 @@ def known_cards(deck: Deck, codes: Iterable[str] | None) -> int:
     """The bit set of the card ``codes`` of ``deck``: LOG-CARD for a code that is none of its
     cards.
 
-    >>> from replay.model.cards import Deck
+    >>> from replay.model.cards import Deck, popcount, repeated
     >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "C"])
     5
     >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "Z"])
@@ -67,6 +68,43 @@ def known_cards(deck: Deck, codes: Iterable[str] | None) -> int:
         return deck.mask(codes or ())
     except ValueError as exc:
         raise RuleViolation(LogRule.CARD, str(exc)) from None
+
+
+def dealt_cards(deck: Deck, cards: Sequence[str], dealt: int) -> int:
+    """The bit set of the dealt ``cards``: LOG-CARD for a code that is no card of ``deck``, or a
+    card dealt twice (in ``cards``, or already in the bit set ``dealt``).
+
+    >>> dealt_cards(Deck(["A", "B", "C"], "abc"), ["A", "C"], 0b010)
+    5
+    >>> dealt_cards(Deck(["A", "B", "C"], "abc"), ["A", "B"], 0b010)
+    Traceback (most recent call last):
+    replay.model.violation.RuleViolation: card dealt twice: B (LOG-CARD)
+    """
+    mask = known_cards(deck, cards)
+    if popcount(mask) != len(cards) or mask & dealt:
+        twice = deck.codes(mask & dealt) or repeated(cards)
+        raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
+    return mask
+
+
+def given_cards(deck: Deck, cards: Sequence[str], hand: int, seat: int, verb: str) -> int:
+    """The bit set of the ``cards`` that ``seat`` gives up (``verb``: passed, discarded):
+    LOG-CARD for a code that is no card of ``deck``, a card named twice, or a card not in its
+    ``hand``.
+
+    >>> given_cards(Deck(["A", "B", "C"], "abc"), ["A", "C"], 0b111, 2, "passed")
+    5
+    >>> given_cards(Deck(["A", "B", "C"], "abc"), ["A", "B"], 0b101, 2, "passed")
+    Traceback (most recent call last):
+    replay.model.violation.RuleViolation: seat 2 passed B which it does not hold (LOG-CARD)
+    """
+    mask = known_cards(deck, cards)
+    if popcount(mask) != len(cards) or mask & ~hand:
+        missing = deck.codes(mask & ~hand) or repeated(cards)
+        raise RuleViolation(
+            LogRule.CARD, f"seat {seat} {verb} {' '.join(missing)} which it does not hold"
+        )
+    return mask
 
 
 def led_suit_best(cards: i64, count: i64, values: i64) -> i64:
@@ -116,6 +154,38 @@ def check_round(event: Event, expected: int) -> None:
         raise fault
 
 
+def check_trick(event: Event, round_: int, trick: int) -> None:
+    """LOG-ORDER (recoverable) for a play numbered with another round or trick than ``round_``
+    and ``trick``: checked after the card and the game's own rules, as :func:`check_round`."""
+    check_round(event, round_)
+    if event.trick != trick:
+        raise RuleViolation(
+            LogRule.ORDER, f"play in trick {event.trick} during trick {trick}", recoverable=True
+        )
+
+
+def played_card(event: Event, deck: Deck, hand: int) -> int:
+    """The index in ``deck`` of the card of a play: LOG-CARD for a code that is no card of
+    ``deck`` or a card not in its seat's ``hand`` (a bit set), before any rule of the game.
+
+    >>> deck = Deck(["A", "B", "C"], "abc")
+    >>> played_card(Event("g", 5, "x", "play", player=1, card="B"), deck, 0b110)
+    1
+    >>> played_card(Event("g", 5, "x", "play", player=1, card="A"), deck, 0b110)
+    Traceback (most recent call last):
+    replay.model.violation.RuleViolation: seat 1 played A which it does not hold (LOG-CARD)
+    """
+    code = event.card
+    card = deck.find(code) if code is not None else -1
+    if card < 0:
+        raise RuleViolation(LogRule.CARD, f"seat {event.player} played unknown card {code!r}")
+    if not hand >> card & 1:
+        raise RuleViolation(
+            LogRule.CARD, f"seat {event.player} played {code} which it does not hold"
+        )
+    return card
+
+
 def round_fault(event: Event, expected: int) -> RuleViolation | None:
     """The violation :func:`check_round` raises, returned instead (``None``: numbered right)."""
     number = event.round
@@ -140,6 +210,13 @@ def deal_fault(event: Event, dealt_seats: int, n: int, round_: int | None) -> Ru
     if round_ is not None and not same(event.round, round_):
         return RuleViolation(LogRule.ORDER, f"deal for round {event.round} during round {round_}")
     return None
+
+
+def check_deal(event: Event, dealt_seats: int, n: int, round_: int | None) -> None:
+    """Raise the violation of :func:`deal_fault`, if any."""
+    fault = deal_fault(event, dealt_seats, n, round_)
+    if fault is not None:
+        raise fault
 
 
 def held_fault(event: Event, hand: int, deck: Any) -> RuleViolation | None:

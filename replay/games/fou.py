@@ -19,8 +19,8 @@ game with ``game_end``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
@@ -32,19 +32,21 @@ from replay.games.base import (
     Game,
     RuleViolation,
     bot_flags,
+    check_deal,
     check_players,
-    deal_fault,
+    dealt_cards,
     event_table,
     first_undealt,
     game_winners,
     held_fault,
     known_cards,
-    lowest_of,
+    new_state,
+    played_card,
     seat_names,
     setup_of,
     undealt_seats,
 )
-from replay.games.split_hands import HALF_POS, LOW_HALF, SPLIT, SplitHandsState
+from replay.games.split_hands import SplitHandsState
 from replay.model import decks
 from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
@@ -66,22 +68,12 @@ DECK: Final = Deck(
     "Fou! deck",
 )  # fmt: skip
 VALUE: Final[tuple[int, ...]] = tuple(1 if c[0] == "1" else int(c[1:]) for c in DECK.order)
-COLOUR: Final[tuple[int, ...]] = tuple(
-    ONE if c[0] == "1" else COLOURS.index(c[0]) for c in DECK.order
-)
+COLOUR: Final = tuple(ONE if c[0] == "1" else COLOURS.index(c[0]) for c in DECK.order)
 #: Points of a card left in hand at the end of a round (FOU-SCORE: a 1 counts 5).
 PENALTY: Final[tuple[int, ...]] = tuple(5 if v == 1 else v for v in VALUE)
-ONES_MASK: Final = DECK.mask(ONE_CODES)
 COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, c in enumerate(COLOUR) if c == colour) for colour in range(5)
 )
-#: Each hand is kept in two halves (:mod:`replay.games.split_hands`): the low half holds
-#: the 1s, green and red (cards 0..53), the high one yellow and blue: each colour lies in one
-#: half, so following it is one test of one half (:mod:`replay.games.fou_fast`).
-assert len(DECK) == 88 and DECK.index("Y2") == SPLIT and COLOUR_MASK[1] >> SPLIT == 0
-#: ``VALUE[card] << 7 | COLOUR[card]``: what :func:`card_rank` needs of a card, in one lookup.
-_RANK_INFO: Final[tuple[int, ...]] = tuple(v << 7 | c for v, c in zip(VALUE, COLOUR, strict=True))
-
 EMPTY_HAND_SCORE: Final = 10
 PLUS_ROUNDS_TO_END: Final = 6
 LOSING_TOTAL: Final = -80
@@ -144,51 +136,36 @@ def card_name(card: int) -> str:
     return DECK.order[card]
 
 
-def describe_colour(colour: int) -> str:
-    """A colour's name for messages (``none`` when no colour is set)."""
-    return COLOUR_NAMES[colour] if 0 <= colour < 4 else "none"
-
-
-def card_rank(card: int, position: int, led: int) -> int:
-    """A sortable strength of a played card: led colour (and 1s) above discards, then value,
-    then the earlier card (ties are lost by the later card; FOU-TRICK, FOU-FOOL)."""
-    info = _RANK_INFO[card]
-    colour = info & 7
-    rank = (info >> 3) | (15 - position)  # the value, shifted left by 4
-    return rank | (1 << 10) if colour in (ONE, led) else rank
-
-
-NO_RANK: Final = 1 << 16  # above every card_rank
-
-
-def rank_position(rank: int) -> int:
-    """The position in the trick of a card from its :func:`card_rank`."""
-    return 15 - (rank & 15)
+def card_strength(card: int, led: int) -> int:
+    """How strong a played card is: a card of the led colour or a 1 above a discard, then by
+    value (FOU-TRICK, FOU-FOOL). Of two cards of equal strength, the later played is the
+    weaker."""
+    return VALUE[card] + (100 if COLOUR[card] in (ONE, led) else 0)
 
 
 def winning_position(cards: i64, count: int, led: int) -> int:
     """FOU-TRICK: the position of the card that wins a complete trick of ``count`` cards packed
-    in ``cards`` (:mod:`replay.model.packed`): the best :func:`card_rank`."""
-    best = 0
+    in ``cards`` (:mod:`replay.model.packed`): the strongest, the first played of equals."""
+    best = best_strength = -1
     for pos in range(count):
-        rank = card_rank(nth(cards, pos, CARD_BITS), pos, led)
-        if rank > best:
-            best = rank
-    return rank_position(best)
+        strength = card_strength(nth(cards, pos, CARD_BITS), led)
+        if strength > best_strength:
+            best, best_strength = pos, strength
+    return best
 
 
 def worst_position(cards: i64, seats: i64, count: int, led: int, fooled: int) -> int:
     """FOU-FOOL: the position of the worst card of a trick of ``count`` cards packed in
-    ``cards`` (their players in ``seats``) whose player is not in the bit set ``fooled``; -1
-    when every player is."""
+    ``cards`` (their players in ``seats``) whose player is not in the bit set ``fooled``: the
+    weakest, the last played of equals; -1 when every player is."""
     worst = -1
-    worst_rank = NO_RANK
+    worst_strength = 1 << 16
     for pos in range(count):
         if fooled >> nth(seats, pos, SEAT_BITS) & 1:
             continue
-        rank = card_rank(nth(cards, pos, CARD_BITS), pos, led)
-        if rank < worst_rank:
-            worst, worst_rank = pos, rank
+        strength = card_strength(nth(cards, pos, CARD_BITS), led)
+        if strength <= worst_strength:
+            worst, worst_strength = pos, strength
     return worst
 
 
@@ -201,7 +178,7 @@ def trick_winner(cards: list[int], led: int) -> int:
     return winning_position(pack(cards, CARD_BITS), len(cards), led)
 
 
-def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]) -> int:
+def fool_position(cards: list[int], seats: list[int], led: int, fools: Sequence[int]) -> int:
     """:func:`worst_position` of the trick ``cards`` played by ``seats`` (lists), ``fools``
     left out.
 
@@ -218,9 +195,6 @@ def fool_position(cards: list[int], seats: list[int], led: int, fools: list[int]
 def may_play(hand: int, led: int, card: int) -> bool:
     """Whether ``card`` of ``hand`` may be played when ``led`` is the led colour (-1: not set):
     a 1, a card of the led colour, or any card when the hand has none of it (FOU-FOLLOW).
-
-    The rule for one card: a hand past 62 cards is a long int, and testing one card costs
-    less than building the whole legal set.
 
     >>> hand = DECK.mask(["1a", "G5", "R7"])
     >>> may_play(hand, 0, DECK.index("R7")), may_play(hand, 2, DECK.index("R7"))
@@ -249,25 +223,6 @@ def legal_mask(hand: int, led: int) -> int:
     return legal
 
 
-def hand_penalty(hand: int) -> int:
-    """The points of the cards left in a hand (a 1 counts 5).
-
-    >>> hand_penalty(DECK.mask(["1a", "G5", "B15"]))
-    25
-    """
-    return _half_penalty(hand & LOW_HALF, 0) + _half_penalty(hand >> SPLIT, SPLIT)
-
-
-def _half_penalty(half: int, first: int) -> int:
-    """The points of the cards of one half of a hand (``first``: the index of its bit 0)."""
-    total = 0
-    while half:
-        low = half & -half
-        total += PENALTY[first + low.bit_length() - 1]
-        half ^= low
-    return total
-
-
 class Rule(RuleId):
     """The rules of Fou! (RULES.md FOU-*), in the order RULES.md gives them."""
 
@@ -285,80 +240,44 @@ class Rule(RuleId):
 
 @dataclass(slots=True, init=False)
 class FouState(SplitHandsState):
-    """A Fou! game between events.
+    """A Fou! game between events, each field at its first value in a new game.
 
-    The hands, the tricks and the Fools are bit sets and packed ints (:mod:`replay.model.packed`);
-    the lists (``totals``, ``plus``) are changed in place by the reducer and copied by
-    :meth:`clone`. The other fields are immutable.
+    The hands are :class:`SplitHandsState`'s (``hand(seat)``), the trick on the table is packed
+    (:mod:`replay.model.packed`); the lists (``totals``, ``plus``) are changed in place by the
+    reducer and copied by :meth:`clone`. The other fields are immutable.
     """
 
-    names: tuple[str, ...]
-    bots: tuple[bool, ...]
-    stage: int
-    deck: int  # the deck in play (bit set)
-    hand_size: int
-    first_dealer: int
-    round: int
+    names: tuple[str, ...] = ()
+    bots: tuple[bool, ...] = ()
+    stage: int = DECK_STAGE
+    deck: int = 0  # the deck in play (bit set)
+    hand_size: int = 12
+    first_dealer: int = -1
+    round: int = 0
     # Whether a seat's hand is empty since the round's last deal: set by the deal and by
     # ``play_card`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
-    emptied: bool
-    # The cards of the deck not dealt yet this round, in two halves (see SPLIT).
-    undealt_low: int
-    undealt_high: int
-    deals: int  # deal events this round
-    dealt_seats: int  # seats dealt this round (bit set)
-    round_leader: int  # leader of the round's first trick
-    trick: int
-    leader: int  # leader of the current trick
-    turn: int  # seat to play next, -1 when the trick is complete
-    out: int  # seats sitting out the current trick (bit set of seats)
-    need: int  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, packed (see replay.model.packed), kept until its Fools
-    # are named; ``table`` and ``table_seats`` list them.
-    played: int  # cards on the table
-    table_cards: i64  # CARD_BITS per card
-    table_players: i64  # SEAT_BITS per seat
-    led: int  # the led colour, -1 until a card other than a 1 is played
-    # The Fools named for the last complete trick, packed in naming order; ``fools`` lists them.
-    fool_count: int
-    fool_seats: i64  # SEAT_BITS per seat
-    scored: int  # round_scored events recorded this round
-    totals: list[int]
-    plus: list[int]  # rounds scored +10, per seat
-    winners: tuple[int, ...]
-
-    def __init__(
-        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
-    ) -> None:
-        SplitHandsState.__init__(self, game_id, kind, n, seq, last)
-        self.names = ()
-        self.bots = ()
-        self.stage = DECK_STAGE
-        self.deck = 0
-        self.hand_size = 12
-        self.first_dealer = -1
-        self.round = 0
-        self.emptied = False
-        self.undealt_low = 0
-        self.undealt_high = 0
-        self.deals = 0
-        self.dealt_seats = 0
-        self.round_leader = -1
-        self.trick = 0
-        self.leader = -1
-        self.turn = -1
-        self.out = 0
-        self.need = 0
-        self.played = 0
-        self.table_cards = 0
-        self.table_players = 0
-        self.led = -1
-        self.fool_count = 0
-        self.fool_seats = 0
-        self.scored = 0
-        self.totals = []
-        self.plus = []
-        self.winners = ()
+    emptied: bool = False
+    dealt: int = 0  # cards dealt this round (bit set)
+    deals: int = 0  # deal events this round
+    dealt_seats: int = 0  # seats dealt this round (bit set)
+    round_leader: int = -1  # leader of the round's first trick
+    trick: int = 0
+    leader: int = -1  # leader of the current trick
+    turn: int = -1  # seat to play next, -1 when the trick is complete
+    out: int = 0  # seats sitting out the current trick (bit set of seats)
+    need: int = 0  # cards the current trick takes (seats not sitting out)
+    # The current trick in play order, kept until its Fools are named: ``played`` cards, their
+    # indices and their players packed (CARD_BITS and SEAT_BITS each); ``table`` and
+    # ``table_seats`` list them.
+    played: int = 0
+    table_cards: i64 = 0
+    table_players: i64 = 0
+    led: int = -1  # the led colour, -1 until a card other than a 1 is played
+    fools: tuple[int, ...] = ()  # the Fools named for the last complete trick, in naming order
+    scored: int = 0  # round_scored events recorded this round
+    totals: list[int] = field(default_factory=list)
+    plus: list[int] = field(default_factory=list)  # rounds scored +10, per seat
+    winners: tuple[int, ...] = ()
 
     @property
     def table(self) -> list[int]:
@@ -370,26 +289,12 @@ class FouState(SplitHandsState):
         """Who played the cards of :attr:`table`."""
         return unpack(self.table_players, self.played, SEAT_BITS)
 
-    @property
-    def fools(self) -> list[int]:
-        """The Fools named for the last complete trick, in naming order."""
-        return unpack(self.fool_seats, self.fool_count, SEAT_BITS)
-
     def fooled(self) -> int:
         """The seats named Fool for the last complete trick, as a bit set."""
         seats = 0
-        for position in range(self.fool_count):
-            seats |= 1 << nth(self.fool_seats, position, SEAT_BITS)
+        for seat in self.fools:
+            seats |= 1 << seat
         return seats
-
-    def is_fool(self, seat: int) -> bool:
-        """Whether ``seat`` is named Fool for the last complete trick."""
-        return holds(self.fool_seats, self.fool_count, SEAT_BITS, seat)
-
-    def clear_fools(self) -> None:
-        """No Fool named yet."""
-        self.fool_count = 0
-        self.fool_seats = 0
 
 
 def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
@@ -400,9 +305,9 @@ def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]
 
 def next_seat(seat: int, n: int, out: int) -> int:
     """The next seat clockwise after ``seat`` that is not sitting out (FOU-TURN)."""
-    seat = seat + 1 if seat + 1 < n else 0
+    seat = (seat + 1) % n
     while out >> seat & 1:
-        seat = seat + 1 if seat + 1 < n else 0
+        seat = (seat + 1) % n
     return seat
 
 
@@ -413,11 +318,8 @@ def lowest_total_seat(totals: list[int], start: int) -> int:
     3
     """
     n = len(totals)
-    low = lowest_of(totals)
-    for s in range(start, start + n):
-        if totals[s % n] == low:
-            return s % n
-    raise AssertionError("the lowest total belongs to a seat")
+    low = min(totals)
+    return next(s % n for s in range(start, start + n) if totals[s % n] == low)
 
 
 class Fou(Game[FouState]):
@@ -435,13 +337,12 @@ class Fou(Game[FouState]):
     #: The end of a round is no event of its own: breaking it takes an inserted or a removed
     #: event (docs/audit.md).
     not_breakable_alone: ClassVar[frozenset[RuleId]] = frozenset({Rule.ROUND_END})
-    deck: ClassVar[Deck] = DECK
 
     # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> FouState:
         names, bots = setup_of(event, self.kind, _seats)
         n = len(names)
-        state = FouState(event.game_id, self.kind, n, 1, event)
+        state = new_state(FouState, event.game_id, self.kind, n, 1, event)
         state.names, state.bots = names, bots
         state.hand_size = hand_size(n)
         state.totals = [0] * n
@@ -456,7 +357,7 @@ class Fou(Game[FouState]):
                 return Due.of_ruling(self._trick_won(state), Rule.TRICK)
             return _PLAY_DUE[state.turn]
         if stage == FOOL:
-            return Due.of_ruling(self._fool(state), Rule.FOOL)
+            return Due.of_ruling(self.fool_at(state, fool_due_position(state)), Rule.FOOL)
         if stage == DEAL:
             return Due.chance(*undealt_seats(state.dealt_seats, state.n), what="deal")
         if stage == SCORE:
@@ -476,9 +377,6 @@ class Fou(Game[FouState]):
             player=trick_winner_seat(state), cards=DECK.codes_of(state.table),
         )  # fmt: skip
 
-    def _fool(self, state: FouState) -> Event:
-        return self.fool_at(state, fool_due_position(state))
-
     def fool_at(self, state: FouState, pos: int) -> Event:
         """The ``fool`` ruling naming the player of the card at ``pos`` in the last trick."""
         seat = nth(state.table_players, pos, SEAT_BITS)
@@ -489,11 +387,10 @@ class Fou(Game[FouState]):
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
-        low = state.low(seat)
-        high = state.high(seat)
-        if low or high:
-            return -(_half_penalty(low, 0) + _half_penalty(high, SPLIT))
-        return 0 if state.is_fool(seat) else EMPTY_HAND_SCORE
+        hand = state.hand(seat)
+        if hand:  # minus the points of the cards left, a 1 counting 5
+            return -sum(PENALTY[card] for card in bits(hand))
+        return 0 if seat in state.fools else EMPTY_HAND_SCORE  # a Fool of the last trick: 0
 
     def _round_scored(self, state: FouState) -> Event:
         seat = state.scored
@@ -524,8 +421,9 @@ class Fou(Game[FouState]):
         return pos >= 0 and same_payload(event, self.fool_at(state, pos))
 
     def _refine(self, state: FouState, event: Event, exc: RuleViolation) -> RuleViolation:
-        """Name FOU-TURN/FOU-LEAD/FOU-ROUND-END/FOU-END where a generic check caught the fault."""
-        seat = event.player
+        """Name FOU-TURN/FOU-LEAD/FOU-FOOL/FOU-ROUND-END/FOU-END where a generic check caught
+        the fault."""
+        seat, kind, stage = event.player, event.type, state.stage
         if exc.rule == self.turn_rule and isinstance(seat, int) and 0 <= seat < state.n:
             if state.out >> seat & 1:
                 return RuleViolation(
@@ -538,45 +436,40 @@ class Fou(Game[FouState]):
                     f"but seat {state.turn} leads it",
                 )  # fmt: skip
             return exc
-        fools = self._fool_count_fault(state, event, exc) if self.refinable(exc) else None
-        if fools is not None:
-            return fools
-        if exc.rule == Rule.END and event.type == "deal":
+        fools = self._fool_count_fault(state, event) if self.refinable(exc) else ""
+        if fools:
+            return RuleViolation(
+                Rule.FOOL, fools, recoverable=exc.recoverable, expected=exc.expected
+            )
+        if exc.rule == Rule.END and kind == "deal":
             return RuleViolation(
                 Rule.END, f"deal for round {event.round} but the game is over: "
                 f"{self._end_reason(state)}",
             )  # fmt: skip
-        if exc.rule != LogRule.ORDER:
-            return exc
-        if event.type == "play" and state.stage == SCORE:
-            empty = [s for s in range(state.n) if not state.hand(s)]
+        if exc.rule == LogRule.ORDER and kind == "play" and stage == SCORE:
+            empty = next(s for s in range(state.n) if not state.hand(s))
             return RuleViolation(
                 Rule.ROUND_END, f"seat {seat} played after round {state.round} ended: seat "
-                f"{empty[0]} has no cards left",
+                f"{empty} has no cards left",
             )  # fmt: skip
-        if event.type == "round_scored" and state.stage in (PLAY, DEAL):
+        if exc.rule == LogRule.ORDER and kind == "round_scored" and stage in (PLAY, DEAL):
             return RuleViolation(
                 Rule.ROUND_END,
                 f"round_scored recorded in round {state.round} while every player holds cards",
             )
         return exc
 
-    def _fool_count_fault(
-        self, state: FouState, event: Event, exc: RuleViolation
-    ) -> RuleViolation | None:
-        """FOU-FOOL for a Fool too many (a ``fool`` where none is due) or too few (another
-        event where a Fool is due) (RULES.md FOU-FOOL [decision]); None otherwise."""
+    def _fool_count_fault(self, state: FouState, event: Event) -> str:
+        """FOU-FOOL's reason for a Fool too many (a ``fool`` where none is due) or too few
+        (another event where a Fool is due) (RULES.md FOU-FOOL [decision]); "" otherwise."""
         if event.type == "fool" and state.stage != FOOL:
-            why = f"a Fool too many: trick {state.trick} of round {state.round} has its Fools"
-        elif event.type != "fool" and state.stage == FOOL and event.type != "game_end":
-            named = state.fool_count
-            why = (
-                f"{event.type} recorded but trick {state.trick} has {named} of its "
+            return f"a Fool too many: trick {state.trick} of round {state.round} has its Fools"
+        if event.type not in ("fool", "game_end") and state.stage == FOOL:
+            return (
+                f"{event.type} recorded but trick {state.trick} has {len(state.fools)} of its "
                 f"{fools_per_trick(state.n)} Fools"
             )
-        else:
-            return None
-        return RuleViolation(Rule.FOOL, why, recoverable=exc.recoverable, expected=exc.expected)
+        return ""
 
     def _end_reason(self, state: FouState) -> str:
         for seat in range(state.n):
@@ -592,13 +485,20 @@ class Fou(Game[FouState]):
         return held_fault(event, state.hand(seat), DECK)
 
     def verify_chance(self, state: FouState, event: Event) -> None:
+        """The deck in play (FOU-SETUP), the first dealer (FOU-LEAD), then each round's deals."""
         stage = state.stage
         if stage == DEAL:
             self.verify_deal(state, event)
         elif stage == DECK_STAGE:
             self._verify_deck(state, event)
-        else:
-            self._verify_dealer(state, event)
+        elif event.type != "dealer":
+            raise RuleViolation(
+                LogRule.ORDER, f"{event.type} before the first dealer is recorded (FOU-LEAD)"
+            )
+        elif not isinstance(event.player, int) or not 0 <= event.player < state.n:
+            raise RuleViolation(
+                Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
+            )
 
     def _verify_deck(self, state: FouState, event: Event) -> None:
         if event.type != "deck":
@@ -617,69 +517,32 @@ class Fou(Game[FouState]):
                 Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
             )
 
-    def _verify_dealer(self, state: FouState, event: Event) -> None:
-        if event.type != "dealer":
-            raise RuleViolation(
-                LogRule.ORDER, f"{event.type} before the first dealer is recorded (FOU-LEAD)"
-            )
-        if not isinstance(event.player, int) or not 0 <= event.player < state.n:
-            raise RuleViolation(
-                Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
-            )
-
-    def verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
-        """Check a deal; return its cards as the halves of a hand (see SPLIT)."""
+    def verify_deal(self, state: FouState, event: Event) -> int:
+        """A deal where one is due (FOU-SETUP), to a seat not dealt yet this round (Recording
+        order), of cards in play and not dealt already (LOG-CARD), as many as a hand holds
+        (FOU-SETUP); returns its cards (a bit set)."""
         if event.type != "deal":
             raise RuleViolation(LogRule.ORDER, f"{event.type} while a deal is due (FOU-SETUP)")
-        fault = deal_fault(event, state.dealt_seats, state.n, state.round)
-        if fault is not None:
-            raise fault
+        check_deal(event, state.dealt_seats, state.n, state.round)
         cards = event.cards or ()
-        # The hand in its two halves, and whether a card repeats.
-        low = high = 0
-        repeats = False
-        try:
-            for code in cards:
-                card = DECK.find(code)
-                if card < 0:
-                    raise KeyError(code)
-                bit = 1 << HALF_POS[card]
-                if card < SPLIT:
-                    repeats = repeats or low & bit != 0
-                    low |= bit
-                else:
-                    repeats = repeats or high & bit != 0
-                    high |= bit
-        except (KeyError, TypeError):  # TypeError: not a str, or unhashable
-            known_cards(DECK, cards)  # raises LOG-CARD naming the unknown code
-            raise
-        if repeats or low & ~state.undealt_low or high & ~state.undealt_high:
-            mask = high << SPLIT | low
-            if mask & ~state.deck:
-                outside = " ".join(DECK.codes(mask & ~state.deck))
-                raise RuleViolation(
-                    LogRule.CARD, f"seat {event.player} dealt {outside} not in play"
-                )
-            dealt = state.deck & ~(state.undealt_high << SPLIT | state.undealt_low)
-            twice = DECK.codes(mask & dealt) or repeated(cards)
-            raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
+        mask = known_cards(DECK, cards)
+        if mask & ~state.deck:
+            outside = " ".join(DECK.codes(mask & ~state.deck))
+            raise RuleViolation(LogRule.CARD, f"seat {event.player} dealt {outside} not in play")
+        dealt_cards(DECK, cards, state.dealt)
         if len(cards) != state.hand_size:
             raise RuleViolation(
-                Rule.SETUP,
-                f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}",
+                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}"
             )
-        return low, high
+        return mask
 
     def verify_decision(self, state: FouState, event: Event) -> None:
+        """A play (Fou!'s one decision): a card its seat holds (LOG-CARD), following the led
+        colour (FOU-FOLLOW, FOU-JOKER), numbered in this round and trick."""
         seat = event.player
         assert seat is not None
-        code = event.card  # a play: Fou!'s one decision
-        if code is None or code not in DECK:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
-        card = DECK.index(code)
         hand = state.hand(seat)
-        if not hand >> card & 1:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
+        card = played_card(event, DECK, hand)
         if not may_play(hand, state.led, card):  # the game's rule before the numbering
             raise self._follow_violation(state, seat, card)
         if event.round != state.round or event.trick != state.trick:
@@ -690,70 +553,65 @@ class Fou(Game[FouState]):
 
     def _follow_violation(self, state: FouState, seat: int, card: int) -> RuleViolation:
         """FOU-FOLLOW (or FOU-JOKER when a led 1 let a later card set the colour)."""
-        led = state.led
-        held = DECK.codes(state.hand(seat) & COLOUR_MASK[led])
-        colour = COLOUR_NAMES[led]
+        held = DECK.codes(state.hand(seat) & COLOUR_MASK[state.led])[0]
+        colour = COLOUR_NAMES[state.led]
+        played = f"seat {seat} played {card_name(card)} while holding {held} and {colour}"
         if COLOUR[state.table[0]] == ONE:
-            setter = next(c for c in state.table if COLOUR[c] != ONE)
-            return RuleViolation(
-                Rule.JOKER, f"seat {seat} played {card_name(card)} while holding {held[0]} and "
-                f"{colour} was set by {card_name(setter)} after a led 1", recoverable=True,
-            )  # fmt: skip
-        return RuleViolation(
-            Rule.FOLLOW, f"seat {seat} played {card_name(card)} while holding {held[0]} and "
-            f"{colour} was led", recoverable=True,
-        )  # fmt: skip
+            setter = card_name(next(c for c in state.table if COLOUR[c] != ONE))
+            why = f"{played} was set by {setter} after a led 1"
+            return RuleViolation(Rule.JOKER, why, recoverable=True)
+        return RuleViolation(Rule.FOLLOW, f"{played} was led", recoverable=True)
 
     # ----------------------------------------------------------------- reducer
     def reduce(self, state: FouState, event: Event) -> FouState:
         kind = event.type
+        seat = event.player
         if kind == "play":
-            return self._reduce_play(state, event)
-        if kind == "trick_won":
-            return self._reduce_trick_won(state, event)
-        if kind == "fool":
-            return self._reduce_fool(state, event)
-        if kind == "deal":
-            return self._reduce_deal(state, event)
-        if kind == "round_scored":
-            return self._reduce_round_scored(state, event)
-        if kind == "game_end":
+            assert seat is not None and event.card is not None
+            play_card(state, seat, DECK.find(event.card))  # a verified play: a card of the deck
+        elif kind == "trick_won":  # its winner leads the next trick, once the Fools are named
+            if seat is None or not holds(state.table_players, state.played, SEAT_BITS, seat):
+                seat = trick_winner_seat(state)  # keep it sound
+            state.leader = seat
+            state.out = 0  # the trick is over: nobody sits out until the next one starts
+            state.fools = ()
+            state.stage = FOOL
+        elif kind == "fool":
+            self._reduce_fool(state, seat)
+        elif kind == "deal":
+            seat = seat if seat is not None else first_undealt(state.dealt_seats)
+            self.deal_hand(state, seat, DECK.mask(event.cards or ()))
+        elif kind == "round_scored":
+            self._reduce_round_scored(state, event)
+        elif kind == "game_end":
             state.winners = tuple(event.values or game_winners(state.totals))
             state.stage = DONE
             state.over = True
         elif kind == "deck":
             state.deck = DECK.mask(event.cards or ())
-            state.undealt_low = state.deck & LOW_HALF
-            state.undealt_high = state.deck >> SPLIT
             state.stage = DEALER
         elif kind == "dealer":
-            state.first_dealer = event.player or 0
+            state.first_dealer = seat or 0
             state.round = 1
             state.round_leader = (state.first_dealer + 1) % state.n
             state.stage = DEAL
         return state
 
-    def _reduce_deal(self, state: FouState, event: Event) -> FouState:
-        seat = event.player if event.player is not None else first_undealt(state.dealt_seats)
-        mask = DECK.mask(event.cards or ())
-        self.deal_hand(state, seat, mask & LOW_HALF, mask >> SPLIT)
-        return state
-
-    def deal_hand(self, state: FouState, seat: int, low: int, high: int) -> None:
-        """``seat`` is dealt the hand of halves ``low`` and ``high`` (see SPLIT)."""
-        state.set_low(seat, low)
-        state.set_high(seat, high)
-        state.undealt_low &= ~low
-        state.undealt_high &= ~high
+    def deal_hand(self, state: FouState, seat: int, cards: int) -> None:
+        """``seat`` is dealt the bit set ``cards``; after the last deal, the round's first trick
+        starts."""
+        state.set_hand(seat, cards)
+        state.dealt |= cards
         state.deals += 1
         state.dealt_seats |= 1 << seat
         if state.deals == state.n:
             state.emptied = state.an_empty_hand()
             state.trick = 0
-            state.clear_fools()
+            state.fools = ()
             self._start_trick(state, state.round_leader, 0)
 
     def _start_trick(self, state: FouState, leader: int, out: int) -> None:
+        """A trick led by ``leader``, the seats of the bit set ``out`` sitting it out."""
         state.stage = PLAY
         state.trick += 1
         state.leader = state.turn = leader
@@ -762,46 +620,27 @@ class Fou(Game[FouState]):
         state.played = state.table_cards = state.table_players = 0
         state.led = -1
 
-    def _reduce_play(self, state: FouState, event: Event) -> FouState:
-        seat = event.player
-        assert seat is not None and event.card is not None
-        play_card(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
-        return state
-
-    def _reduce_trick_won(self, state: FouState, event: Event) -> FouState:
-        winner = event.player
-        if winner is None or not holds(state.table_players, state.played, SEAT_BITS, winner):
-            winner = state.table_seats[trick_winner(state.table, state.led)]  # keep it sound
-        state.leader = winner
-        state.out = 0  # the trick is over: nobody sits out until the next one starts
-        state.clear_fools()
-        state.stage = FOOL
-        return state
-
-    def _reduce_fool(self, state: FouState, event: Event) -> FouState:
-        fool = event.player
+    def _reduce_fool(self, state: FouState, fool: int | None) -> None:
+        """The Fool named sits out the next trick (FOU-FOOL); after the trick's last Fool, the
+        next trick starts, or the round ends if a hand is empty (FOU-ROUND-END)."""
         if (
             fool is None or not holds(state.table_players, state.played, SEAT_BITS, fool)
-            or state.is_fool(fool) or fool == state.leader
+            or fool in state.fools or fool == state.leader
         ):  # fmt: skip
             fool = nth(state.table_players, fool_due_position(state), SEAT_BITS)  # keep it sound
-        state.fool_seats |= placed(fool, state.fool_count, SEAT_BITS)
-        state.fool_count += 1
-        if state.fool_count < fools_per_trick(state.n):
-            return state
-        if state.emptied:  # FOU-ROUND-END: the trick is complete, a hand empty
+        state.fools = (*state.fools, fool)
+        if len(state.fools) < fools_per_trick(state.n):
+            return
+        if state.emptied:
             state.stage = SCORE
             state.scored = 0
             state.played = state.table_cards = state.table_players = 0
-            return state
-        out = 0
-        for position in range(state.fool_count):
-            seat: int = nth(state.fool_seats, position, SEAT_BITS)
-            out |= 1 << seat
-        self._start_trick(state, state.leader, out)
-        return state
+        else:
+            self._start_trick(state, state.leader, state.fooled())
 
-    def _reduce_round_scored(self, state: FouState, event: Event) -> FouState:
+    def _reduce_round_scored(self, state: FouState, event: Event) -> None:
+        """A seat's score as recorded; after the last, the end of the game (FOU-END) or the next
+        round, led by the lowest total (FOU-LEAD)."""
         seat = state.scored
         amount = event.amount if isinstance(event.amount, int) else self.round_score(state, seat)
         total = event.total if isinstance(event.total, int) else state.totals[seat] + amount
@@ -810,30 +649,23 @@ class Fou(Game[FouState]):
             state.plus[seat] += 1
         state.scored += 1
         if state.scored < state.n:
-            return state
+            return
         if game_is_over(state.totals, state.plus):
             state.stage = END
-            return state
+            return
         state.round_leader = lowest_total_seat(state.totals, state.round_leader)
         state.round += 1
         state.stage = DEAL
         state.clear_hands()
-        state.undealt_low = state.deck & LOW_HALF
-        state.undealt_high = state.deck >> SPLIT
-        state.deals = state.dealt_seats = 0
-        state.trick = 0
-        state.clear_fools()
-        return state
+        state.dealt = state.deals = state.dealt_seats = state.trick = 0
+        state.fools = ()
 
-    # ----------------------------------------------------------------- decisions and chance
-    def legal_cards(self, state: FouState, seat: int) -> int:
-        """The cards ``seat`` may play now (a bit set; assumes it is their turn)."""
-        return legal_mask(state.hand(seat), state.led)
-
+    # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: FouState, seat: int) -> list[Event]:
         if state.stage != PLAY or seat != state.turn:
             return []
-        return [self.play_event(state, seat, c) for c in bits(self.legal_cards(state, seat))]
+        legal = legal_mask(state.hand(seat), state.led)
+        return [self.play_event(state, seat, card) for card in bits(legal)]
 
     def play_event(self, state: FouState, seat: int, card: int) -> Event:
         """The ``play`` event of ``card`` (an index) by ``seat`` in the current trick."""
@@ -868,7 +700,7 @@ def second_fool_position(state: FouState) -> int:
     """FOU-FOOL: the position in the last trick of the second Fool, which may be named first
     at 7-8 players (RULES.md FOU-FOOL [decision]): the worst card but the first Fool's; -1
     when no second Fool may be named first (at 4-6 players, or once a Fool is named)."""
-    if fools_per_trick(state.n) < 2 or state.fool_count:
+    if fools_per_trick(state.n) < 2 or state.fools:
         return -1
     cards, seats, count, led = state.table_cards, state.table_players, state.played, state.led
     first = nth(seats, worst_position(cards, seats, count, led, 0), SEAT_BITS)
@@ -883,22 +715,14 @@ def play_card(state: FouState, seat: int, card: int) -> None:
     state.table_cards |= placed(card, position, CARD_BITS)
     state.table_players |= placed(seat, position, SEAT_BITS)
     state.played = position + 1
-    if state.led < 0:
-        colour = COLOUR[card]
-        if colour != ONE:
-            state.led = colour
-    if position + 1 == state.need:
-        state.turn = -1
-    else:
-        state.turn = next_seat(seat, state.n, state.out)
+    if state.led < 0 and COLOUR[card] != ONE:  # the first card but a 1 sets the colour (FOU-JOKER)
+        state.led = COLOUR[card]
+    state.turn = -1 if position + 1 == state.need else next_seat(seat, state.n, state.out)
 
 
 def game_is_over(totals: list[int], plus: list[int]) -> bool:
     """FOU-END: six rounds of +10 for a player, or a total of -80 or less."""
-    for seat in range(len(totals)):
-        if plus[seat] >= PLUS_ROUNDS_TO_END or totals[seat] <= LOSING_TOTAL:
-            return True
-    return False
+    return max(plus) >= PLUS_ROUNDS_TO_END or min(totals) <= LOSING_TOTAL
 
 
 #: Every event type of the game: its category, and the fields it carries besides its position

@@ -20,7 +20,6 @@ from replay.games.fou import (
     DECK,
     DECK_STAGE,
     ONE,
-    ONES_MASK,
     VALUE,
     Fou,
     FouState,
@@ -28,7 +27,6 @@ from replay.games.fou import (
     fools_per_trick,
     legal_mask,
 )
-from replay.games.split_hands import SPLIT
 from replay.model.cards import bits, lowest
 from replay.model.events import Event
 
@@ -62,8 +60,8 @@ def heuristic_play(state: FouState, seat: int) -> int:
       others the Fool, else play a 1 when holding one (a 1 is never a discard).
     """
     legal = legal_mask(state.hands[seat], state.led)
-    plain = legal & ~ONES_MASK
-    ones = legal & ONES_MASK
+    plain = legal & ~COLOUR_MASK[ONE]
+    ones = legal & COLOUR_MASK[ONE]
     if not plain:
         return lowest(ones)
     if not state.table or state.led < 0:
@@ -83,7 +81,7 @@ def sample_chance(rules: Fou, state: FouState, rng: random.Random) -> Event:
         return rules.new_event(state, "deck", cards=default_deck(state.n))
     if state.stage == DEALER:
         return rules.new_event(state, "dealer", player=rng.randrange(state.n))
-    remaining = list(bits(state.undealt_high << SPLIT | state.undealt_low))
+    remaining = list(bits(state.deck & ~state.dealt))
     hand = sorted(rng.sample(remaining, state.hand_size))
     return rules.new_event(
         state, "deal", round=state.round, player=first_undealt(state.dealt_seats),

@@ -52,6 +52,7 @@ from replay.model.packed import CARD_BITS, SEAT_BITS, nth
 
 #: Each colour's cards in its half of a hand (green and red low, yellow and blue high: each
 #: colour lies in one half, so following it is one test of one half).
+assert len(DECK) == 88 and DECK.index("Y2") == SPLIT and COLOUR_MASK[1] >> SPLIT == 0
 HALF_COLOUR_MASK: Final[tuple[int, ...]] = tuple(
     COLOUR_MASK[c] if c < 2 else COLOUR_MASK[c] >> SPLIT for c in range(4)
 )
@@ -75,12 +76,12 @@ class FastFou(FastPath[FouState]):
             self.fou.reduce(state, event)
         elif state.stage == DEAL and event.type == "deal":
             try:
-                low, high = self.fou.verify_deal(state, event)
+                cards = self.fou.verify_deal(state, event)
             except RuleViolation:
                 return False  # verify() raises it again
             seat = event.player
             assert seat is not None  # checked by verify_deal
-            self.fou.deal_hand(state, seat, low, high)
+            self.fou.deal_hand(state, seat, cards)
         else:
             return False
         state.seq = event.seq + 1

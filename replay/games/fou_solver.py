@@ -132,7 +132,43 @@ class FouModel(Model):
         return (*self.hands, self.leader, self.out)
 
     def upper(self, seat: int) -> int:
-        return fou.EMPTY_HAND_SCORE
+        """+10 while the seat may still empty its hand; otherwise minus its cheapest cards, as
+        many as it surely still holds when the round ends (:meth:`cards_kept`)."""
+        if self.ended:
+            return self.result[seat]
+        keep = self.cards_kept(seat)
+        if keep <= 0:
+            return fou.EMPTY_HAND_SCORE
+        penalties: list[int] = []
+        hand = self.hands[seat]
+        while hand:
+            low = hand & -hand
+            penalties.append(self.penalty[low.bit_length() - 1])
+            hand ^= low
+        penalties.sort()
+        return -sum(penalties[:keep])
+
+    def cards_kept(self, seat: int) -> int:
+        """A lower bound on the cards ``seat`` holds when the round ends: its cards less the
+        tricks it may still play. The round ends at the latest with the trick where the first
+        hand empties; a seat plays at least every other trick (it sits out only the trick after
+        its Fool), so a hand of h cards empties by the (2h)th trick after this one."""
+        tlen = self.tlen
+        played = 0  # the seats that played the trick on the table
+        for position in range(len(self.seats) - tlen, len(self.seats)):
+            played |= 1 << self.seats[position]
+        playing = 0  # the seats still to play it
+        if tlen:
+            playing = ((1 << self.n) - 1) & ~(self.out | played)
+        mine = popcount(self.hands[seat]) - (playing >> seat & 1)
+        last = 1 << 30  # the most tricks after the one on the table the round can last
+        for other in range(self.n):
+            held = popcount(self.hands[other]) - (playing >> other & 1)
+            if held == 0:
+                return mine  # the trick on the table is the last
+            may_sit_out = self.out if tlen == 0 else ~self.out
+            last = min(last, 2 * held - int(not may_sit_out >> other & 1))
+        return mine - last
 
     def same_move(self, low: int, high: int) -> bool:
         """The 1s: one value, one penalty, no colour (a tie goes by position, not card)."""
@@ -155,4 +191,4 @@ class FouSolver(GameSolver):
         return int(state.round)
 
 
-SOLVER = FouSolver(1, exact_cards=2, visible_cards=2)
+SOLVER = FouSolver(1, exact_cards=2, visible_cards=3)

@@ -16,13 +16,13 @@ from replay.games.base import (
     winners_line,
 )
 from replay.games.fou import (
+    COLOUR_NAMES,
     DECK,
     FOOL,
     PRIVATE_EVENTS,
     Fou,
     FouState,
     card_name,
-    describe_colour,
 )
 from replay.model.cards import popcount
 from replay.text import shown as shown_id
@@ -71,7 +71,7 @@ class FouView(Presentation[FouState]):
             hand = state.hand(s)
             shown = seat is None or seat == s
             cards = " ".join(DECK.codes(hand)) if shown else f"({popcount(hand)} cards)"
-            status = "sits out" if state.out >> s & 1 else "Fool" if state.is_fool(s) else ""
+            status = "sits out" if state.out >> s & 1 else "Fool" if s in state.fools else ""
             line = (
                 f"  seat {s} {shown_id(state.names[s]):<8} total {state.totals[s]:>4}  "
                 f"+10 x{state.plus[s]}  {status:<8}  {cards}"
@@ -101,6 +101,11 @@ class FouView(Presentation[FouState]):
         else:
             who = f"{due.what} due"
         return f"fou round {state.round} trick {state.trick}: {who}"
+
+
+def describe_colour(colour: int) -> str:
+    """A colour's name (``none`` when no colour is set)."""
+    return COLOUR_NAMES[colour] if 0 <= colour < 4 else "none"
 
 
 def _current_trick(state: FouState) -> list[tuple[int, int]]:

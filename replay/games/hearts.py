@@ -13,7 +13,8 @@ Cards are ``<rank><suit>`` codes: ranks ``23456789TJQKA``, suits ``C D S H`` (``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import i64
@@ -27,13 +28,17 @@ from replay.games.base import (
     SeatTrickState,
     all_recorded,
     bot_flags,
+    check_deal,
     check_players,
     check_round,
-    deal_fault,
+    check_trick,
+    dealt_cards,
     event_table,
     first_undealt,
-    known_cards,
+    given_cards,
     led_suit_best,
+    new_state,
+    played_card,
     replace_at,
     same,
     seat_hand_fault,
@@ -42,19 +47,17 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.model import decks
-from replay.model.cards import Deck, bits, lowest, popcount, repeated
+from replay.model.cards import Deck, bits, lowest, popcount
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
 from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
-from replay.model.violation import LogRule, RuleId
+from replay.model.violation import RuleId
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "CDSH"
 SUIT_NAMES: Final[tuple[str, ...]] = ("clubs", "diamonds", "spades", "hearts")
 DECK: Final = Deck([r + s for s in SUITS for r in RANKS], "52-card deck")
 
-CLUBS: Final = 0
-DIAMONDS: Final = 1
 SPADES: Final = 2
 HEARTS: Final = 3
 SUIT_MASK: Final[tuple[int, ...]] = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
@@ -88,25 +91,19 @@ END: Final = 4
 DONE: Final = 5
 
 
-def card_points(index: int) -> int:
-    """Penalty points of one card: 1 for a heart, 13 for the queen of spades."""
-    if index == QUEEN_OF_SPADES:
-        return 13
-    return 1 if index // 13 == HEARTS else 0
-
-
 def mask_points(mask: int) -> int:
-    """Penalty points of a set of cards."""
+    """Penalty points of a set of cards: 1 for a heart, 13 for the queen of spades."""
     return popcount(mask & HEARTS_MASK) + (13 if mask & QS_BIT else 0)
+
+
+def card_points(index: int) -> int:
+    """Penalty points of one card."""
+    return mask_points(1 << index)
 
 
 def pass_offset(hand_no: int) -> int:
     """Seat offset of the receiver of passed cards in hand ``hand_no`` (1-based)."""
     return PASS_OFFSETS[(hand_no - 1) % 4]
-
-
-def _per_seat() -> list[int]:
-    return [0, 0, 0, 0]
 
 
 class Rule(RuleId):
@@ -127,48 +124,28 @@ class Rule(RuleId):
 
 @dataclass(slots=True, init=False)
 class HeartsState(SeatTrickState):
-    """A Hearts game between events.
+    """A Hearts game between events, each field at its first value in a new game.
 
     ``taken`` is a list changed in place by the reducer; :meth:`clone` copies it. The hands and
     the trick on the table are :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The rest
     are immutable.
     """
 
-    names: tuple[str, ...]
-    hand_no: int
-    stage: int
-    dealt: int  # cards dealt this hand (bit set)
-    deals: int  # deal events this hand
-    dealt_seats: int  # seats dealt this hand (bit set)
-    passes: tuple[int, ...]  # passed cards per seat, -1 = not yet
-    trick_no: int
-    leader: int
-    turn: int
-    broken: bool
-    taken: list[int]  # points taken this hand
-    scored: int  # round_scored events recorded this hand
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-
-    def __init__(
-        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
-    ) -> None:
-        SeatTrickState.__init__(self, game_id, kind, n, seq, last)
-        self.names = ()
-        self.hand_no = 1
-        self.stage = DEAL
-        self.dealt = 0
-        self.deals = 0
-        self.dealt_seats = 0
-        self.passes = (-1, -1, -1, -1)
-        self.trick_no = 1
-        self.leader = 0
-        self.turn = 0
-        self.broken = False
-        self.taken = _per_seat()
-        self.scored = 0
-        self.totals = (0, 0, 0, 0)
-        self.winners = ()
+    names: tuple[str, ...] = ()
+    hand_no: int = 1
+    stage: int = DEAL
+    dealt: int = 0  # cards dealt this hand (bit set)
+    deals: int = 0  # deal events this hand
+    dealt_seats: int = 0  # seats dealt this hand (bit set)
+    passes: tuple[int, ...] = (-1, -1, -1, -1)  # passed cards per seat, -1 = not yet
+    trick_no: int = 1
+    leader: int = 0
+    turn: int = 0
+    broken: bool = False
+    taken: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # points taken this hand
+    scored: int = 0  # round_scored events recorded this hand
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+    winners: tuple[int, ...] = ()
 
 
 def _seat_names(setup: Mapping[str, Any]) -> tuple[str, ...]:
@@ -252,22 +229,6 @@ def play_card(state: HeartsState, seat: int, card: int) -> None:
     state.turn = (seat + 1) % 4
 
 
-def _pass_fault(state: HeartsState, event: Event) -> RuleViolation | None:
-    """HEARTS-PASS for a pass the hand does not take once it is dealt: in a hand that keeps,
-    or a second pass by a seat (RULES.md HEARTS-PASS [decision], before HEARTS-TURN)."""
-    stage = state.stage
-    if event.type != "pass" or stage == DEAL or stage >= END:
-        return None
-    seat = event.player
-    if not pass_offset(state.hand_no):
-        return RuleViolation(
-            Rule.PASS, f"seat {seat} passed in hand {state.hand_no}, which keeps (no pass)"
-        )
-    if stage != PASS or (seat is not None and 0 <= seat < 4 and state.passes[seat] >= 0):
-        return RuleViolation(Rule.PASS, f"seat {seat} passed a second time in hand {state.hand_no}")
-    return None
-
-
 class Hearts(Game[HeartsState]):
     """The Hearts rules of RULES.md."""
 
@@ -281,14 +242,12 @@ class Hearts(Game[HeartsState]):
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
 
-    # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> HeartsState:
         names = setup_of(event, self.kind, _seat_names)
-        state = HeartsState(event.game_id, self.kind, len(names), 1, event)
+        state = new_state(HeartsState, event.game_id, self.kind, len(names), 1, event)
         state.names = names
         return state
 
-    # ----------------------------------------------------------------- what is due
     def due(self, state: HeartsState) -> Due:
         stage = state.stage
         if stage == PLAY:
@@ -323,14 +282,20 @@ class Hearts(Game[HeartsState]):
         )  # fmt: skip
         return Due.of_ruling(event, Rule.MOON if shot_the_moon(state.taken) else Rule.POINTS)
 
-    # ----------------------------------------------------------------- verification
     def verify(self, state: HeartsState, event: Event) -> None:
-        """As :meth:`Rules.verify`, citing HEARTS-PASS for a pass the hand does not take
-        (before HEARTS-TURN; a card not held is LOG-CARD first)."""
-        if event.seq == state.seq:
-            fault = _pass_fault(state, event)
-            if fault is not None:
-                raise self.card_fault(state, event) or fault
+        """As :meth:`Rules.verify`, citing HEARTS-PASS first for a pass the hand does not take
+        once it is dealt: in a hand that keeps, or a second pass by a seat (RULES.md
+        HEARTS-PASS [decision], before HEARTS-TURN; a card not held is LOG-CARD first)."""
+        stage = state.stage
+        if event.seq == state.seq and event.type == "pass" and DEAL < stage < END:
+            seat, hand_no = event.player, state.hand_no
+            why = ""
+            if not pass_offset(hand_no):
+                why = f"seat {seat} passed in hand {hand_no}, which keeps (no pass)"
+            elif stage != PASS or (seat is not None and 0 <= seat < 4 and state.passes[seat] >= 0):
+                why = f"seat {seat} passed a second time in hand {hand_no}"
+            if why:
+                raise self.card_fault(state, event) or RuleViolation(Rule.PASS, why)
         super().verify(state, event)
 
     def ruling_rule(self, state: HeartsState, due: Due, event: Event) -> RuleId:
@@ -341,50 +306,42 @@ class Hearts(Game[HeartsState]):
         assert expected is not None and due.rule is not None
         if event.type != expected.type or not same(event.player, expected.player):
             return due.rule
-        if event.type == "trick_won" and not same(event.amount, expected.amount):
-            return Rule.POINTS
-        if (
-            event.type == "round_scored" and same(event.amount, expected.amount)
-            and not same(event.total, expected.total)
-        ):  # fmt: skip
-            return Rule.POINTS
-        return due.rule
+        amount_right = same(event.amount, expected.amount)
+        if event.type == "trick_won":
+            return due.rule if amount_right else Rule.POINTS
+        total_right = same(event.total, expected.total)  # of a hand's score
+        return Rule.POINTS if amount_right and not total_right else due.rule
 
     def card_fault(self, state: HeartsState, event: Event) -> RuleViolation | None:
         return seat_hand_fault(event, state, DECK)
 
     def verify_chance(self, state: HeartsState, event: Event) -> None:
-        fault = deal_fault(event, state.dealt_seats, 4, state.hand_no)
-        if fault is not None:
-            raise fault
+        check_deal(event, state.dealt_seats, 4, state.hand_no)
         cards = event.cards or ()
-        mask = known_cards(DECK, cards)
+        dealt_cards(DECK, cards, state.dealt)  # a card dealt twice is LOG-CARD first
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
                 Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
             )
-        if popcount(mask) != len(cards) or mask & state.dealt:
-            twice = DECK.codes(mask & state.dealt) or repeated(cards)
-            raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
 
     def verify_decision(self, state: HeartsState, event: Event) -> None:
         seat = event.player
         assert seat is not None
         if state.stage == PASS:
             self.verify_pass(state, seat, event)
-        else:  # a pass outside the passing is _pass_fault's
-            self._verify_play(state, seat, event)
+            return
+        # a play (verify judges a pass outside the passing)
+        card = played_card(event, DECK, state.hand(seat))
+        if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
+            rule, why = self._why_illegal(state, seat, card)
+            raise RuleViolation(rule, why, recoverable=True)
+        check_trick(event, state.hand_no, state.trick_no)
 
     def verify_pass(self, state: HeartsState, seat: int, event: Event) -> None:
         if event.type != "pass":
             raise RuleViolation(Rule.PASS, f"seat {seat} made a {event.type} before passing")
         cards = event.cards or ()
-        mask = known_cards(DECK, cards)
-        if popcount(mask) != len(cards) or mask & ~state.hand(seat):
-            missing = DECK.codes(mask & ~state.hand(seat)) or repeated(cards)
-            raise RuleViolation(
-                LogRule.CARD, f"seat {seat} passed {' '.join(missing)} which it does not hold"
-            )
+        given_cards(DECK, cards, state.hand(seat), seat, "passed")
         if len(cards) != PASS_SIZE:
             raise RuleViolation(
                 Rule.PASS, f"seat {seat} passed {len(cards)} cards, not {PASS_SIZE}"
@@ -398,24 +355,6 @@ class Hearts(Game[HeartsState]):
                 f"{PASS_NAMES[pass_offset(state.hand_no)]} to seat {receiver}",
                 recoverable=True,
             )
-
-    def _verify_play(self, state: HeartsState, seat: int, event: Event) -> None:
-        code = event.card
-        card = DECK.find(code) if code is not None else -1
-        if card < 0:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
-        hand = state.hand(seat)
-        if not hand >> card & 1:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
-        if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
-            rule, why = self._why_illegal(state, seat, card)
-            raise RuleViolation(rule, why, recoverable=True)
-        check_round(event, state.hand_no)
-        if event.trick != state.trick_no:
-            raise RuleViolation(
-                LogRule.ORDER, f"play in trick {event.trick} during trick {state.trick_no}",
-                recoverable=True,
-            )  # fmt: skip
 
     def _why_illegal(self, state: HeartsState, seat: int, card: int) -> tuple[RuleId, str]:
         """The rule an illegal play breaks, and the reason in a sentence."""
@@ -440,19 +379,44 @@ class Hearts(Game[HeartsState]):
             f"seat {seat} played {code} on the first trick while holding {' '.join(others)}"
         )
 
-    # ----------------------------------------------------------------- reducer
     def reduce(self, state: HeartsState, event: Event) -> HeartsState:
         kind = event.type
         if kind == "play":
-            return self._reduce_play(state, event)
-        if kind == "trick_won":
-            return self._reduce_trick_won(state, event)
+            assert event.player is not None and event.card is not None
+            play_card(state, event.player, DECK.find(event.card))  # a verified play: a known card
+            return state
+        if kind == "trick_won":  # the winner takes the trick's points and leads the next
+            assert event.player is not None
+            taken: int = state.taken[event.player]
+            state.taken[event.player] = taken + (event.amount or 0)
+            state.clear_table()
+            state.leader = state.turn = event.player
+            if state.trick_no == TRICKS:
+                state.stage = SCORE
+            else:
+                state.trick_no += 1
+            return state
         if kind == "deal":
             return self._reduce_deal(state, event)
         if kind == "pass":
             return self._reduce_pass(state, event)
-        if kind == "round_scored":
-            return self._reduce_round_scored(state, event)
+        if kind == "round_scored":  # after the fourth score, a new hand or the end
+            assert event.player is not None and event.total is not None
+            state.totals = replace_at(state.totals, event.player, event.total)
+            state.scored += 1
+            if state.scored == 4 and game_ends(state.totals):
+                state.stage = END
+            elif state.scored == 4:  # a new hand
+                state.hand_no += 1
+                state.stage = DEAL
+                state.clear_hands()
+                state.dealt = state.deals = state.dealt_seats = state.scored = 0
+                state.passes = (-1, -1, -1, -1)
+                state.trick_no = 1
+                state.clear_table()
+                state.broken = False
+                state.taken = [0, 0, 0, 0]
+            return state
         if kind == "game_end":
             state.winners = tuple(event.values or ())
             state.stage = DONE
@@ -466,11 +430,10 @@ class Hearts(Game[HeartsState]):
         state.dealt |= mask
         state.deals += 1
         state.dealt_seats |= 1 << seat
-        if state.deals == 4:
-            if pass_offset(state.hand_no):
-                state.stage = PASS
-            else:
-                self._start_play(state)
+        if state.deals == 4 and pass_offset(state.hand_no):
+            state.stage = PASS
+        elif state.deals == 4:  # a hand that keeps
+            self._start_play(state)
         return state
 
     def _reduce_pass(self, state: HeartsState, event: Event) -> HeartsState:
@@ -493,56 +456,10 @@ class Hearts(Game[HeartsState]):
         state.stage = PLAY
         state.leader = state.turn = holder
 
-    def _reduce_play(self, state: HeartsState, event: Event) -> HeartsState:
-        seat = event.player
-        assert seat is not None and event.card is not None
-        play_card(state, seat, DECK.find(event.card))  # a verified play: the card is in the deck
-        return state
-
-    def _reduce_trick_won(self, state: HeartsState, event: Event) -> HeartsState:
-        winner = event.player
-        assert winner is not None
-        taken: int = state.taken[winner]
-        state.taken[winner] = taken + (event.amount or 0)
-        state.clear_table()
-        state.leader = state.turn = winner
-        if state.trick_no == TRICKS:
-            state.stage = SCORE
-        else:
-            state.trick_no += 1
-        return state
-
-    def _reduce_round_scored(self, state: HeartsState, event: Event) -> HeartsState:
-        seat = event.player
-        assert seat is not None and event.total is not None
-        state.totals = replace_at(state.totals, seat, event.total)
-        state.scored += 1
-        if state.scored < 4:
-            return state
-        if game_ends(state.totals):
-            state.stage = END
-            return state
-        state.hand_no += 1
-        state.stage = DEAL
-        state.clear_hands()
-        state.dealt = state.deals = state.dealt_seats = state.scored = 0
-        state.passes = (-1, -1, -1, -1)
-        state.trick_no = 1
-        state.clear_table()
-        state.broken = False
-        state.taken = _per_seat()
-        return state
-
-    # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: HeartsState, seat: int) -> list[Event]:
         if state.stage == PASS:
-            hand = list(bits(state.hand(seat)))
-            return [
-                self.pass_event(state, seat, (a, b, c))
-                for i, a in enumerate(hand)
-                for j, b in enumerate(hand[i + 1 :], i + 1)
-                for c in hand[j + 1 :]
-            ]
+            passes = combinations(bits(state.hand(seat)), PASS_SIZE)
+            return [self.pass_event(state, seat, cards) for cards in passes]
         return [self.play_event(state, seat, c) for c in bits(legal_mask(state, seat))]
 
     def pass_event(self, state: HeartsState, seat: int, cards: tuple[int, ...]) -> Event:

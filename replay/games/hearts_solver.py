@@ -163,7 +163,7 @@ class HeartsModel(Model):
         top = self.top_position(self.suit)
         if top < 0 or (self.leader + top) % 4 == seat:
             return True
-        return self.table_points() == 0
+        return self.table_points() + self.forced_points() == 0
 
     def table_points(self) -> int:
         """The points of the cards on the table."""
@@ -174,11 +174,23 @@ class HeartsModel(Model):
         return points
 
     def sure_points(self, seat: int) -> int:
-        """The points on the table when the trick in progress is surely ``seat``'s
-        (:meth:`Model.sure_winner`)."""
+        """The points on the table, and those the seats still to play must add, when the trick
+        in progress is surely ``seat``'s (:meth:`Model.sure_winner`)."""
         if self.sure_winner(self.suit, self.suit_mask) != seat:
             return 0
-        return self.table_points()
+        return self.table_points() + self.forced_points()
+
+    def forced_points(self) -> int:
+        """The points the seats still to play must add to the trick on the table: each holding
+        the led suit in point cards only (hearts; the queen of spades alone) plays one."""
+        plays = self.plays
+        led = self.suit_mask[self.suit[plays[len(plays) - self.tlen]]]
+        points = 0
+        for position in range(self.tlen, 4):
+            cards = self.hands[(self.leader + position) % 4] & led
+            if cards and not cards & ~self.point_mask:
+                points += self.points[(cards & -cards).bit_length() - 1]
+        return points
 
     def sweeps(self) -> bool:
         return self.top_cards_sweep(self.suit_mask)

@@ -28,11 +28,14 @@ from replay.games.base import (
     Game,
     RuleViolation,
     SeatHandsState,
+    check_deal,
     check_players,
     check_round,
-    deal_fault,
+    dealt_cards,
     event_table,
     first_undealt,
+    new_state,
+    played_card,
     replace_at,
     round_fault,
     same,
@@ -112,6 +115,8 @@ def split_pot(stakes_by_rank: Sequence[int]) -> list[int]:
 
 #: A queued ruling: (event type, player, amount, rule ID).
 Ruling = tuple[str, int, int, RuleId]
+#: A fault refined: the rule that names its situation, and why.
+Refined = tuple[RuleId, str]
 
 
 class Rule(RuleId):
@@ -133,69 +138,33 @@ class Rule(RuleId):
 
 @dataclass(slots=True, init=False)
 class Hez2State(SeatHandsState):
-    """A Hez2 round between events.
+    """A Hez2 round between events, each field at its first value before the deal.
 
     The hands are :class:`SeatHandsState`'s (``hand(seat)``, ``hands``). The other fields are
     immutable values.
     """
 
-    names: tuple[str, ...]
-    bots: tuple[bool, ...]
-    stakes: tuple[int | None, ...]
-    dealer: int
-    stage: int
-    dealt: int  # deal events recorded
-    dealt_seats: int  # seats dealt (bit set)
-    stock: int  # cards not yet seen (set of unknown order)
-    discard: int  # the discard pile, its top card included
-    top: int  # the exposed card
-    top_seat: int  # who played it (-1: the start card)
-    suit: int  # the suit to match (a 7's declared suit)
-    turn: int
-    pending_skip: bool
-    pending_draw: int
-    to_draw: int  # cards still to draw by ``turn`` in the DRAW stage
-    turns: int  # turns begun (a served skip is a turn)
-    places: tuple[int, ...]  # seats in order of places, 1st first
-    payouts: tuple[int, ...]  # payout per seat once paid (0 for unstaked seats)
-    forced: bool  # the current or last draw is a penalty (HEZ2-TWO), not a choice
-    queue: tuple[Ruling, ...]  # rulings due, first first
-
-    def __init__(
-        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
-    ) -> None:
-        SeatHandsState.__init__(self, game_id, kind, n, seq, last)
-        self.names = ()
-        self.bots = ()
-        self.stakes = ()
-        self.dealer = 0
-        self.stage = DEAL
-        self.dealt = 0
-        self.dealt_seats = 0
-        self.stock = DECK.full
-        self.discard = 0
-        self.top = -1
-        self.top_seat = -1
-        self.suit = -1
-        self.turn = 0
-        self.pending_skip = False
-        self.pending_draw = 0
-        self.to_draw = 0
-        self.turns = 0
-        self.places = ()
-        self.payouts = ()
-        self.forced = False
-        self.queue = ()
-
-
-def next_holder(state: SeatHandsState, seat: int) -> int:
-    """The next seat clockwise after ``seat`` still holding cards (``seat`` itself if none)."""
-    n = state.n
-    for step in range(1, n + 1):
-        other = (seat + step) % n
-        if state.hand(other):
-            return other
-    return seat
+    names: tuple[str, ...] = ()
+    bots: tuple[bool, ...] = ()
+    stakes: tuple[int | None, ...] = ()
+    dealer: int = 0
+    stage: int = DEAL
+    dealt: int = 0  # deal events recorded
+    dealt_seats: int = 0  # seats dealt (bit set)
+    stock: int = DECK.full  # cards not yet seen (set of unknown order)
+    discard: int = 0  # the discard pile, its top card included
+    top: int = -1  # the exposed card
+    top_seat: int = -1  # who played it (-1: the start card)
+    suit: int = -1  # the suit to match (a 7's declared suit)
+    turn: int = 0
+    pending_skip: bool = False
+    pending_draw: int = 0
+    to_draw: int = 0  # cards still to draw by ``turn`` in the DRAW stage
+    turns: int = 0  # turns begun (a served skip is a turn)
+    places: tuple[int, ...] = ()  # seats in order of places, 1st first
+    payouts: tuple[int, ...] = ()  # payout per seat once paid (0 for unstaked seats)
+    forced: bool = False  # the current or last draw is a penalty (HEZ2-TWO), not a choice
+    queue: tuple[Ruling, ...] = ()  # rulings due, first first
 
 
 def holders_after(hands: list[int], seat: int) -> list[int]:
@@ -241,17 +210,13 @@ class Hez2(Game[Hez2State]):
     rule_ids: ClassVar[tuple[RuleId, ...]] = tuple(Rule)
     deck: ClassVar[Deck] = DECK
 
-    # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> Hez2State:
-        names, bots, stakes, dealer = setup_of(event, self.kind, _seats)
-        n = len(names)
-        state = Hez2State(event.game_id, self.kind, n, 1, event)
-        state.names, state.bots, state.stakes = names, bots, stakes
-        state.dealer = dealer
-        state.payouts = (0,) * n
+        setup = setup_of(event, self.kind, _seats)
+        state = new_state(Hez2State, event.game_id, self.kind, len(setup[0]), 1, event)
+        state.names, state.bots, state.stakes, state.dealer = setup
+        state.payouts = (0,) * state.n
         return state
 
-    # ----------------------------------------------------------------- what is due
     def due(self, state: Hez2State) -> Due:
         if state.queue:
             return self._queued_ruling(state)
@@ -290,31 +255,27 @@ class Hez2(Game[Hez2State]):
             )  # fmt: skip
         return Due.of_ruling(event, rule)
 
-    # ----------------------------------------------------------------- verification
     def verify(self, state: Hez2State, event: Event) -> None:
         """As :meth:`Rules.verify`, citing the game's rule that names the situation where a
         generic check (the turn, the order of events) caught the fault (RULES.md, "Which rule
-        a finding cites", 2.)."""
+        a finding cites", 2.), as soundly absorbed as the fault it refines."""
         try:
             super().verify(state, event)
         except RuleViolation as exc:
-            refined = exc
-            if exc.rule in (Rule.TURN, LogRule.ORDER, Rule.ACE, Rule.TWO, Rule.SEVEN):
-                refined = (
-                    self._imposed_by_final_card(state, event, exc)
-                    or self._final_seven_undeclared(state, event, exc)
-                    or self._skipped_seat_acts(state, event, exc)
-                    or self._acts_after_draw(state, event, exc)
-                    or self._play_after_round(state, event, exc)
-                    or exc
-                )
-            if refined is exc:
+            if exc.rule not in (Rule.TURN, LogRule.ORDER, Rule.ACE, Rule.TWO, Rule.SEVEN):
                 raise
-            raise refined from None
+            refined = (
+                self._imposed_by_final_card(state, event)
+                or self._final_seven_undeclared(state, event)
+                or self._skipped_seat_acts(state, event)
+                or self._acts_after_draw(state, event, exc.rule)
+                or self._play_after_round(state, event)
+            )
+            if refined is None:
+                raise
+            raise exc.cited(*refined) from None
 
-    def _imposed_by_final_card(
-        self, state: Hez2State, event: Event, exc: RuleViolation
-    ) -> RuleViolation | None:
+    def _imposed_by_final_card(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-OUT: a skip or a draw imposed after a final 1 or 2, which imposes nothing."""
         top_seat = state.top_seat
         imposed = event.type in ("accept_skip", "skip", "accept_draw", "forced_draw")
@@ -322,28 +283,24 @@ class Hez2(Game[Hez2State]):
             return None
         if rank_of(state.top) not in (ACE, TWO) or state.pending_skip or state.pending_draw:
             return None
-        return _refined(
-            Rule.OUT, f"{event.type} recorded after seat {top_seat} went out with "
-            f"{DECK.order[state.top]}: a last card imposes nothing", exc,
-        )  # fmt: skip
+        return Rule.OUT, (
+            f"{event.type} recorded after seat {top_seat} went out with "
+            f"{DECK.order[state.top]}: a last card imposes nothing"
+        )
 
-    def _final_seven_undeclared(
-        self, state: Hez2State, event: Event, exc: RuleViolation
-    ) -> RuleViolation | None:
+    def _final_seven_undeclared(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-OUT: a final 7 still declares the suit; anything else recorded instead (a
         suit that is none of the four stays HEZ2-SEVEN)."""
         if state.stage != DECLARE or state.queue or state.hand(state.turn):
             return None
         if event.type == "declare_suit" and same(event.player, state.turn):
             return None
-        return _refined(
-            Rule.OUT, f"{event.type} recorded but seat {state.turn} went out with a 7 and "
-            "declared no suit; a final 7 still declares it", exc,
-        )  # fmt: skip
+        return Rule.OUT, (
+            f"{event.type} recorded but seat {state.turn} went out with a 7 and declared no "
+            "suit; a final 7 still declares it"
+        )
 
-    def _skipped_seat_acts(
-        self, state: Hez2State, event: Event, exc: RuleViolation
-    ) -> RuleViolation | None:
+    def _skipped_seat_acts(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-ACE: a skipped seat that plays or draws in the turn it lost (its skip due, or
         just recorded)."""
         if event.type not in ("play", "draw", "card_drawn"):
@@ -354,44 +311,34 @@ class Hez2(Game[Hez2State]):
         skipped = last is not None and last.type == "skip" and same(last.player, seat)
         if seat is None or not (skip_due or skipped):
             return None
-        return _refined(
-            Rule.ACE, f"seat {seat} made a {event.type} in the turn it lost to a skip", exc
-        )
+        return Rule.ACE, f"seat {seat} made a {event.type} in the turn it lost to a skip"
 
-    def _acts_after_draw(
-        self, state: Hez2State, event: Event, exc: RuleViolation
-    ) -> RuleViolation | None:
+    def _acts_after_draw(self, state: Hez2State, event: Event, caught: RuleId) -> Refined | None:
         """HEZ2-DRAW (HEZ2-TWO after a penalty): acting again after one's own draw, which
-        ended the turn."""
-        if exc.rule not in (Rule.TURN, LogRule.ORDER):
-            return None
+        ended the turn (caught as out of turn or out of order)."""
         last = state.last
         if not (
-            last is not None
+            caught in (Rule.TURN, LogRule.ORDER)
+            and last is not None
             and last.type in ("card_drawn", "draw")
             and event.type in ("play", "draw", "card_drawn")
             and event.player == last.player
             and state.stage == TURN
         ):
             return None
-        rule = Rule.TWO if state.forced else Rule.DRAW
-        return _refined(
-            rule, f"seat {event.player} made a {event.type} after drawing; the draw ended its turn",
-            exc,
-        )  # fmt: skip
+        why = f"seat {event.player} made a {event.type} after drawing; the draw ended its turn"
+        return (Rule.TWO if state.forced else Rule.DRAW), why
 
-    def _play_after_round(
-        self, state: Hez2State, event: Event, exc: RuleViolation
-    ) -> RuleViolation | None:
+    def _play_after_round(self, state: Hez2State, event: Event) -> Refined | None:
         """HEZ2-RANKING: a decision or a card recorded after the round ended (the places, the
         payouts and the end are due)."""
-        if state.stage != END or self.event_types.get(event.type) not in _PLAY_CATEGORIES:
+        played = self.event_types.get(event.type) in (Category.DECISION, Category.CHANCE)
+        if state.stage != END or not played:
             return None
-        return _refined(
-            Rule.RANKING, f"{event.type} recorded after the round ended "
-            f"(seat {state.places[0] if state.places else state.queue[0][1]} went out first)",
-            exc,
-        )  # fmt: skip
+        first = state.places[0] if state.places else state.queue[0][1]
+        return Rule.RANKING, (
+            f"{event.type} recorded after the round ended (seat {first} went out first)"
+        )
 
     def card_fault(self, state: Hez2State, event: Event) -> RuleViolation | None:
         return seat_hand_fault(event, state, DECK)
@@ -401,8 +348,14 @@ class Hez2(Game[Hez2State]):
         if event.type != expected:
             due = self.due(state)
             raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
-        if event.type == "deal":
-            self._verify_deal(state, event)
+        if event.type == "deal":  # to a seat not dealt yet, of cards of the stock (LOG-CARD)
+            check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round below
+            cards = event.cards or ()
+            dealt_cards(DECK, cards, DECK.full & ~state.stock)
+            if len(cards) != HAND_SIZE:
+                raise RuleViolation(
+                    Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
+                )
         else:
             fault = self.stock_fault(state, event)
             if fault is not None:
@@ -425,27 +378,6 @@ class Hez2(Game[Hez2State]):
                 LogRule.CARD, f"{event.type} names {event.card} which is not in the stock"
             )
         return None
-
-    def _verify_deal(self, state: Hez2State, event: Event) -> None:
-        fault = deal_fault(event, state.dealt_seats, state.n, None)  # the round: check_round
-        if fault is not None:
-            raise fault
-        cards = event.cards or ()
-        mask = 0
-        for code in cards:
-            bit = 1 << self._card(code, f"deal to seat {event.player} names")
-            if mask & bit or not state.stock & bit:
-                raise RuleViolation(LogRule.CARD, f"card {code} dealt twice")
-            mask |= bit
-        if len(cards) != HAND_SIZE:
-            raise RuleViolation(
-                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
-            )
-
-    def _card(self, code: str | None, context: str) -> int:
-        if code is None or code not in DECK:
-            raise RuleViolation(LogRule.CARD, f"{context} unknown card {code!r}")
-        return DECK.index(code)
 
     def verify_decision(self, state: Hez2State, event: Event) -> None:
         seat = event.player
@@ -506,33 +438,26 @@ class Hez2(Game[Hez2State]):
         return None
 
     def _play_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
-        code = event.card
-        card = DECK.find(code) if code is not None else -1
-        if card < 0:
-            return RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
+        try:
+            card = played_card(event, DECK, state.hand(seat))  # LOG-CARD first
+        except RuleViolation as fault:
+            return fault
         code = DECK.order[card]
-        hand = state.hand(seat)
-        if not hand >> card & 1:
-            return RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
         if playable_mask(state, seat) >> card & 1:
             return round_fault(event, ROUND)  # the game's rule before the numbering
-        top = DECK.order[state.top]
+        draw = state.pending_draw
         if state.pending_skip:
             rule, why = Rule.ACE, f"seat {seat} played {code} on a pending skip; only an ace"
-        elif state.pending_draw:
-            rule, why = (
-                Rule.TWO,
-                (f"seat {seat} played {code} on a pending draw of {state.pending_draw}; only a 2"),
-            )
+        elif draw:
+            rule, why = Rule.TWO, f"seat {seat} played {code} on a pending draw of {draw}; only a 2"
         else:
             rule = Rule.SEVEN if rank_of(card) == SEVEN else Rule.MATCH
             why = (
-                f"seat {seat} played {code} on {top} with {SUIT_NAMES[state.suit]} to follow; "
-                "it matches neither suit nor rank"
+                f"seat {seat} played {code} on {DECK.order[state.top]} with "
+                f"{SUIT_NAMES[state.suit]} to follow; it matches neither suit nor rank"
             )
         return RuleViolation(rule, why, recoverable=True)
 
-    # ----------------------------------------------------------------- reducer
     def reduce(self, state: Hez2State, event: Event) -> Hez2State:
         kind = event.type
         if state.queue and kind in self.ruling_types:
@@ -541,33 +466,42 @@ class Hez2(Game[Hez2State]):
             return self._reduce_card_drawn(state, event)
         if kind == "play":
             return self._reduce_play(state, event)
-        if kind == "draw":
+        if kind == "draw":  # one card, by choice
             state.forced = False
             state.to_draw = 1
             state.stage = DRAW
-            return self._settle_draw(state)
-        if kind == "declare_suit":
-            self._reduce_declare(state, event)
-        elif kind == "accept_draw":
-            self._reduce_accept_draw(state, event)
+            self._settle_draw(state)
+        elif kind == "declare_suit":
+            state.suit = SUITS.index(event.suit or "")
+            self._after_play(state, state.turn)
+        elif kind == "accept_draw":  # the penalty is drawn (HEZ2-TWO)
+            state.queue = (("forced_draw", state.turn, state.pending_draw, Rule.TWO),)
         elif kind == "forced_draw":
-            self._reduce_forced_draw(state, event)
-        elif kind == "accept_skip":
-            self._reduce_accept_skip(state, event)
+            state.forced = True
+            state.to_draw = state.pending_draw
+            state.pending_draw = 0
+            state.stage = DRAW
+            self._settle_draw(state)
+        elif kind == "accept_skip":  # the turn is lost (HEZ2-ACE)
+            state.queue = (("skip", state.turn, 0, Rule.ACE),)
         elif kind == "skip":
-            self._reduce_skip(state, event)
+            state.pending_skip = False
+            _end_turn(state)
         elif kind == "reshuffle":
-            self._reduce_reshuffle(state, event)
+            state.stock |= reshuffled(state)
+            state.discard = 1 << state.top
         elif kind == "player_out" or kind == "placed":
-            self._reduce_place(state, event)
+            assert event.player is not None
+            state.places = (*state.places, event.player)
         elif kind == "payout":
-            self._reduce_payout(state, event)
+            assert event.player is not None
+            state.payouts = replace_at(state.payouts, event.player, event.amount or 0)
         elif kind == "deal":
             self._reduce_deal(state, event)
         elif kind == "start_card":
             self._reduce_start_card(state, event)
         elif kind == "game_end":
-            self._reduce_game_end(state, event)
+            state.over = True
         return state
 
     def _reduce_deal(self, state: Hez2State, event: Event) -> None:
@@ -596,15 +530,14 @@ class Hez2(Game[Hez2State]):
         state.stock &= ~bit
         state.set_hand(seat, state.hand(seat) | bit)
         state.to_draw -= 1
-        return self._settle_draw(state)
+        self._settle_draw(state)
+        return state
 
-    def _settle_draw(self, state: Hez2State) -> Hez2State:
+    def _settle_draw(self, state: Hez2State) -> None:
         """End the turn once nothing (more) can be drawn (HEZ2-DRAW, HEZ2-RESHUFFLE)."""
-        nothing_left = not state.stock and not state.discard & ~(1 << state.top)
-        if state.to_draw <= 0 or nothing_left:
+        if state.to_draw <= 0 or not (state.stock or reshuffled(state)):
             state.to_draw = 0
             _end_turn(state)
-        return state
 
     def _reduce_play(self, state: Hez2State, event: Event) -> Hez2State:
         seat = event.player
@@ -621,22 +554,19 @@ class Hez2(Game[Hez2State]):
         state.pending_draw = state.pending_draw + 2 if rank == TWO else 0
         if rank == SEVEN:
             state.stage = DECLARE
-        elif state.hand(seat):
-            _end_turn(state)
         else:
-            self._go_out(state, seat)
+            self._after_play(state, seat)
         return state
 
-    def _reduce_declare(self, state: Hez2State, event: Event) -> None:
-        state.suit = SUITS.index(event.suit or "")
-        seat = state.turn
+    def _after_play(self, state: Hez2State, seat: int) -> None:
+        """``seat``'s card is down (a 7's suit declared): the turn passes, or ``seat`` goes out."""
         if state.hand(seat):
             _end_turn(state)
         else:
             self._go_out(state, seat)
 
     def _go_out(self, state: Hez2State, seat: int) -> None:
-        """``seat`` played its last card: it takes the next place; the rest may follow."""
+        """``seat`` played its last card, takes the next place; the rest may follow (HEZ2-OUT)."""
         state.pending_skip = False
         state.pending_draw = 0
         queue: list[Ruling] = [("player_out", seat, len(state.places) + 1, Rule.OUT)]
@@ -668,40 +598,6 @@ class Hez2(Game[Hez2State]):
         has_human = not all(state.bots)
         return has_human and len(remaining) >= 2 and all(state.bots[s] for s in remaining)
 
-    def _reduce_skip(self, state: Hez2State, event: Event) -> None:
-        state.pending_skip = False
-        _end_turn(state)
-
-    def _reduce_accept_draw(self, state: Hez2State, event: Event) -> None:
-        state.queue = (("forced_draw", state.turn, state.pending_draw, Rule.TWO),)
-
-    def _reduce_accept_skip(self, state: Hez2State, event: Event) -> None:
-        state.queue = (("skip", state.turn, 0, Rule.ACE),)
-
-    def _reduce_forced_draw(self, state: Hez2State, event: Event) -> None:
-        state.forced = True
-        state.to_draw = state.pending_draw
-        state.pending_draw = 0
-        state.stage = DRAW
-        self._settle_draw(state)
-
-    def _reduce_reshuffle(self, state: Hez2State, event: Event) -> None:
-        top = 1 << state.top
-        state.stock |= state.discard & ~top
-        state.discard = top
-
-    def _reduce_place(self, state: Hez2State, event: Event) -> None:
-        assert event.player is not None
-        state.places = (*state.places, event.player)
-
-    def _reduce_payout(self, state: Hez2State, event: Event) -> None:
-        assert event.player is not None
-        state.payouts = replace_at(state.payouts, event.player, event.amount or 0)
-
-    def _reduce_game_end(self, state: Hez2State, event: Event) -> None:
-        state.over = True
-
-    # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: Hez2State, seat: int) -> list[Event]:
         if state.queue or seat != state.turn:
             return []
@@ -721,12 +617,9 @@ class Hez2(Game[Hez2State]):
 
     def pass_event(self, state: Hez2State, seat: int) -> Event:
         """The decision of not playing: draw, or accept the pending skip or draw."""
-        if state.pending_skip:
-            kind = "accept_skip"
-        elif state.pending_draw:
-            kind = "accept_draw"
-        else:
-            kind = "draw"
+        kind = (
+            "accept_skip" if state.pending_skip else "accept_draw" if state.pending_draw else "draw"
+        )
         return self.new_event(state, kind, round=ROUND, player=seat)
 
     def result(self, state: Hez2State) -> dict[str, Any]:
@@ -770,18 +663,14 @@ def queued_amount(type_: str, amount: int) -> int | None:
     return None if type_ == "skip" else amount
 
 
-_PLAY_CATEGORIES: Final = (Category.DECISION, Category.CHANCE)
-
-
-def _refined(rule: RuleId, message: str, exc: RuleViolation) -> RuleViolation:
-    """``exc`` cited under ``rule`` (the rule that names its situation), as soundly absorbed
-    as before."""
-    return RuleViolation(rule, message, recoverable=exc.recoverable, expected=exc.expected)
-
-
 def _end_turn(state: Hez2State) -> None:
-    """Pass the turn to the next player holding cards."""
-    state.turn = next_holder(state, state.turn)
+    """Pass the turn to the next seat clockwise still holding cards."""
+    n = state.n
+    for step in range(1, n + 1):
+        seat = (state.turn + step) % n
+        if state.hand(seat):
+            state.turn = seat
+            break
     state.turns += 1
     state.stage = TURN
 

@@ -19,7 +19,7 @@ second trick takes the first token left (``token_taken``), a third covers it (``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar, Final
 
@@ -32,16 +32,21 @@ from replay.games.base import (
     Game,
     RuleViolation,
     SeatTrickState,
+    all_recorded,
     bot_flags,
+    check_deal,
     check_players,
     check_round,
-    deal_fault,
+    check_trick,
+    dealt_cards,
     event_table,
     first_undealt,
     game_winners,
+    given_cards,
     highest_of,
-    known_cards,
     led_suit_best,
+    new_state,
+    played_card,
     replace_at,
     same,
     seat_hand_fault,
@@ -50,7 +55,7 @@ from replay.games.base import (
     undealt_seats,
 )
 from replay.model import decks
-from replay.model.cards import Deck, bits, lowest, popcount, repeated
+from replay.model.cards import Deck, bits, lowest
 from replay.model.events import Category, Event
 from replay.model.packed import CARD_BITS, nth, placed
 from replay.model.specs import GameSpec, ScoreUnit, packaged_view_schema
@@ -136,15 +141,14 @@ class Setup:
     def suit_mask(self, suit: int) -> int:
         """The bit set of every card of ``suit``.
 
-        >>> bin(_parse_setup({"players": 4}, 4).suit_mask(1))
+        >>> bin(_parse_setup({"players": 4}).suit_mask(1))
         '0b11111111111110000000000000'
         """
         values = self.values
         return ((1 << values) - 1) << (suit * values)
 
 
-#: The setup of a state not started yet (:meth:`Hiifuu.start` gives each game its own): a
-#: plain field, not an optional one behind a checking property (read several times per event).
+#: The setup of a state not started yet (:meth:`Hiifuu.start` gives each game its own).
 NO_SETUP: Final = Setup((), (), 0, 0, 0, "", (), Deck([], "empty deck"))
 
 
@@ -165,58 +169,33 @@ class Rule(RuleId):
 
 @dataclass(slots=True, init=False)
 class HiifuuState(SeatTrickState):
-    """A Hiifuu game between events.
+    """A Hiifuu game between events, each field at its first value in a new game.
 
-    ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer;
+    ``tricks`` and ``totals`` are lists changed in place by the reducer;
     :meth:`clone` copies them. The hands and the trick on the table are
     :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The other fields are immutable.
     """
 
-    setup: Setup  # the game's fixed setup
-    stage: int
-    round: int
-    first_leader: int
-    layout: tuple[int, ...]  # this round's token values in layout order
-    next_token: int  # index in ``layout`` of the first token still in the centre
-    dealt: int  # cards dealt this round (bit set)
-    deals: int  # deal events this round
-    dealt_seats: int  # seats dealt this round (bit set)
-    discards: list[int]  # discarded cards per seat, -1 = not yet
-    trick_no: int
-    leader: int
-    turn: int
-    tricks: list[int]  # tricks won this round per seat
-    token_of: tuple[int, ...]  # layout index of each seat's token, UNTAKEN if none
-    covered: tuple[bool, ...]
-    token_due: int
-    scored: int  # round_scored events recorded this round
-    totals: list[int]
-    winners: tuple[int, ...]
-
-    def __init__(
-        self, game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
-    ) -> None:
-        SeatTrickState.__init__(self, game_id, kind, n, seq, last)
-        self.setup = NO_SETUP
-        self.stage = FIRST_LEADER
-        self.round = 0
-        self.first_leader = -1
-        self.layout = ()
-        self.next_token = 0
-        self.dealt = 0
-        self.deals = 0
-        self.dealt_seats = 0
-        self.discards = []
-        self.trick_no = 1
-        self.leader = 0
-        self.turn = 0
-        self.tricks = []
-        self.token_of = ()
-        self.covered = ()
-        self.token_due = NO_TOKEN
-        self.scored = 0
-        self.totals = []
-        self.winners = ()
+    setup: Setup = NO_SETUP  # the game's fixed setup
+    stage: int = FIRST_LEADER
+    round: int = 0
+    first_leader: int = -1
+    layout: tuple[int, ...] = ()  # this round's token values in layout order
+    next_token: int = 0  # index in ``layout`` of the first token still in the centre
+    dealt: int = 0  # cards dealt this round (bit set)
+    deals: int = 0  # deal events this round
+    dealt_seats: int = 0  # seats dealt this round (bit set)
+    discards: tuple[int, ...] = ()  # discarded cards per seat, -1 = not yet
+    trick_no: int = 1
+    leader: int = 0
+    turn: int = 0
+    tricks: list[int] = field(default_factory=list)  # tricks won this round per seat
+    token_of: tuple[int, ...] = ()  # layout index of each seat's token, UNTAKEN if none
+    covered: tuple[bool, ...] = ()
+    token_due: int = NO_TOKEN
+    scored: int = 0  # round_scored events recorded this round
+    totals: list[int] = field(default_factory=list)
+    winners: tuple[int, ...] = ()
 
     def hands_dealt(self) -> bool:
         """No hands before the first round."""
@@ -244,10 +223,8 @@ def may_play(state: HiifuuState, seat: int, card: int) -> bool:
     if not state.played:
         return True
     setup = state.setup
-    values = setup.values
-    first: int = nth(state.table_cards, 0, CARD_BITS)
-    led = first // values
-    return card // values == led or not hand & setup.suit_mask(led)
+    led: int = nth(state.table_cards, 0, CARD_BITS) // setup.values
+    return card // setup.values == led or not hand & setup.suit_mask(led)
 
 
 def legal_mask(state: HiifuuState, seat: int) -> int:
@@ -265,11 +242,6 @@ def play_card(state: HiifuuState, seat: int, card: int) -> None:
     state.table_cards |= placed(card, state.played, CARD_BITS)
     state.played += 1
     state.turn = (seat + 1) % state.n
-
-
-def _all_discarded(discards: list[int]) -> bool:
-    """Whether every seat has discarded (``-1``: not yet)."""
-    return all(discard >= 0 for discard in discards)
 
 
 def round_score(state: HiifuuState, seat: int) -> int:
@@ -296,9 +268,9 @@ class Hiifuu(Game[HiifuuState]):
 
     # ----------------------------------------------------------------- setup
     def start(self, event: Event) -> HiifuuState:
-        fixed = setup_of(event, self.kind, _fixed_setup)
+        fixed = setup_of(event, self.kind, _parse_setup)
         n = len(fixed.names)
-        state = HiifuuState(event.game_id, self.kind, n, 1, event)
+        state = new_state(HiifuuState, event.game_id, self.kind, n, 1, event)
         state.setup = fixed
         state.totals = [0] * n
         return state
@@ -337,20 +309,16 @@ class Hiifuu(Game[HiifuuState]):
         )  # fmt: skip
 
     def _token_due(self, state: HiifuuState) -> Due:
-        seat = state.leader  # the winner of the trick just ruled
-        if state.token_due == TAKE:
-            index = state.next_token
-            event = self.new_event(
-                state, "token_taken", round=state.round, player=seat, target=index,
-                amount=state.layout[index],
-            )  # fmt: skip
-            return Due.of_ruling(event, Rule.SECOND)
-        index = state.token_of[seat]
+        """The winner of the trick just ruled takes the first token left (HIIFUU-SECOND) or
+        covers its own (HIIFUU-THIRD)."""
+        seat = state.leader
+        take = state.token_due == TAKE
+        index = state.next_token if take else state.token_of[seat]
         event = self.new_event(
-            state, "token_covered", round=state.round, player=seat, target=index,
-            amount=state.layout[index],
+            state, "token_taken" if take else "token_covered", round=state.round, player=seat,
+            target=index, amount=state.layout[index],
         )  # fmt: skip
-        return Due.of_ruling(event, Rule.THIRD)
+        return Due.of_ruling(event, Rule.SECOND if take else Rule.THIRD)
 
     def _round_scored_due(self, state: HiifuuState) -> Due:
         seat = state.scored
@@ -370,11 +338,9 @@ class Hiifuu(Game[HiifuuState]):
         except RuleViolation as exc:
             if exc.rule == self.turn_rule and state.stage == PLAY and not state.table:
                 raise RuleViolation(
-                    Rule.LEAD,
-                    f"seat {event.player} led trick {state.trick_no} of round {state.round} "
-                    f"but seat {state.leader} leads it",
-                    recoverable=exc.recoverable,
-                ) from None
+                    Rule.LEAD, f"seat {event.player} led trick {state.trick_no} of round "
+                    f"{state.round} but seat {state.leader} leads it", recoverable=exc.recoverable,
+                ) from None  # fmt: skip
             token = self._token_not_due(state, event, exc) if self.refinable(exc) else None
             if token is not None:
                 raise token from None
@@ -436,60 +402,36 @@ class Hiifuu(Game[HiifuuState]):
 
     def verify_tokens(self, state: HiifuuState, event: Event) -> None:
         """A round's tokens: the next round's (Recording order), the game's values for it, in
-        increasing order in the normal rule (HIIFUU-TOKENS)."""
+        increasing order in the normal rule (HIIFUU-TOKENS). Where the setup states no values,
+        the recorded layout is the record (four values), never judged against the [default]
+        (RULES.md HIIFUU-TOKENS [decision])."""
         number = state.round + 1
         if event.round != number:
             raise RuleViolation(LogRule.ORDER, f"tokens for round {event.round}, expected {number}")
         values = tuple(event.values or ())
-        if not state.setup.tokens:
-            self._verify_unstated_tokens(state, number, values)
-            return
-        expected = state.setup.tokens[number - 1]
-        if values != expected and tuple(sorted(values)) != expected:
+        stated = state.setup.tokens
+        expected = stated[number - 1] if stated else _token_round(values)
+        laid = f"round {number} lays out tokens {_join(values)}"
+        if expected is None:
             raise RuleViolation(
-                Rule.TOKENS,
-                f"round {number} lays out tokens {_join(values)}, the game's tokens for it "
-                f"are {_join(expected)}",
+                Rule.TOKENS, f"{laid}; a round has {TOKENS_PER_ROUND} tokens of non-negative values"
+            )
+        if tuple(sorted(values)) != expected:
+            raise RuleViolation(
+                Rule.TOKENS, f"{laid}, the game's tokens for it are {_join(expected)}"
             )
         if state.setup.variant == NORMAL and values != expected:
             raise RuleViolation(
-                Rule.TOKENS,
-                f"round {number} lays out tokens {_join(values)}, not in increasing order "
-                f"as the normal rule requires",
+                Rule.TOKENS, f"{laid}, not in increasing order as the normal rule requires",
                 recoverable=True,
-            )
-
-    def _verify_unstated_tokens(
-        self, state: HiifuuState, number: int, values: tuple[int, ...]
-    ) -> None:
-        """HIIFUU-TOKENS where the setup states no values: the recorded layout is the record
-        (four values, increasing in the normal rule), never judged against the [default]
-        (RULES.md HIIFUU-TOKENS [decision])."""
-        if _token_round(list(values)) is None:
-            raise RuleViolation(
-                Rule.TOKENS,
-                f"round {number} lays out tokens {_join(values)}; a round has "
-                f"{TOKENS_PER_ROUND} tokens of non-negative values",
-            )
-        if state.setup.variant == NORMAL and values != _token_round(list(values)):
-            raise RuleViolation(
-                Rule.TOKENS,
-                f"round {number} lays out tokens {_join(values)}, not in increasing order "
-                f"as the normal rule requires",
-                recoverable=True,
-            )
+            )  # fmt: skip
 
     def verify_deal(self, state: HiifuuState, event: Event) -> None:
         """A deal to a seat not dealt yet this round (Recording order), of cards known and not
         dealt already (LOG-CARD), as many as the table size deals (HIIFUU-SETUP)."""
-        fault = deal_fault(event, state.dealt_seats, state.n, state.round)
-        if fault is not None:
-            raise fault
+        check_deal(event, state.dealt_seats, state.n, state.round)
         cards = event.cards or ()
-        mask = known_cards(state.setup.deck, cards)
-        if popcount(mask) != len(cards) or mask & state.dealt:
-            twice = state.setup.deck.codes(mask & state.dealt) or repeated(cards)
-            raise RuleViolation(LogRule.CARD, f"card dealt twice: {' '.join(twice)}")
+        dealt_cards(state.setup.deck, cards, state.dealt)
         size = state.setup.deal_size
         if len(cards) != size:
             raise RuleViolation(
@@ -497,16 +439,29 @@ class Hiifuu(Game[HiifuuState]):
             )
 
     def verify_decision(self, state: HiifuuState, event: Event) -> None:
+        """A discard while the seats discard, else a play: a card its seat holds (LOG-CARD),
+        following the led suit (HIIFUU-FOLLOW), numbered in this round and trick."""
         seat = event.player
         assert seat is not None
         if state.stage == DISCARD:
             self.verify_discard(state, seat, event)
-        elif event.type != "play":  # a discard once every seat discarded
-            fault = self.card_fault(state, event) or self.misplaced_decision(state, event)
-            assert fault is not None
-            raise fault
-        else:
-            self._verify_play(state, seat, event)
+            return
+        misplaced = self.misplaced_decision(state, event)  # a discard once every seat discarded
+        if misplaced is not None:
+            raise self.card_fault(state, event) or misplaced
+        deck = state.setup.deck
+        hand = state.hand(seat)
+        card = played_card(event, deck, hand)
+        if not may_play(state, seat, card):  # the game's rule before the numbering
+            led = state.table[0] // state.setup.values
+            suited = hand & state.setup.suit_mask(led)
+            raise RuleViolation(
+                Rule.FOLLOW,
+                f"seat {seat} played {event.card} while holding {deck.order[lowest(suited)]} "
+                f"and {SUIT_NAMES[led]} was led",
+                recoverable=True,
+            )
+        check_trick(event, state.round, state.trick_no)
 
     def misplaced_decision(self, state: HiifuuState, event: Event) -> RuleViolation | None:
         """HIIFUU-SETUP for a discard once every seat discarded, whoever made it (before
@@ -525,13 +480,7 @@ class Hiifuu(Game[HiifuuState]):
                 Rule.SETUP, f"seat {seat} made a {event.type} before every seat discarded"
             )
         cards = event.cards or ()
-        mask = known_cards(state.setup.deck, cards)
-        hand = state.hand(seat)
-        if popcount(mask) != len(cards) or mask & ~hand:
-            missing = state.setup.deck.codes(mask & ~hand) or repeated(cards)
-            raise RuleViolation(
-                LogRule.CARD, f"seat {seat} discarded {' '.join(missing)} which it does not hold"
-            )
+        given_cards(state.setup.deck, cards, state.hand(seat), seat, "discarded")
         size = state.setup.discard_size
         if len(cards) != size:
             raise RuleViolation(
@@ -540,66 +489,66 @@ class Hiifuu(Game[HiifuuState]):
             )
         check_round(event, state.round)
 
-    def _verify_play(self, state: HiifuuState, seat: int, event: Event) -> None:
-        deck = state.setup.deck
-        code = event.card
-        card = deck.find(code) if code is not None else -1
-        if card < 0:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played unknown card {code!r}")
-        hand = state.hand(seat)
-        if not hand >> card & 1:
-            raise RuleViolation(LogRule.CARD, f"seat {seat} played {code} which it does not hold")
-        if not legal_mask(state, seat) >> card & 1:  # the game's rule before the numbering
-            led = state.table[0] // state.setup.values
-            suited = hand & state.setup.suit_mask(led)
-            raise RuleViolation(
-                Rule.FOLLOW,
-                f"seat {seat} played {code} while holding {deck.order[lowest(suited)]} "
-                f"and {SUIT_NAMES[led]} was led",
-                recoverable=True,
-            )
-        check_round(event, state.round)
-        if event.trick != state.trick_no:
-            raise RuleViolation(
-                LogRule.ORDER, f"play in trick {event.trick} during trick {state.trick_no}",
-                recoverable=True,
-            )  # fmt: skip
-
     # ----------------------------------------------------------------- reducer
     def reduce(self, state: HiifuuState, event: Event) -> HiifuuState:
         kind = event.type
+        seat = event.player
         if kind == "play":
-            return self._reduce_play(state, event)
-        if kind == "trick_won":
-            return self._reduce_trick_won(state)
-        if kind == "token_taken" or kind == "token_covered":
-            return self._reduce_token(state)
-        if kind == "deal":
-            return self._reduce_deal(state, event)
-        if kind == "discard":
-            return self._reduce_discard(state, event)
-        if kind == "round_scored":
-            return self._reduce_round_scored(state)
-        if kind == "tokens":
-            return self._start_round(state, tuple(event.values or ()))
-        if kind == "first_leader":
-            state.first_leader = state.leader = state.turn = event.player or 0
+            assert seat is not None and event.card is not None
+            play_card(state, seat, state.setup.deck.index(event.card))  # a verified play
+        elif kind == "trick_won":
+            values = state.setup.values
+            self.take_trick(state, trick_winner(state.leader, state.table_cards, values, state.n))
+        elif kind == "token_taken" or kind == "token_covered":
+            if state.token_due == TAKE:
+                state.token_of = replace_at(state.token_of, state.leader, state.next_token)
+                state.next_token += 1
+            else:
+                state.covered = replace_at(state.covered, state.leader, True)
+            state.token_due = NO_TOKEN
+            self._after_trick(state)
+        elif kind == "deal":
+            seat = seat if seat is not None else first_undealt(state.dealt_seats)
+            mask = state.setup.deck.mask(event.cards or ())
+            state.set_hand(seat, mask)
+            state.dealt |= mask
+            state.deals += 1
+            state.dealt_seats |= 1 << seat
+            if state.deals == state.n:
+                state.stage = DISCARD
+        elif kind == "discard":  # the cards leave the hand; the play starts after the last
+            assert seat is not None
+            mask = state.setup.deck.mask(event.cards or ())
+            state.discards = replace_at(state.discards, seat, mask)
+            state.set_hand(seat, state.hand(seat) & ~mask)
+            if all_recorded(state.discards):
+                state.stage = PLAY
+        elif kind == "round_scored":  # after the last seat's, a new round or the end
+            seat = state.scored
+            state.totals[seat] += round_score(state, seat)
+            state.scored += 1
+            if state.scored == state.n:
+                over = state.round == ROUNDS or highest_of(state.totals) >= TARGET  # HIIFUU-END
+                state.stage = END if over else TOKENS
+        elif kind == "tokens":
+            self._start_round(state, tuple(event.values or ()))
+        elif kind == "first_leader":
+            state.first_leader = state.leader = state.turn = seat or 0
             state.stage = TOKENS
-            return state
-        if kind == "game_end":
+        elif kind == "game_end":
             state.winners = tuple(event.values or ())
             state.stage = DONE
             state.over = True
         return state
 
-    def _start_round(self, state: HiifuuState, layout: tuple[int, ...]) -> HiifuuState:
+    def _start_round(self, state: HiifuuState, layout: tuple[int, ...]) -> None:
         n = state.n
         state.round += 1
         state.layout = layout
         state.next_token = 0
         state.stage = DEAL
         state.clear_hands()
-        state.discards = [-1] * n
+        state.discards = (-1,) * n
         state.dealt = state.deals = state.dealt_seats = state.scored = 0
         state.trick_no = 1
         state.clear_table()
@@ -607,40 +556,8 @@ class Hiifuu(Game[HiifuuState]):
         state.token_of = (UNTAKEN,) * n
         state.covered = (False,) * n
         state.token_due = NO_TOKEN
-        return state
 
-    def _reduce_deal(self, state: HiifuuState, event: Event) -> HiifuuState:
-        seat = event.player if event.player is not None else first_undealt(state.dealt_seats)
-        mask = state.setup.deck.mask(event.cards or ())
-        state.set_hand(seat, mask)
-        state.dealt |= mask
-        state.deals += 1
-        state.dealt_seats |= 1 << seat
-        if state.deals == state.n:
-            state.stage = DISCARD
-        return state
-
-    def _reduce_discard(self, state: HiifuuState, event: Event) -> HiifuuState:
-        seat = event.player
-        assert seat is not None
-        mask = state.setup.deck.mask(event.cards or ())
-        state.discards[seat] = mask
-        state.set_hand(seat, state.hand(seat) & ~mask)
-        if _all_discarded(state.discards):
-            state.stage = PLAY
-        return state
-
-    def _reduce_play(self, state: HiifuuState, event: Event) -> HiifuuState:
-        seat = event.player
-        assert seat is not None and event.card is not None
-        play_card(state, seat, state.setup.deck.index(event.card))  # a verified play
-        return state
-
-    def _reduce_trick_won(self, state: HiifuuState) -> HiifuuState:
-        winner = trick_winner(state.leader, state.table_cards, state.setup.values, state.n)
-        return self.take_trick(state, winner)
-
-    def take_trick(self, state: HiifuuState, winner: int) -> HiifuuState:
+    def take_trick(self, state: HiifuuState, winner: int) -> None:
         """``winner`` takes the complete trick (the reducer's part of a trick won): a second
         trick won takes the next token if one is left (HIIFUU-SECOND), a third covers the
         winner's token (HIIFUU-THIRD)."""
@@ -654,18 +571,6 @@ class Hiifuu(Game[HiifuuState]):
             state.token_due = COVER
         else:
             self._after_trick(state)
-        return state
-
-    def _reduce_token(self, state: HiifuuState) -> HiifuuState:
-        seat = state.leader
-        if state.token_due == TAKE:
-            state.token_of = replace_at(state.token_of, seat, state.next_token)
-            state.next_token += 1
-        else:
-            state.covered = replace_at(state.covered, seat, True)
-        state.token_due = NO_TOKEN
-        self._after_trick(state)
-        return state
 
     def _after_trick(self, state: HiifuuState) -> None:
         if state.trick_no == state.setup.tricks:
@@ -673,25 +578,11 @@ class Hiifuu(Game[HiifuuState]):
         else:
             state.trick_no += 1
 
-    def _reduce_round_scored(self, state: HiifuuState) -> HiifuuState:
-        seat = state.scored
-        state.totals[seat] += round_score(state, seat)
-        state.scored += 1
-        if state.scored == state.n:
-            if state.round == ROUNDS or highest_of(state.totals) >= TARGET:
-                state.stage = END
-            else:
-                state.stage = TOKENS
-        return state
-
     # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: HiifuuState, seat: int) -> list[Event]:
         if state.stage == DISCARD:
-            hand = list(bits(state.hand(seat)))
-            return [
-                self.discard_event(state, seat, chosen)
-                for chosen in combinations(hand, state.setup.discard_size)
-            ]
+            discards = combinations(bits(state.hand(seat)), state.setup.discard_size)
+            return [self.discard_event(state, seat, cards) for cards in discards]
         return [self.play_event(state, seat, c) for c in bits(legal_mask(state, seat))]
 
     def discard_event(self, state: HiifuuState, seat: int, cards: Sequence[int]) -> Event:
@@ -714,14 +605,9 @@ class Hiifuu(Game[HiifuuState]):
 
 
 # --------------------------------------------------------------------- helpers
-def _fixed_setup(setup: Mapping[str, Any]) -> Setup:
-    """The fixed setup of a game from its ``game_start`` data, its seats counted."""
-    n = check_players(setup, min(SPEC.players), max(SPEC.players), Rule.SETUP)
-    return _parse_setup(setup, n)
-
-
-def _parse_setup(setup: Mapping[str, Any], n: int) -> Setup:
+def _parse_setup(setup: Mapping[str, Any]) -> Setup:
     """The fixed setup of a game from its ``game_start`` data (LOG-SETUP / HIIFUU-SETUP)."""
+    n = check_players(setup, min(SPEC.players), max(SPEC.players), Rule.SETUP)
     names = seat_names(setup, n)
     bots = bot_flags(setup, n)
     variant = setup.get("variant") or NORMAL

@@ -8,8 +8,9 @@ pure: :meth:`replay.games.rules.Rules.apply` works on a clone and never touches 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import TypeVar
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, TypeVar
 
 from mypy_extensions import i64, mypyc_attr
 
@@ -38,6 +39,36 @@ def _is_list(annotation: object) -> bool:
 
 S = TypeVar("S", bound="GameState")
 
+#: Per state class, the first value of each field that declares one: (name, value, or a function
+#: making a new one for a list).
+_DEFAULTS: dict[type, tuple[tuple[str, Any, Callable[[], Any] | None], ...]] = {}
+
+
+def _defaults(cls: type) -> tuple[tuple[str, Any, Callable[[], Any] | None], ...]:
+    """The declared first values of a state class's fields."""
+    known = _DEFAULTS.get(cls)
+    if known is None:
+        found: list[tuple[str, Any, Callable[[], Any] | None]] = []
+        for f in fields(cls):
+            if f.default is not MISSING:
+                found.append((f.name, f.default, None))
+            elif f.default_factory is not MISSING:
+                found.append((f.name, None, f.default_factory))
+        known = _DEFAULTS[cls] = tuple(found)
+    return known
+
+
+def new_state(
+    cls: type[S], game_id: str, kind: str, n: int, seq: int = 0, last: Event | None = None
+) -> S:
+    """A new state of ``cls``: made by its ``__init__``, then each field that declares a first
+    value in the class (``stage: int = DEAL``, ``taken: list[int] = field(default_factory=...)``)
+    set to it."""
+    state = cls(game_id, kind, n, seq, last)
+    for name, value, factory in _defaults(cls):
+        setattr(state, name, value if factory is None else factory())
+    return state
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True, init=False)
@@ -45,8 +76,9 @@ class GameState:
     """Fields common to every game's state. Subclasses add their own fields: immutable values,
     or lists changed in place by the reducer (copied by :meth:`clone`).
 
-    Every state class writes out its ``__init__``, which gives each field its first value
-    (``start`` then sets the game's own), and calls its base's ``__init__`` by name:
+    A game's state class declares each field's first value in the class body, as a dataclass
+    does (``hand_no: int = 1``), and ``start`` makes it with :func:`new_state`. A class that
+    writes out an ``__init__`` instead calls its base's ``__init__`` by name:
     ``@dataclass(slots=True)`` makes a new class, which zero-argument ``super()`` does not know
     (Python 3.11).
     """

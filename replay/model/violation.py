@@ -61,3 +61,8 @@ class RuleViolation(Exception):
         self.message = message
         self.recoverable = recoverable
         self.expected = expected
+
+    def cited(self, rule: RuleId, message: str) -> RuleViolation:
+        """The same fault cited under ``rule`` (the game's rule that names its situation, where
+        a generic check caught it), as soundly absorbed and expecting the same event."""
+        return RuleViolation(rule, message, recoverable=self.recoverable, expected=self.expected)

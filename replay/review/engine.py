@@ -33,7 +33,9 @@ from replay.review.stats import Estimate, mean_interval, wilson
 LABELS = ("inaccuracy", "mistake", "blunder")
 #: The version of the review's method: raise it when the same settings would give other numbers
 #: (the reviews stored by ``replay reindex --reviews`` are then made again).
-REVIEW_VERSION = 3
+REVIEW_VERSION = 4
+#: The estimate of no values (a figure not measured).
+NONE = Estimate(0.0, 0.0, 0.0, 0)
 #: How far a review thinks longer on a close decision (one whose label is not settled, see
 #: :func:`unsettled`): its samples double up to this many times ``--samples``.
 THINK_LONGER = 4
@@ -94,6 +96,15 @@ class DecisionReview:
     #: The loss in payout against the alternative of the best expected payout (cross-fitted
     #: as ``loss``); None where the seat is not paid.
     payout_loss: Estimate | None = None
+    #: The move played's expected cost beyond the policy's own move, on the same samples (0
+    #: where the seat played the policy's move; below 0 where its move did better): the
+    #: decision's loss with the policy's loss at the same decision taken out.
+    beyond_policy: Estimate = NONE
+
+    @property
+    def agrees_with_policy(self) -> bool:
+        """Whether the move played is the policy's own choice."""
+        return any(a.chosen and a.policy for a in self.alternatives)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +119,8 @@ class SeatSummary:
     labels: dict[str, int]
     worst: list[DecisionReview]
     payout_loss: Estimate | None = None  # mean payout loss per decision (None: not paid)
+    agreed: int = 0  # decisions where the seat played the policy's move
+    beyond_policy: Estimate = NONE  # mean cost beyond the policy's move
 
     @property
     def accuracy(self) -> tuple[float, float, float]:
@@ -117,6 +130,15 @@ class SeatSummary:
             return 0.0, 0.0, 0.0
         low, high = wilson(self.accurate, self.decisions)
         return self.accurate / self.decisions, low, high
+
+    @property
+    def agreement(self) -> tuple[float, float, float]:
+        """The share of decisions where the seat played the policy's move, with its Wilson
+        interval (Mortal's "agreement")."""
+        if not self.decisions:
+            return 0.0, 0.0, 0.0
+        low, high = wilson(self.agreed, self.decisions)
+        return self.agreed / self.decisions, low, high
 
 
 @dataclass(slots=True)
@@ -235,6 +257,26 @@ def review_steps(
     return out
 
 
+def departures(events: Sequence[Event], steps: Sequence[int], settings: Settings) -> list[int]:
+    """The steps among ``steps`` (positions in ``events``) where the move played is not the
+    policy's own choice: the only decisions whose cost beyond the policy's move is not 0 by
+    construction (a first pass over many games costs no rollout at the others)."""
+    if not steps:
+        return []
+    rules = get_rules(events[0].kind)
+    judge = Judge(rules, settings, sampler_for(rules.kind))
+    wanted = set(steps)
+    out = []
+    for i, state, _, _ in _positions(rules, events, None, max(steps) + 1):
+        if i in wanted:
+            seat = events[i].player
+            assert seat is not None
+            legal = rules.legal_decisions(state, seat)
+            if judge.policy_index(state, legal, events[i]) != _index_of(legal, events[i]):
+                out.append(i)
+    return out
+
+
 def _positions(
     rules: Game[Any], events: Sequence[Event], review: GameReview | None, end: int | None = None
 ) -> Iterator[tuple[int, Any, Any, int]]:
@@ -291,8 +333,8 @@ class Judge:
         assert seat is not None
         legal = rules.legal_decisions(state, seat)
         chosen = _index_of(legal, played)
-        name = f"{settings.seed}/{played.game_id}/{played.seq}"
-        policy_move = _index_of(legal, self.rollouts.bot(state, seat, random.Random(name)))
+        name = _stream_name(settings, played)
+        policy_move = self.policy_index(state, legal, played)
         picked = _alternatives(len(legal), chosen, policy_move, settings.max_alternatives, name)
         sign = 1.0 if self.unit.lower_is_better else -1.0
         moves = [legal[index] for index in picked]
@@ -314,6 +356,8 @@ class Judge:
             loss = mean_interval(held_out_loss(costs, mine))
         samples = len(values[0])
         best = _best(costs, mine, range(samples))
+        ours = picked.index(policy_move)
+        beyond = mean_interval([c - p for c, p in zip(costs[mine], costs[ours], strict=True)])
         expected, payout_loss = payout_figures(payouts, mine, len(picked))
         options = [
             Alternative(move_text(legal[i]), mean_interval(v), i == chosen, i == policy_move, p)
@@ -322,8 +366,16 @@ class Judge:
         return DecisionReview(
             played.game_id, played.kind, played.seq, seat, played.type, move_text(played),
             move_text(legal[picked[best]]), len(legal), options, loss, label_of(loss, self.unit),
-            self.visible_loss(state, played), payout_loss,
+            self.visible_loss(state, played), payout_loss, beyond,
         )  # fmt: skip
+
+    def policy_index(self, state: Any, legal: Sequence[Event], played: Event) -> int:
+        """The position among ``legal`` of the policy's own choice at decision ``played``
+        (``state`` before it; the policy's random stream seeded by the decision)."""
+        seat = played.player
+        assert seat is not None
+        choice = self.rollouts.bot(state, seat, random.Random(_stream_name(self.settings, played)))
+        return _index_of(legal, choice)
 
     def visible_loss(self, state: Any, played: Event) -> int | None:
         """The play's loss with all cards visible, where the solver costs little enough."""
@@ -394,6 +446,11 @@ class Judge:
         for event in log[unit_index:i]:
             state = apply_in_place(rules, state, event)
         return state
+
+
+def _stream_name(settings: Settings, played: Event) -> str:
+    """The name that seeds every random stream of one decision's review."""
+    return f"{settings.seed}/{played.game_id}/{played.seq}"
 
 
 def _extend(values: list[list[float]], more: Sequence[Sequence[float]]) -> list[list[float]]:
@@ -502,7 +559,8 @@ def seat_summary(review: GameReview, seat: int, worst: int = 3) -> SeatSummary:
         seat, len(mine), review.forced.get(seat, 0),
         mean_interval([d.loss.mean for d in mine]),
         sum(not d.loss.excludes_zero() for d in mine), labels, ranked[:worst],
-        mean_interval(paid) if paid else None,
+        mean_interval(paid) if paid else None, sum(d.agrees_with_policy for d in mine),
+        mean_interval([d.beyond_policy.mean for d in mine]),
     )  # fmt: skip
 
 

@@ -17,6 +17,8 @@ DECISION_COLUMNS = (
     "game_id", "kind", "seq", "seat", "type", "played", "best", "legal", "loss", "loss_low",
     "loss_high", "label", "visible_loss",
 )  # fmt: skip
+#: The columns of the move's cost beyond the policy's move (``csv``: after DECISION_COLUMNS).
+POLICY_COLUMNS = ("agrees", "beyond_policy", "beyond_policy_low", "beyond_policy_high")
 #: The payout columns a decision row adds (``csv``: after DECISION_COLUMNS; empty where the
 #: seat is not paid).
 PAYOUT_COLUMNS = ("payout_loss", "payout_loss_low", "payout_loss_high")
@@ -50,6 +52,10 @@ def decision_row(decision: DecisionReview) -> dict[str, Any]:
         "payout_loss": paid["mean"],
         "payout_loss_low": paid["low"],
         "payout_loss_high": paid["high"],
+        "agrees": decision.agrees_with_policy,
+        "beyond_policy": round(decision.beyond_policy.mean, 3),
+        "beyond_policy_low": round(decision.beyond_policy.low, 3),
+        "beyond_policy_high": round(decision.beyond_policy.high, 3),
         "alternatives": [
             {
                 "move": a.move,
@@ -63,15 +69,20 @@ def decision_row(decision: DecisionReview) -> dict[str, Any]:
     }
 
 
+def _share_dict(share: tuple[float, float, float]) -> dict[str, float]:
+    return dict(zip(("share", "low", "high"), (round(x, 3) for x in share), strict=True))
+
+
 def summary_dict(summary: SeatSummary) -> dict[str, Any]:
-    share, low, high = summary.accuracy
     return {
         "seat": summary.seat,
         "decisions": summary.decisions,
         "forced": summary.forced,
         "mean_loss": summary.loss.as_dict(),
         "mean_payout_loss": summary.payout_loss.as_dict() if summary.payout_loss else None,
-        "accuracy": {"share": round(share, 3), "low": round(low, 3), "high": round(high, 3)},
+        "accuracy": _share_dict(summary.accuracy),
+        "agreement": _share_dict(summary.agreement),
+        "mean_beyond_policy": summary.beyond_policy.as_dict(),
         "labels": summary.labels,
         "worst": [decision_row(d) for d in summary.worst],
     }
@@ -144,20 +155,26 @@ def _estimate_words(estimate: Estimate | None) -> str:
     return "-" if estimate is None else _interval(estimate.mean, estimate.low, estimate.high)
 
 
+def _share_words(share: tuple[float, float, float]) -> str:
+    return f"{100 * share[0]:.0f}% [{100 * share[1]:.0f}, {100 * share[2]:.0f}]"
+
+
 def _summary_cells(summary: SeatSummary, money: bool = False) -> list[str]:
-    share, low, high = summary.accuracy
     loss = summary.loss
     labels = ", ".join(f"{v} {k}" for k, v in summary.labels.items() if v) or "-"
     worst = ", ".join(f"#{d.seq} {d.played} ({d.loss.mean:.2f})" for d in summary.worst) or "-"
     cells = [
         str(summary.seat), str(summary.decisions), str(summary.forced),
-        _interval(loss.mean, loss.low, loss.high),
-        f"{100 * share:.0f}% [{100 * low:.0f}, {100 * high:.0f}]", labels, worst,
+        _interval(loss.mean, loss.low, loss.high), _share_words(summary.accuracy),
+        _share_words(summary.agreement), _estimate_words(summary.beyond_policy), labels, worst,
     ]  # fmt: skip
     return [*cells, _estimate_words(summary.payout_loss)] if money else cells
 
 
-SUMMARY_HEADERS = ("seat", "decisions", "forced", "mean loss [95%]", "accuracy", "labels", "worst")
+SUMMARY_HEADERS = (
+    "seat", "decisions", "forced", "mean loss [95%]", "accuracy", "policy's move",
+    "beyond the policy [95%]", "labels", "worst",
+)  # fmt: skip
 DECISION_HEADERS = (
     "step", "seat", "played", "best", "loss [95%]", "label", "all cards visible", "alternatives",
 )  # fmt: skip
@@ -311,7 +328,11 @@ def loss_words(decision: DecisionReview) -> str:
     paid = ""
     if decision.payout_loss is not None:
         paid = f"; payout loss {_estimate_words(decision.payout_loss)}"
-    return f"loss {_interval(loss.mean, loss.low, loss.high)}: {verdict}{valued}{visible}{paid}"
+    policy = "; the policy's move"
+    if not decision.agrees_with_policy:
+        policy = f"; beyond the policy's move {_estimate_words(decision.beyond_policy)}"
+    interval = _interval(loss.mean, loss.low, loss.high)
+    return f"loss {interval}: {verdict}{valued}{policy}{visible}{paid}"
 
 
 def review_caption(review: GameReview) -> str:
