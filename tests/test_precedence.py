@@ -380,8 +380,8 @@ LOG_ORDER_SITES = {
     ("hiifuu.py", "verify_tokens"): "tokens numbered with another round",
     ("hez2.py", "verify_chance"): "a chance event of another type: names the rule due",
     ("hez2.py", "stock_fault"): "a card drawn by a seat that is not drawing",
-    ("fou.py", "_verify_deck"): "an event before the deck is recorded (names FOU-SETUP)",
-    ("fou.py", "verify_chance"): "an event before the first dealer (names FOU-LEAD)",
+    ("fou.py", "verify_chance"): "an event before the deck (names FOU-SETUP) or the first dealer "
+    "(names FOU-LEAD) is recorded",
     ("fou.py", "verify_deal"): "another event while a deal is due (names FOU-SETUP)",
     ("fou.py", "verify_decision"): "a play numbered with another round or trick",
 }

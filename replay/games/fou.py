@@ -39,14 +39,16 @@ from replay.games.base import (
     first_undealt,
     game_winners,
     held_fault,
+    highest_of,
     known_cards,
+    lowest_of,
     new_state,
     played_card,
     seat_names,
     setup_of,
     undealt_seats,
 )
-from replay.games.split_hands import SplitHandsState
+from replay.games.split_hands import LOW_HALF, SPLIT, SplitHandsState, known_halves
 from replay.model import decks
 from replay.model.cards import Deck, bits, popcount, repeated
 from replay.model.events import Category, Event, same_payload
@@ -137,9 +139,8 @@ def card_name(card: int) -> str:
 
 
 def card_strength(card: int, led: int) -> int:
-    """How strong a played card is: a card of the led colour or a 1 above a discard, then by
-    value (FOU-TRICK, FOU-FOOL). Of two cards of equal strength, the later played is the
-    weaker."""
+    """How strong a played card is: of the led colour or a 1 above a discard, then by value; of
+    two equally strong, the later played is the weaker (FOU-TRICK, FOU-FOOL)."""
     return VALUE[card] + (100 if COLOUR[card] in (ONE, led) else 0)
 
 
@@ -211,10 +212,8 @@ def legal_mask(hand: int, led: int) -> int:
     those :func:`may_play` allows.
 
     >>> hand = DECK.mask(["1a", "G5", "R7"])
-    >>> DECK.codes(legal_mask(hand, 0))
-    ['1a', 'G5']
-    >>> DECK.codes(legal_mask(hand, 3))
-    ['1a', 'G5', 'R7']
+    >>> DECK.codes(legal_mask(hand, 0)), DECK.codes(legal_mask(hand, 3))
+    (['1a', 'G5'], ['1a', 'G5', 'R7'])
     """
     legal = 0
     for card in bits(hand):
@@ -243,8 +242,8 @@ class FouState(SplitHandsState):
     """A Fou! game between events, each field at its first value in a new game.
 
     The hands are :class:`SplitHandsState`'s (``hand(seat)``), the trick on the table is packed
-    (:mod:`replay.model.packed`); the lists (``totals``, ``plus``) are changed in place by the
-    reducer and copied by :meth:`clone`. The other fields are immutable.
+    (:mod:`replay.model.packed`); the lists (``fools``, ``totals``, ``plus``) are changed in place
+    by the reducer and copied by :meth:`clone`. The other fields are immutable.
     """
 
     names: tuple[str, ...] = ()
@@ -257,7 +256,9 @@ class FouState(SplitHandsState):
     # Whether a seat's hand is empty since the round's last deal: set by the deal and by
     # ``play_card`` (a hand empties only by a play), read at each trick's end (FOU-ROUND-END).
     emptied: bool = False
-    dealt: int = 0  # cards dealt this round (bit set)
+    # The cards of the deck in play not dealt yet this round, in two halves (see SPLIT).
+    undealt_low: int = 0
+    undealt_high: int = 0
     deals: int = 0  # deal events this round
     dealt_seats: int = 0  # seats dealt this round (bit set)
     round_leader: int = -1  # leader of the round's first trick
@@ -266,14 +267,13 @@ class FouState(SplitHandsState):
     turn: int = -1  # seat to play next, -1 when the trick is complete
     out: int = 0  # seats sitting out the current trick (bit set of seats)
     need: int = 0  # cards the current trick takes (seats not sitting out)
-    # The current trick in play order, kept until its Fools are named: ``played`` cards, their
-    # indices and their players packed (CARD_BITS and SEAT_BITS each); ``table`` and
-    # ``table_seats`` list them.
+    # The current trick, kept until its Fools are named: ``played`` cards, their indices and
+    # their players packed (CARD_BITS, SEAT_BITS each); ``table`` and ``table_seats`` list them.
     played: int = 0
     table_cards: i64 = 0
     table_players: i64 = 0
     led: int = -1  # the led colour, -1 until a card other than a 1 is played
-    fools: tuple[int, ...] = ()  # the Fools named for the last complete trick, in naming order
+    fools: list[int] = field(default_factory=list)  # the last trick's Fools, in naming order
     scored: int = 0  # round_scored events recorded this round
     totals: list[int] = field(default_factory=list)
     plus: list[int] = field(default_factory=list)  # rounds scored +10, per seat
@@ -288,6 +288,10 @@ class FouState(SplitHandsState):
     def table_seats(self) -> list[int]:
         """Who played the cards of :attr:`table`."""
         return unpack(self.table_players, self.played, SEAT_BITS)
+
+    def undealt(self) -> int:
+        """The cards of the deck in play not dealt yet this round (a bit set)."""
+        return self.undealt_high << SPLIT | self.undealt_low
 
     def fooled(self) -> int:
         """The seats named Fool for the last complete trick, as a bit set."""
@@ -305,9 +309,9 @@ def _seats(setup: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]
 
 def next_seat(seat: int, n: int, out: int) -> int:
     """The next seat clockwise after ``seat`` that is not sitting out (FOU-TURN)."""
-    seat = (seat + 1) % n
+    seat = seat + 1 if seat + 1 < n else 0
     while out >> seat & 1:
-        seat = (seat + 1) % n
+        seat = seat + 1 if seat + 1 < n else 0
     return seat
 
 
@@ -318,7 +322,7 @@ def lowest_total_seat(totals: list[int], start: int) -> int:
     3
     """
     n = len(totals)
-    low = min(totals)
+    low = lowest_of(totals)
     return next(s % n for s in range(start, start + n) if totals[s % n] == low)
 
 
@@ -354,14 +358,24 @@ class Fou(Game[FouState]):
         stage = state.stage
         if stage == PLAY:
             if state.played == state.need:
-                return Due.of_ruling(self._trick_won(state), Rule.TRICK)
+                event = self.new_event(
+                    state, "trick_won", round=state.round, trick=state.trick,
+                    player=trick_winner_seat(state), cards=DECK.codes_of(state.table),
+                )  # fmt: skip
+                return Due.of_ruling(event, Rule.TRICK)
             return _PLAY_DUE[state.turn]
         if stage == FOOL:
             return Due.of_ruling(self.fool_at(state, fool_due_position(state)), Rule.FOOL)
         if stage == DEAL:
             return Due.chance(*undealt_seats(state.dealt_seats, state.n), what="deal")
         if stage == SCORE:
-            return Due.of_ruling(self._round_scored(state), Rule.SCORE)
+            seat = state.scored
+            amount = self.round_score(state, seat)
+            event = self.new_event(
+                state, "round_scored", round=state.round, player=seat, amount=amount,
+                total=state.totals[seat] + amount,
+            )  # fmt: skip
+            return Due.of_ruling(event, Rule.SCORE)
         if stage == END:
             event = self.new_event(state, "game_end", values=game_winners(state.totals))
             return Due.of_ruling(event, Rule.END)
@@ -370,12 +384,6 @@ class Fou(Game[FouState]):
         if stage == DEALER:
             return Due.chance(what="dealer")
         return OVER
-
-    def _trick_won(self, state: FouState) -> Event:
-        return self.new_event(
-            state, "trick_won", round=state.round, trick=state.trick,
-            player=trick_winner_seat(state), cards=DECK.codes_of(state.table),
-        )  # fmt: skip
 
     def fool_at(self, state: FouState, pos: int) -> Event:
         """The ``fool`` ruling naming the player of the card at ``pos`` in the last trick."""
@@ -387,18 +395,10 @@ class Fou(Game[FouState]):
 
     def round_score(self, state: FouState, seat: int) -> int:
         """FOU-SCORE for one seat at the end of the round."""
-        hand = state.hand(seat)
-        if hand:  # minus the points of the cards left, a 1 counting 5
-            return -sum(PENALTY[card] for card in bits(hand))
-        return 0 if seat in state.fools else EMPTY_HAND_SCORE  # a Fool of the last trick: 0
-
-    def _round_scored(self, state: FouState) -> Event:
-        seat = state.scored
-        amount = self.round_score(state, seat)
-        return self.new_event(
-            state, "round_scored", round=state.round, player=seat, amount=amount,
-            total=state.totals[seat] + amount,
-        )  # fmt: skip
+        penalty = state.weight(seat, PENALTY)  # the points of the cards left, a 1 counting 5
+        if penalty:
+            return -penalty
+        return 0 if state.fooled() >> seat & 1 else EMPTY_HAND_SCORE  # a Fool of the last trick: 0
 
     # ----------------------------------------------------------------- verification
     def verify(self, state: FouState, event: Event) -> None:
@@ -485,56 +485,54 @@ class Fou(Game[FouState]):
         return held_fault(event, state.hand(seat), DECK)
 
     def verify_chance(self, state: FouState, event: Event) -> None:
-        """The deck in play (FOU-SETUP), the first dealer (FOU-LEAD), then each round's deals."""
+        """The deck in play: distinct cards (LOG-CARD), as many as the hands take (FOU-SETUP);
+        the first dealer, a seat (FOU-LEAD); then each round's deals."""
         stage = state.stage
         if stage == DEAL:
             self.verify_deal(state, event)
+        elif event.type != ("deck" if stage == DECK_STAGE else "dealer"):
+            what, rule = ("the deck in play", Rule.SETUP) if stage == DECK_STAGE else (
+                "the first dealer", Rule.LEAD
+            )  # fmt: skip
+            raise RuleViolation(LogRule.ORDER, f"{event.type} before {what} is recorded ({rule})")
         elif stage == DECK_STAGE:
-            self._verify_deck(state, event)
-        elif event.type != "dealer":
-            raise RuleViolation(
-                LogRule.ORDER, f"{event.type} before the first dealer is recorded (FOU-LEAD)"
-            )
+            cards = event.cards or ()
+            if popcount(known_cards(DECK, cards)) != len(cards):
+                raise RuleViolation(
+                    LogRule.CARD, f"card twice in the deck: {' '.join(repeated(cards))}"
+                )
+            size = state.hand_size * state.n
+            if len(cards) != size:
+                raise RuleViolation(
+                    Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
+                )
         elif not isinstance(event.player, int) or not 0 <= event.player < state.n:
             raise RuleViolation(
                 Rule.LEAD, f"first dealer {event.player} is not a seat of {state.n} players"
             )
 
-    def _verify_deck(self, state: FouState, event: Event) -> None:
-        if event.type != "deck":
-            raise RuleViolation(
-                LogRule.ORDER, f"{event.type} before the deck in play is recorded (FOU-SETUP)"
-            )
-        cards = event.cards or ()
-        mask = known_cards(DECK, cards)
-        if popcount(mask) != len(cards):
-            raise RuleViolation(
-                LogRule.CARD, f"card twice in the deck: {' '.join(repeated(cards))}"
-            )
-        size = state.hand_size * state.n
-        if len(cards) != size:
-            raise RuleViolation(
-                Rule.SETUP, f"a deck of {len(cards)} cards for {state.n} players, not {size}"
-            )
-
-    def verify_deal(self, state: FouState, event: Event) -> int:
+    def verify_deal(self, state: FouState, event: Event) -> tuple[int, int]:
         """A deal where one is due (FOU-SETUP), to a seat not dealt yet this round (Recording
         order), of cards in play and not dealt already (LOG-CARD), as many as a hand holds
-        (FOU-SETUP); returns its cards (a bit set)."""
+        (FOU-SETUP); returns its cards as the halves of a hand (see SPLIT)."""
         if event.type != "deal":
             raise RuleViolation(LogRule.ORDER, f"{event.type} while a deal is due (FOU-SETUP)")
         check_deal(event, state.dealt_seats, state.n, state.round)
         cards = event.cards or ()
-        mask = known_cards(DECK, cards)
-        if mask & ~state.deck:
-            outside = " ".join(DECK.codes(mask & ~state.deck))
-            raise RuleViolation(LogRule.CARD, f"seat {event.player} dealt {outside} not in play")
-        dealt_cards(DECK, cards, state.dealt)
+        low, high, repeats = known_halves(DECK, cards)
+        if repeats or low & ~state.undealt_low or high & ~state.undealt_high:
+            mask = high << SPLIT | low
+            if mask & ~state.deck:
+                outside = " ".join(DECK.codes(mask & ~state.deck))
+                raise RuleViolation(
+                    LogRule.CARD, f"seat {event.player} dealt {outside} not in play"
+                )
+            dealt_cards(DECK, cards, state.deck & ~state.undealt())
         if len(cards) != state.hand_size:
             raise RuleViolation(
                 Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}"
             )
-        return mask
+        return low, high
 
     def verify_decision(self, state: FouState, event: Event) -> None:
         """A play (Fou!'s one decision): a card its seat holds (LOG-CARD), following the led
@@ -574,13 +572,14 @@ class Fou(Game[FouState]):
                 seat = trick_winner_seat(state)  # keep it sound
             state.leader = seat
             state.out = 0  # the trick is over: nobody sits out until the next one starts
-            state.fools = ()
+            state.fools = []
             state.stage = FOOL
         elif kind == "fool":
             self._reduce_fool(state, seat)
         elif kind == "deal":
             seat = seat if seat is not None else first_undealt(state.dealt_seats)
-            self.deal_hand(state, seat, DECK.mask(event.cards or ()))
+            mask = DECK.mask(event.cards or ())
+            self.deal_hand(state, seat, mask & LOW_HALF, mask >> SPLIT)
         elif kind == "round_scored":
             self._reduce_round_scored(state, event)
         elif kind == "game_end":
@@ -589,6 +588,7 @@ class Fou(Game[FouState]):
             state.over = True
         elif kind == "deck":
             state.deck = DECK.mask(event.cards or ())
+            state.undealt_low, state.undealt_high = state.deck & LOW_HALF, state.deck >> SPLIT
             state.stage = DEALER
         elif kind == "dealer":
             state.first_dealer = seat or 0
@@ -597,17 +597,16 @@ class Fou(Game[FouState]):
             state.stage = DEAL
         return state
 
-    def deal_hand(self, state: FouState, seat: int, cards: int) -> None:
-        """``seat`` is dealt the bit set ``cards``; after the last deal, the round's first trick
-        starts."""
-        state.set_hand(seat, cards)
-        state.dealt |= cards
+    def deal_hand(self, state: FouState, seat: int, low: int, high: int) -> None:
+        """``seat`` is dealt the halves ``low`` and ``high``; the last deal starts the play."""
+        state.set_low(seat, low)
+        state.set_high(seat, high)
+        state.undealt_low &= ~low
+        state.undealt_high &= ~high
         state.deals += 1
         state.dealt_seats |= 1 << seat
         if state.deals == state.n:
             state.emptied = state.an_empty_hand()
-            state.trick = 0
-            state.fools = ()
             self._start_trick(state, state.round_leader, 0)
 
     def _start_trick(self, state: FouState, leader: int, out: int) -> None:
@@ -625,15 +624,14 @@ class Fou(Game[FouState]):
         next trick starts, or the round ends if a hand is empty (FOU-ROUND-END)."""
         if (
             fool is None or not holds(state.table_players, state.played, SEAT_BITS, fool)
-            or fool in state.fools or fool == state.leader
+            or state.fooled() >> fool & 1 or fool == state.leader
         ):  # fmt: skip
             fool = nth(state.table_players, fool_due_position(state), SEAT_BITS)  # keep it sound
-        state.fools = (*state.fools, fool)
+        state.fools.append(fool)
         if len(state.fools) < fools_per_trick(state.n):
             return
         if state.emptied:
             state.stage = SCORE
-            state.scored = 0
             state.played = state.table_cards = state.table_players = 0
         else:
             self._start_trick(state, state.leader, state.fooled())
@@ -657,8 +655,9 @@ class Fou(Game[FouState]):
         state.round += 1
         state.stage = DEAL
         state.clear_hands()
-        state.dealt = state.deals = state.dealt_seats = state.trick = 0
-        state.fools = ()
+        state.undealt_low, state.undealt_high = state.deck & LOW_HALF, state.deck >> SPLIT
+        state.deals = state.dealt_seats = state.trick = state.scored = 0
+        state.fools = []
 
     # ----------------------------------------------------------------- decisions
     def legal_decisions(self, state: FouState, seat: int) -> list[Event]:
@@ -691,8 +690,7 @@ def fool_due_position(state: FouState) -> int:
     pos = worst_position(
         state.table_cards, state.table_players, state.played, state.led, state.fooled()
     )
-    if pos < 0:
-        raise AssertionError("every player of the trick is already a Fool")
+    assert pos >= 0, "every player of the trick is already a Fool"
     return pos
 
 
@@ -722,7 +720,7 @@ def play_card(state: FouState, seat: int, card: int) -> None:
 
 def game_is_over(totals: list[int], plus: list[int]) -> bool:
     """FOU-END: six rounds of +10 for a player, or a total of -80 or less."""
-    return max(plus) >= PLUS_ROUNDS_TO_END or min(totals) <= LOSING_TOTAL
+    return highest_of(plus) >= PLUS_ROUNDS_TO_END or lowest_of(totals) <= LOSING_TOTAL
 
 
 #: Every event type of the game: its category, and the fields it carries besides its position

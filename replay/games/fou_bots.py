@@ -81,7 +81,7 @@ def sample_chance(rules: Fou, state: FouState, rng: random.Random) -> Event:
         return rules.new_event(state, "deck", cards=default_deck(state.n))
     if state.stage == DEALER:
         return rules.new_event(state, "dealer", player=rng.randrange(state.n))
-    remaining = list(bits(state.deck & ~state.dealt))
+    remaining = list(bits(state.undealt()))
     hand = sorted(rng.sample(remaining, state.hand_size))
     return rules.new_event(
         state, "deal", round=state.round, player=first_undealt(state.dealt_seats),

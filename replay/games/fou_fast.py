@@ -76,12 +76,12 @@ class FastFou(FastPath[FouState]):
             self.fou.reduce(state, event)
         elif state.stage == DEAL and event.type == "deal":
             try:
-                cards = self.fou.verify_deal(state, event)
+                low, high = self.fou.verify_deal(state, event)
             except RuleViolation:
                 return False  # verify() raises it again
             seat = event.player
             assert seat is not None  # checked by verify_deal
-            self.fou.deal_hand(state, seat, cards)
+            self.fou.deal_hand(state, seat, low, high)
         else:
             return False
         state.seq = event.seq + 1
@@ -108,7 +108,7 @@ class FastFou(FastPath[FouState]):
     def is_due_ruling(self, state: FouState, event: Event) -> bool:
         """A trick won, a Fool or a round's score as :meth:`Fou.due` gives it (or, at 7-8
         players, the second Fool first, which :meth:`Fou.verify` accepts), compared without
-        building it (the same rules as ``_trick_won``, ``fool_at`` and ``_round_scored``)."""
+        building it (the same rules as :meth:`Fou.due` and ``fool_at``)."""
         stage = state.stage
         kind = event.type
         player = event.player

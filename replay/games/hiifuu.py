@@ -171,7 +171,7 @@ class Rule(RuleId):
 class HiifuuState(SeatTrickState):
     """A Hiifuu game between events, each field at its first value in a new game.
 
-    ``tricks`` and ``totals`` are lists changed in place by the reducer;
+    ``discards``, ``tricks`` and ``totals`` are lists changed in place by the reducer;
     :meth:`clone` copies them. The hands and the trick on the table are
     :class:`SeatTrickState`'s (``hand(seat)``, ``table``). The other fields are immutable.
     """
@@ -185,7 +185,7 @@ class HiifuuState(SeatTrickState):
     dealt: int = 0  # cards dealt this round (bit set)
     deals: int = 0  # deal events this round
     dealt_seats: int = 0  # seats dealt this round (bit set)
-    discards: tuple[int, ...] = ()  # discarded cards per seat, -1 = not yet
+    discards: list[int] = field(default_factory=list)  # discarded cards per seat, -1 = not yet
     trick_no: int = 1
     leader: int = 0
     turn: int = 0
@@ -223,7 +223,8 @@ def may_play(state: HiifuuState, seat: int, card: int) -> bool:
     if not state.played:
         return True
     setup = state.setup
-    led: int = nth(state.table_cards, 0, CARD_BITS) // setup.values
+    first: int = nth(state.table_cards, 0, CARD_BITS)
+    led = first // setup.values
     return card // setup.values == led or not hand & setup.suit_mask(led)
 
 
@@ -411,20 +412,17 @@ class Hiifuu(Game[HiifuuState]):
         values = tuple(event.values or ())
         stated = state.setup.tokens
         expected = stated[number - 1] if stated else _token_round(values)
-        laid = f"round {number} lays out tokens {_join(values)}"
+        recoverable = False
         if expected is None:
-            raise RuleViolation(
-                Rule.TOKENS, f"{laid}; a round has {TOKENS_PER_ROUND} tokens of non-negative values"
-            )
-        if tuple(sorted(values)) != expected:
-            raise RuleViolation(
-                Rule.TOKENS, f"{laid}, the game's tokens for it are {_join(expected)}"
-            )
-        if state.setup.variant == NORMAL and values != expected:
-            raise RuleViolation(
-                Rule.TOKENS, f"{laid}, not in increasing order as the normal rule requires",
-                recoverable=True,
-            )  # fmt: skip
+            why = f"; a round has {TOKENS_PER_ROUND} tokens of non-negative values"
+        elif values != expected and tuple(sorted(values)) != expected:
+            why = f", the game's tokens for it are {_join(expected)}"
+        elif state.setup.variant == NORMAL and values != expected:
+            why, recoverable = ", not in increasing order as the normal rule requires", True
+        else:
+            return
+        laid = f"round {number} lays out tokens {_join(values)}"
+        raise RuleViolation(Rule.TOKENS, laid + why, recoverable=recoverable)
 
     def verify_deal(self, state: HiifuuState, event: Event) -> None:
         """A deal to a seat not dealt yet this round (Recording order), of cards known and not
@@ -519,7 +517,7 @@ class Hiifuu(Game[HiifuuState]):
         elif kind == "discard":  # the cards leave the hand; the play starts after the last
             assert seat is not None
             mask = state.setup.deck.mask(event.cards or ())
-            state.discards = replace_at(state.discards, seat, mask)
+            state.discards[seat] = mask
             state.set_hand(seat, state.hand(seat) & ~mask)
             if all_recorded(state.discards):
                 state.stage = PLAY
@@ -548,7 +546,7 @@ class Hiifuu(Game[HiifuuState]):
         state.next_token = 0
         state.stage = DEAL
         state.clear_hands()
-        state.discards = (-1,) * n
+        state.discards = [-1] * n
         state.dealt = state.deals = state.dealt_seats = state.scored = 0
         state.trick_no = 1
         state.clear_table()

@@ -4,6 +4,7 @@ native, a per-seat tuple with one entry changed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -47,8 +48,8 @@ def lowest_of(values: list[int]) -> int:
     return low
 
 
-def all_recorded(values: tuple[int, ...]) -> bool:
-    """Whether every seat's entry of a per-seat tuple is set (``-1``: not yet recorded).
+def all_recorded(values: Sequence[int]) -> bool:
+    """Whether every seat's entry of a per-seat tuple or list is set (``-1``: not yet recorded).
 
     A loop rather than ``min(values) >= 0``: compiled, ``min`` is a generic builtin call.
 

@@ -19,12 +19,15 @@ lies in one half (Fou!: each colour).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from mypy_extensions import i64
 
+from replay.games.checks import known_cards
 from replay.games.state import GameState
+from replay.model.cards import Deck
 from replay.model.events import Event
 from replay.model.packed import placed
 
@@ -35,6 +38,42 @@ LOW_HALF: Final = (1 << SPLIT) - 1
 MAX_CARDS: Final = SPLIT + 62
 #: A card's bit number in its half (small: compiled, read from the tuple without a long int).
 HALF_POS: Final[tuple[int, ...]] = tuple(c if c < SPLIT else c - SPLIT for c in range(MAX_CARDS))
+
+
+def known_halves(deck: Deck, codes: Sequence[str]) -> tuple[int, int, bool]:
+    """The bit set of the card ``codes`` of ``deck`` as its two halves (low, high), and whether
+    a code repeats: LOG-CARD for a code that is no card of ``deck``, as
+    :func:`~replay.games.checks.known_cards`.
+
+    >>> deck = Deck([f"c{i}" for i in range(60)], "sixty")
+    >>> known_halves(deck, ["c1", "c55"]), known_halves(deck, ["c1", "c1"])[2]
+    ((2, 2, False), True)
+    """
+    low = high = 0
+    repeats = False
+    for code in codes:
+        card = deck.find(code) if isinstance(code, str) else -1
+        if card < 0:
+            known_cards(deck, codes)  # raises LOG-CARD naming the unknown code
+        bit = 1 << HALF_POS[card]
+        if card < SPLIT:
+            repeats = repeats or low & bit != 0
+            low |= bit
+        else:
+            repeats = repeats or high & bit != 0
+            high |= bit
+    return low, high, repeats
+
+
+def _half_weight(half: int, first: int, weights: tuple[int, ...]) -> int:
+    """The sum of ``weights`` over the cards of one half of a hand (``first``: the card of its
+    bit 0)."""
+    total = 0
+    while half:
+        low = half & -half
+        total += weights[first + low.bit_length() - 1]
+        half ^= low
+    return total
 
 
 @dataclass(slots=True, init=False)
@@ -195,6 +234,12 @@ class SplitHandsState(GameState):
         high = self.high(seat) & ~bit
         self.set_high(seat, high)
         return not high and not self.low(seat)
+
+    def weight(self, seat: int, weights: tuple[int, ...]) -> int:
+        """The sum of ``weights`` (one per card of the deck) over the cards of ``seat``'s hand,
+        read one half at a time (no long int built)."""
+        low = _half_weight(self.low(seat), 0, weights)
+        return low + _half_weight(self.high(seat), SPLIT, weights)
 
     def an_empty_hand(self) -> bool:
         """Whether some seat's hand is empty."""
