@@ -12,20 +12,20 @@ WITH p AS (
   LEFT JOIN card_faces f ON f.kind = e.kind AND f.card = e.card
   WHERE e.type = 'play'
 ), t AS (
-  SELECT gno, round, trick, min(seq) AS first_seq,
-    min(CASE WHEN suit IS NOT NULL THEN seq END) AS led_seq
-  FROM p
-  WHERE trick IS NOT NULL
-  GROUP BY gno, round, trick
-), l AS (
-  SELECT t.gno, t.round, t.trick, t.first_seq, s.suit AS led
-  FROM t
-  LEFT JOIN p s ON s.gno = t.gno AND s.seq = t.led_seq
+  -- the events read again, not p: DuckDB materialises a CTE read twice, in memory whatever its
+  -- memory limit, which the plays of a million hands outgrow
+  SELECT g.gno, e.round, e.trick, min(e.seq) AS first_seq,
+    min_by(f.suit, CASE WHEN f.suit IS NOT NULL THEN e.seq END) AS led
+  FROM events e
+  JOIN game_starts g ON g.game_id = e.game_id
+  LEFT JOIN card_faces f ON f.kind = e.kind AND f.card = e.card
+  WHERE e.type = 'play' AND e.trick IS NOT NULL
+  GROUP BY g.gno, e.round, e.trick
 )
 SELECT p.game_id, p.gno, p.kind, p.round, p.trick, p.seq, p.seat, p.card, p.suit, p.rank,
-  p.joker, p.points, CAST(p.seq - l.first_seq + 1 AS INT) AS position, l.led,
-  CASE WHEN l.led IS NOT NULL THEN coalesce(p.suit = l.led, false) END AS followed,
-  CASE WHEN l.led IS NOT NULL THEN NOT p.joker AND coalesce(p.suit <> l.led, true) END
+  p.joker, p.points, CAST(p.seq - t.first_seq + 1 AS INT) AS position, t.led,
+  CASE WHEN t.led IS NOT NULL THEN coalesce(p.suit = t.led, false) END AS followed,
+  CASE WHEN t.led IS NOT NULL THEN NOT p.joker AND coalesce(p.suit <> t.led, true) END
     AS discarded
 FROM p
-LEFT JOIN l ON l.gno = p.gno AND l.round = p.round AND l.trick = p.trick
+LEFT JOIN t ON t.gno = p.gno AND t.round = p.round AND t.trick = p.trick
