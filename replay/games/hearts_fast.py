@@ -293,11 +293,8 @@ def advance_deal(state: HeartsState, event: Event) -> bool:
         or cards is None or len(cards) != HAND_SIZE
     ):  # fmt: skip
         return False
-    try:
-        mask = DECK.mask(cards)
-    except ValueError:  # a code of no card
-        return False
-    if popcount(mask) != HAND_SIZE or mask & state.dealt:
+    mask = card_set(cards, HAND_SIZE)
+    if mask < 0 or mask & state.dealt:
         return False
     set_seat_hand(state, seat, mask)
     state.dealt |= mask
@@ -328,12 +325,9 @@ def advance_pass(state: HeartsState, event: Event) -> bool:
         or cards is None or len(cards) != PASS_SIZE
     ):  # fmt: skip
         return False
-    try:
-        mask = DECK.mask(cards)
-    except ValueError:  # a code of no card
-        return False
+    mask = card_set(cards, PASS_SIZE)
     hand = seat_hand(state, seat)
-    if popcount(mask) != PASS_SIZE or mask & ~hand:
+    if mask < 0 or mask & ~hand:
         return False
     passes = state.passes = replace_at(passes, seat, mask)
     set_seat_hand(state, seat, hand & ~mask)
@@ -379,6 +373,15 @@ def seat_hand(state: HeartsState, seat: i64) -> i64:
     if seat == 2:
         return state.hand2
     return state.hand3
+
+
+def card_set(cards: tuple[str, ...], size: int) -> int:
+    """The bit set of ``cards`` if they are ``size`` distinct cards of the deck, else -1."""
+    try:
+        mask = DECK.mask(cards)
+    except ValueError:  # a code of no card
+        return -1
+    return mask if popcount(mask) == size else -1
 
 
 def set_seat_hand(state: HeartsState, seat: i64, hand: i64) -> None:
