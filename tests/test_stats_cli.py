@@ -138,6 +138,20 @@ def test_reindex_bounds_duckdb_memory_by_default_and_the_option_overrides_it(
     assert _duckdb_limit(wanted) != _duckdb_limit("80%") or wanted == "80%"
 
 
+def test_reindex_past_its_memory_limit_names_the_table_and_the_option(store: Path) -> None:
+    """A derived table that does not fit the limit: one line naming the store, the table and
+    the option to raise; the tables built before stay as they were."""
+    manifest = store / "_analytics" / "manifest.json"
+    assert run_cli("reindex", str(store)).exit_code == 0
+    before = manifest.read_bytes()
+    result = run_cli("reindex", str(store), "--memory-limit", "2MB")
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"error: {store}: the derived table ")
+    assert "Out of Memory" in line and line.endswith("(--memory-limit 2MB: give it more, e.g. 4GB)")
+    assert manifest.read_bytes() == before
+
+
 def test_stats_over_several_inputs_count_each_game_once(store: Path, jsonl: Path) -> None:
     one = run_cli("stats", str(store), "--stat", "game_length", "--format", "json")
     both = run_cli("stats", str(store), str(jsonl), "--stat", "game_length", "--format", "json")

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import duckdb
 import pyarrow.parquet as pq
 
 from replay.analytics import catalog, engine
@@ -113,10 +114,14 @@ def rebuild(
     for name in catalog.derived_views():
         target = folder / f"{name}.parquet"
         partial = folder / f"{name}.parquet.partial"
-        con.execute(
-            f'COPY (SELECT * FROM "{name}") TO {engine.quote(str(partial))} '
-            "(FORMAT parquet, COMPRESSION zstd)"
-        )
+        try:
+            con.execute(
+                f'COPY (SELECT * FROM "{name}") TO {engine.quote(str(partial))} '
+                "(FORMAT parquet, COMPRESSION zstd)"
+            )
+        except duckdb.OutOfMemoryException as exc:  # named: which table did not fit
+            first = str(exc).splitlines()[0]
+            raise duckdb.OutOfMemoryException(f"the derived table {name}: {first}") from exc
         os.replace(partial, target)
         engine.create_view(con, name, "", str(target))  # later tables read this one
         rows[name] = int(con.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])

@@ -323,7 +323,10 @@ def reindex_cmd(
         rows = derived.rebuild(store, memory_limit=memory_limit or derived.DEFAULT_MEMORY_LIMIT)
     except OSError as exc:
         fail(os_error(exc, store_path), code=1)
-    except duckdb.Error as exc:  # a limit DuckDB does not read, or the work does not fit it
+    except duckdb.OutOfMemoryException as exc:
+        limit = memory_limit or derived.DEFAULT_MEMORY_LIMIT
+        fail(f"{store_path}: {exc} (--memory-limit {limit}: give it more, e.g. 4GB)", code=1)
+    except duckdb.Error as exc:  # a limit DuckDB does not read
         fail(f"{store_path}: {exc}", code=1)
     echo_problems(store.problems)
     summary = ", ".join(f"{name} {count}" for name, count in rows.items())
