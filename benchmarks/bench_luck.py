@@ -1,6 +1,6 @@
 """Luck (``replay reindex --luck``, docs/review.md "Luck"): the figures too heavy for the suite.
 
-Run: ``PYTHONPATH=build/native nice .venv/bin/python benchmarks/bench_luck.py [--part P ...]``
+Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part P ...]``
 (the compiled build: ``REPLAY_PGO=0 make native``; the pure build without PYTHONPATH). Parts:
 
 - ``variance``: per kind, a table where seat 0 is careless (the heuristic bot playing a

@@ -319,12 +319,12 @@ def reindex_cmd(
     from replay.review.engine import Settings
 
     store = open_store(store_path)
+    limit = memory_limit or derived.DEFAULT_MEMORY_LIMIT
     try:
-        rows = derived.rebuild(store, memory_limit=memory_limit or derived.DEFAULT_MEMORY_LIMIT)
+        rows = derived.rebuild(store, memory_limit=limit)
     except OSError as exc:
         fail(os_error(exc, store_path), code=1)
     except duckdb.OutOfMemoryException as exc:
-        limit = memory_limit or derived.DEFAULT_MEMORY_LIMIT
         fail(f"{store_path}: {exc} (--memory-limit {limit}: give it more, e.g. 4GB)", code=1)
     except duckdb.Error as exc:  # a limit DuckDB does not read
         fail(f"{store_path}: {exc}", code=1)

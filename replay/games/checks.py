@@ -57,7 +57,7 @@ def known_cards(deck: Deck, codes: Iterable[str] | None) -> int:
     """The bit set of the card ``codes`` of ``deck``: LOG-CARD for a code that is none of its
     cards.
 
-    >>> from replay.model.cards import Deck, popcount, repeated
+    >>> from replay.model.cards import Deck
     >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "C"])
     5
     >>> known_cards(Deck(["A", "B", "C"], "abc"), ["A", "Z"])

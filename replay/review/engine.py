@@ -125,20 +125,21 @@ class SeatSummary:
     @property
     def accuracy(self) -> tuple[float, float, float]:
         """The share of decisions without a significant loss, with its Wilson interval."""
-
-        if not self.decisions:
-            return 0.0, 0.0, 0.0
-        low, high = wilson(self.accurate, self.decisions)
-        return self.accurate / self.decisions, low, high
+        return _share(self.accurate, self.decisions)
 
     @property
     def agreement(self) -> tuple[float, float, float]:
         """The share of decisions where the seat played the policy's move, with its Wilson
         interval (Mortal's "agreement")."""
-        if not self.decisions:
-            return 0.0, 0.0, 0.0
-        low, high = wilson(self.agreed, self.decisions)
-        return self.agreed / self.decisions, low, high
+        return _share(self.agreed, self.decisions)
+
+
+def _share(hits: int, total: int) -> tuple[float, float, float]:
+    """``hits`` out of ``total`` as a share with its Wilson interval (0s for no decision)."""
+    if not total:
+        return 0.0, 0.0, 0.0
+    low, high = wilson(hits, total)
+    return hits / total, low, high
 
 
 @dataclass(slots=True)
@@ -248,13 +249,7 @@ def review_steps(
     kind = events[0].kind
     rules = get_rules(kind)
     judge = Judge(rules, settings, sampler or sampler_for(kind), evaluator)
-    wanted = set(steps)
-    last = max(steps, default=-1)
-    out = []
-    for i, state, unit_state, unit_index in _positions(rules, events, None, last + 1):
-        if i in wanted:
-            out.append(judge.review(events, i, state, unit_state, unit_index))
-    return out
+    return [judge.review(events, *at) for at in _positions_at(rules, events, steps)]
 
 
 def departures(events: Sequence[Event], steps: Sequence[int], settings: Settings) -> list[int]:
@@ -265,16 +260,24 @@ def departures(events: Sequence[Event], steps: Sequence[int], settings: Settings
         return []
     rules = get_rules(events[0].kind)
     judge = Judge(rules, settings, sampler_for(rules.kind))
-    wanted = set(steps)
     out = []
-    for i, state, _, _ in _positions(rules, events, None, max(steps) + 1):
-        if i in wanted:
-            seat = events[i].player
-            assert seat is not None
-            legal = rules.legal_decisions(state, seat)
-            if judge.policy_index(state, legal, events[i]) != _index_of(legal, events[i]):
-                out.append(i)
+    for i, state, _, _ in _positions_at(rules, events, steps):
+        seat = events[i].player
+        assert seat is not None
+        legal = rules.legal_decisions(state, seat)
+        if judge.policy_index(state, legal, events[i]) != _index_of(legal, events[i]):
+            out.append(i)
     return out
+
+
+def _positions_at(
+    rules: Game[Any], events: Sequence[Event], steps: Sequence[int]
+) -> Iterator[tuple[int, Any, Any, int]]:
+    """:func:`_positions` at the decisions ``steps`` (positions in ``events``) alone."""
+    wanted = set(steps)
+    for at in _positions(rules, events, None, max(steps) + 1):
+        if at[0] in wanted:
+            yield at
 
 
 def _positions(

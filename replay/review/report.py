@@ -31,10 +31,15 @@ def _rounded(estimate: Estimate | None) -> dict[str, float] | None:
     return {k: v for k, v in estimate.as_dict().items() if k != "n"}
 
 
+def _columns(name: str, estimate: Estimate | None) -> dict[str, float | None]:
+    """An estimate as the three columns ``name``, ``name_low``, ``name_high`` (None each for
+    None)."""
+    rounded = _rounded(estimate) or dict.fromkeys(("mean", "low", "high"))
+    return {name: rounded["mean"], f"{name}_low": rounded["low"], f"{name}_high": rounded["high"]}
+
+
 def decision_row(decision: DecisionReview) -> dict[str, Any]:
     """A decision as one flat record (its alternatives as a list)."""
-    loss = decision.loss
-    paid = _rounded(decision.payout_loss) or dict.fromkeys(("mean", "low", "high"))
     return {
         "game_id": decision.game_id,
         "kind": decision.kind,
@@ -44,18 +49,12 @@ def decision_row(decision: DecisionReview) -> dict[str, Any]:
         "played": decision.played,
         "best": decision.best,
         "legal": decision.legal,
-        "loss": round(loss.mean, 3),
-        "loss_low": round(loss.low, 3),
-        "loss_high": round(loss.high, 3),
+        **_columns("loss", decision.loss),
         "label": decision.label,
         "visible_loss": decision.visible_loss,
-        "payout_loss": paid["mean"],
-        "payout_loss_low": paid["low"],
-        "payout_loss_high": paid["high"],
+        **_columns("payout_loss", decision.payout_loss),
         "agrees": decision.agrees_with_policy,
-        "beyond_policy": round(decision.beyond_policy.mean, 3),
-        "beyond_policy_low": round(decision.beyond_policy.low, 3),
-        "beyond_policy_high": round(decision.beyond_policy.high, 3),
+        **_columns("beyond_policy", decision.beyond_policy),
         "alternatives": [
             {
                 "move": a.move,
@@ -331,8 +330,7 @@ def loss_words(decision: DecisionReview) -> str:
     policy = "; the policy's move"
     if not decision.agrees_with_policy:
         policy = f"; beyond the policy's move {_estimate_words(decision.beyond_policy)}"
-    interval = _interval(loss.mean, loss.low, loss.high)
-    return f"loss {interval}: {verdict}{valued}{policy}{visible}{paid}"
+    return f"loss {_estimate_words(loss)}: {verdict}{valued}{policy}{visible}{paid}"
 
 
 def review_caption(review: GameReview) -> str:
