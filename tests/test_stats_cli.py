@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,14 @@ def test_reindex(store: Path) -> None:
     assert json.loads(again.stdout)[0]["n"] > 100
 
 
+def _made_stale(store: Path) -> None:
+    """The derived tables no longer match the snapshot (a data file's time moved on): the next
+    reindex rebuilds them."""
+    data = next(store.glob("kind=*/**/*.parquet"))
+    stat = data.stat()
+    os.utime(data, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+
+
 def _duckdb_limit(value: str) -> str:
     import duckdb
 
@@ -130,6 +139,7 @@ def test_reindex_bounds_duckdb_memory_by_default_and_the_option_overrides_it(
         return opened[-1]
 
     monkeypatch.setattr(engine, "connect", recorded)
+    _made_stale(store)
     result = run_cli("reindex", str(store), *option)
     assert result.exit_code == 0, result.output
     wanted = option[1] if option else derived.DEFAULT_MEMORY_LIMIT
@@ -144,6 +154,7 @@ def test_reindex_past_its_memory_limit_names_the_table_and_the_option(store: Pat
     manifest = store / "_analytics" / "manifest.json"
     assert run_cli("reindex", str(store)).exit_code == 0
     before = manifest.read_bytes()
+    _made_stale(store)
     result = run_cli("reindex", str(store), "--memory-limit", "2MB")
     assert result.exit_code == 1
     (line,) = result.output.strip().splitlines()

@@ -73,6 +73,20 @@ def fresh_tables(store: EventStore, paths: Sequence[str]) -> dict[str, str]:
     return tables if all(os.path.isfile(p) for p in tables.values()) else {}
 
 
+def up_to_date(store: EventStore) -> dict[str, int] | None:
+    """Rows per table of the stored derived tables when every one of them is still what
+    :func:`rebuild` would write (the manifest matches the snapshot, the SQL files and the
+    formats); ``None`` when one must be written again."""
+    tables = fresh_tables(store, [f.path for f in store.readable_files()])
+    if set(tables) != {*catalog.derived_views(), RATING_LOG}:
+        return None
+    try:
+        rows = json.loads(_manifest(store).read_text(encoding="utf-8"))["rows"]
+        return {name: int(rows[name]) for name in tables}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def _formats() -> dict[str, int]:
     return {RATING_LOG: LOG_FORMAT}
 

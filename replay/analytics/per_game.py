@@ -73,9 +73,12 @@ def update_table(
     events = {r["game_id"]: int(r["events"]) for r in listing}
     update = TableUpdate()
     old = _stored_file(store, name, schema, update.problems)
-    kept = _kept(old, key, events) if old is not None else set()
+    kept, stale = _kept(old, key, events) if old is not None else (set(), True)
     todo = [g for g in events if g not in kept]
     update.kept, update.computed = len(kept), len(todo)
+    if old is not None and not todo and not stale:  # nothing to add or drop: left as it is
+        update.rows = old.metadata.num_rows
+        return update
     target = table_path(store, name)
     target.parent.mkdir(exist_ok=True)
     partial = target.with_suffix(".parquet.partial")
@@ -115,15 +118,19 @@ def _copy_kept(old: pq.ParquetFile, kept: set[str], writer: pq.ParquetWriter) ->
     return written
 
 
-def _kept(old: pq.ParquetFile, key: str, events: dict[str, int]) -> set[str]:
-    """The games ``old`` holds with settings ``key`` and their events unchanged."""
+def _kept(old: pq.ParquetFile, key: str, events: dict[str, int]) -> tuple[set[str], bool]:
+    """The games ``old`` holds with settings ``key`` and their events unchanged, and whether it
+    holds other rows too (of other settings, or of games changed or gone)."""
     kept: set[str] = set()
+    stale = False
     for batch in old.iter_batches(BATCH * 64, columns=["game_id", "settings", "events"]):
         games = pa.Table.from_batches([batch]).group_by(["game_id", "settings", "events"])
         for r in games.aggregate([]).to_pylist():
             if r["settings"] == key and events.get(r["game_id"]) == r["events"]:
                 kept.add(r["game_id"])
-    return kept
+            else:
+                stale = True
+    return kept, stale
 
 
 #: Games loaded at once: a store of a million hands is never in memory whole.

@@ -308,7 +308,8 @@ def reindex_cmd(
     alternatives: AlternativesOpt = DEFAULT_ALTERNATIVES,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
-    """Rebuild the derived tables of the statistics (the layer views as Parquet files); with
+    """Rebuild the derived tables of the statistics (the layer views as Parquet files) unless
+    they already match the store's snapshot; with
     --reviews, review the games not yet reviewed with the same settings and store the reviews;
     with --luck and --fairplay, the same for the luck of the deals and draws and for the
     fair-play signal's counts."""
@@ -321,7 +322,9 @@ def reindex_cmd(
     store = open_store(store_path)
     limit = memory_limit or derived.DEFAULT_MEMORY_LIMIT
     try:
-        rows = derived.rebuild(store, memory_limit=limit)
+        rows, done = derived.up_to_date(store), "up to date"
+        if rows is None:
+            rows, done = derived.rebuild(store, memory_limit=limit), "rebuilt"
     except OSError as exc:
         fail(os_error(exc, store_path), code=1)
     except duckdb.OutOfMemoryException as exc:
@@ -330,7 +333,7 @@ def reindex_cmd(
         fail(f"{store_path}: {exc}", code=1)
     echo_problems(store.problems)
     summary = ", ".join(f"{name} {count}" for name, count in rows.items())
-    typer.echo(f"{store_path}: derived tables rebuilt ({summary} rows)")
+    typer.echo(f"{store_path}: derived tables {done} ({summary} rows)")
     if reviews:
         _reindex_reviews(store, store_path, Settings(samples, seed, policy, alternatives), jobs)
     if luck:
