@@ -30,11 +30,11 @@ Run: ``PYTHONPATH=build/native .venv/bin/python benchmarks/bench_luck.py [--part
   ``/usr/bin/time -v`` (wall, user + system CPU of the process and its workers, the peak RSS of
   the largest of them), over a store of at least ``--hands`` Hearts hands kept at ``--store``
   (built when it holds fewer: ``replay simulate hearts --bots heuristic``, chunks of 10,000
-  games, seeds 1, 2, ...): from no stored luck with ``--jobs`` 1 and 2; again on the unchanged
-  store; ``replay reindex STORE`` alone (the derived tables every reindex rebuilds first); then
-  ``--append`` new games simulated into the store (so a later run sees them as old) and
-  ``reindex --luck --jobs 2`` again: only those are valued. The load average is printed beside
-  each run (the machine may be shared).
+  games, seeds 1, 2, ...): from no stored luck nor derived tables with ``--jobs`` 1 and 2; again
+  on the unchanged store (nothing to value, the derived tables up to date); then ``--append``
+  new games simulated into the store (so a later run sees them as old) and ``reindex --luck
+  --jobs 2`` again: the derived tables rebuilt, only the new games valued. The load average is
+  printed beside each run (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -378,14 +378,13 @@ def store_part(
     limit = ("--memory-limit", memory) if memory else ()
     built = build_store(store, hands)
     print(f"store {store}: {built:,} Hearts hands in {store_games(store):,} games")
-    luck = store / "_analytics" / "luck.parquet"
     for j in jobs:
-        luck.unlink(missing_ok=True)
-        timed(f"reindex --luck --jobs {j}, no stored luck", "reindex", store, *limit, "--luck",
-              "--jobs", str(j))  # fmt: skip
+        for stored in ("luck.parquet", "manifest.json"):  # no luck, the derived tables stale
+            (store / "_analytics" / stored).unlink(missing_ok=True)
+        timed(f"reindex --luck --jobs {j}, no stored luck nor derived tables", "reindex", store,
+              *limit, "--luck", "--jobs", str(j))  # fmt: skip
     timed("reindex --luck --jobs 2, unchanged store", "reindex", store, *limit, "--luck", "--jobs",
           "2")  # fmt: skip
-    timed("reindex alone (the derived tables)", "reindex", store, *limit)
     seed = 1_000 + store_games(store)  # new game ids at every run
     timed(f"simulate {append} new games", "simulate", "hearts", "--out", store, "--games",
           str(append), "--bots", "heuristic", "--seed", str(seed))  # fmt: skip
