@@ -123,12 +123,16 @@ def _duckdb_limit(value: str) -> str:
     return str(con.sql("SELECT current_setting('memory_limit')").fetchall()[0][0])
 
 
-@pytest.mark.parametrize("option", [(), ("--memory-limit", "300MB"), ("--memory-limit", "80%")])
+@pytest.mark.parametrize(
+    "option",
+    [(), ("--memory-limit", "300MB"), ("--memory-limit", "200MB"), ("--memory-limit", "80%")],
+)
 def test_reindex_bounds_duckdb_memory_by_default_and_the_option_overrides_it(
     store: Path, option: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without --memory-limit, reindex works within derived.DEFAULT_MEMORY_LIMIT (its peak
-    bounded by a setting, not by the store); --memory-limit sets another (80%: DuckDB's own)."""
+    bounded by a setting, not by the store); --memory-limit sets another (80%: DuckDB's own).
+    It runs no more DuckDB threads than the limit gives 125 MB each (200MB: one thread)."""
     from replay.analytics import derived, engine
 
     opened: list[Any] = []
@@ -145,6 +149,10 @@ def test_reindex_bounds_duckdb_memory_by_default_and_the_option_overrides_it(
     wanted = option[1] if option else derived.DEFAULT_MEMORY_LIMIT
     limits = {str(c.sql("SELECT current_setting('memory_limit')").fetchall()[0][0]) for c in opened}
     assert limits == {_duckdb_limit(wanted)}
+    threads = {int(c.sql("SELECT current_setting('threads')").fetchall()[0][0]) for c in opened}
+    most = {"1GB": 8, "300MB": 2, "200MB": 1, "80%": 1 << 16}[wanted]
+    assert min(threads) >= 1 and max(threads) <= most
+    assert wanted != "200MB" or threads == {1}
     assert _duckdb_limit(wanted) != _duckdb_limit("80%") or wanted == "80%"
 
 

@@ -35,6 +35,9 @@ MANIFEST = "manifest.json"
 #: DuckDB's memory limit of ``replay reindex`` unless told otherwise: beyond it, its work
 #: spills to ``_analytics/.tmp``, so that the peak memory is bounded by this, not by the store.
 DEFAULT_MEMORY_LIMIT = "1GB"
+#: The least memory a DuckDB thread needs, by DuckDB's rule of thumb (its guide, "Environment":
+#: 125 MB a thread): ``reindex`` runs no more threads than its memory limit gives this each.
+MEMORY_PER_THREAD = 125 * 10**6
 #: Rows of results the rating log is computed from at a time.
 LOG_BATCH_ROWS = 1 << 20
 #: The stored tables whose content is made by Python code, not by the SQL files, and the
@@ -106,6 +109,32 @@ def _write_rating_log(con: duckdb.DuckDBPyConnection, target: Path) -> int:
     return rows
 
 
+def _fit_threads(con: duckdb.DuckDBPyConnection) -> None:
+    """No more DuckDB threads than the memory limit gives :data:`MEMORY_PER_THREAD` each (with
+    one thread a core, the default 1GB would not do on a machine of more than 8 cores)."""
+    limit, threads = con.sql(
+        "SELECT current_setting('memory_limit'), current_setting('threads')"
+    ).fetchall()[0]
+    fitting = _bytes(str(limit)) / MEMORY_PER_THREAD + 0.01  # the size is shown rounded
+    if fitting < int(threads):
+        con.execute(f"SET threads = {max(1, int(fitting))}")
+
+
+#: The units DuckDB shows a size in.
+_UNITS = {"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
+          "PiB": 1 << 50}  # fmt: skip
+
+
+def _bytes(size: str) -> float:
+    """Bytes of a size as DuckDB shows a setting (``953.6 MiB``, ``18.8 GiB``); infinite for
+    a form it is not known to use."""
+    number, _, unit = size.partition(" ")
+    try:
+        return float(number) * _UNITS[unit]
+    except (ValueError, KeyError):
+        return float("inf")
+
+
 def rebuild(
     store: EventStore,
     *,
@@ -123,6 +152,7 @@ def rebuild(
     con.execute(f"SET temp_directory = {engine.quote(str(folder / '.tmp'))}")
     if memory_limit:
         con.execute(f"SET memory_limit = {engine.quote(memory_limit)}")
+    _fit_threads(con)
     rows: dict[str, int] = {}
     files: dict[str, str] = {}
     for name in catalog.derived_views():
