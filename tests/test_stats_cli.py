@@ -133,23 +133,24 @@ def test_reindex_bounds_duckdb_memory_by_default_and_the_option_overrides_it(
     """Without --memory-limit, reindex works within derived.DEFAULT_MEMORY_LIMIT (its peak
     bounded by a setting, not by the store); --memory-limit sets another (80%: DuckDB's own).
     It runs no more DuckDB threads than the limit gives 125 MB each (200MB: one thread)."""
-    from replay.analytics import derived, engine
+    from replay.analytics import derived
 
-    opened: list[Any] = []
-    connect = engine.connect
+    settings: list[tuple[str, int]] = []  # of each connection, as the tables are built
+    fit = derived._fit_threads
 
-    def recorded(*args: Any, **kwargs: Any) -> Any:
-        opened.append(connect(*args, **kwargs))
-        return opened[-1]
+    def recorded(con: Any) -> None:
+        fit(con)
+        query = "SELECT current_setting('memory_limit'), current_setting('threads')"
+        limit, threads = con.sql(query).fetchall()[0]
+        settings.append((str(limit), int(threads)))
 
-    monkeypatch.setattr(engine, "connect", recorded)
+    monkeypatch.setattr(derived, "_fit_threads", recorded)
     _made_stale(store)
     result = run_cli("reindex", str(store), *option)
     assert result.exit_code == 0, result.output
     wanted = option[1] if option else derived.DEFAULT_MEMORY_LIMIT
-    limits = {str(c.sql("SELECT current_setting('memory_limit')").fetchall()[0][0]) for c in opened}
-    assert limits == {_duckdb_limit(wanted)}
-    threads = {int(c.sql("SELECT current_setting('threads')").fetchall()[0][0]) for c in opened}
+    assert {limit for limit, _ in settings} == {_duckdb_limit(wanted)}
+    threads = {n for _, n in settings}
     most = {"1GB": 8, "300MB": 2, "200MB": 1, "80%": 1 << 16}[wanted]
     assert min(threads) >= 1 and max(threads) <= most
     assert wanted != "200MB" or threads == {1}

@@ -148,29 +148,37 @@ def rebuild(
     paths = [f.path for f in store.readable_files()]
     folder = store.path / DERIVED_DIR
     folder.mkdir(exist_ok=True)
-    con = engine.connect(paths, threads=threads)
-    con.execute(f"SET temp_directory = {engine.quote(str(folder / '.tmp'))}")
-    if memory_limit:
-        con.execute(f"SET memory_limit = {engine.quote(memory_limit)}")
-    _fit_threads(con)
     rows: dict[str, int] = {}
     files: dict[str, str] = {}
+
+    def connection() -> duckdb.DuckDBPyConnection:
+        """A connection of its own for each table (what a query leaves held in DuckDB's memory
+        does not count against the next), its views reading the tables written before."""
+        written = {n: str(folder / f) for n, f in files.items()}
+        con = engine.connect(paths, written, threads=threads)
+        con.execute(f"SET temp_directory = {engine.quote(str(folder / '.tmp'))}")
+        if memory_limit:
+            con.execute(f"SET memory_limit = {engine.quote(memory_limit)}")
+        _fit_threads(con)
+        return con
+
     for name in catalog.derived_views():
         target = folder / f"{name}.parquet"
         partial = folder / f"{name}.parquet.partial"
-        try:
-            con.execute(
-                f'COPY (SELECT * FROM "{name}") TO {engine.quote(str(partial))} '
-                "(FORMAT parquet, COMPRESSION zstd)"
-            )
-        except duckdb.OutOfMemoryException as exc:  # named: which table did not fit
-            first = str(exc).splitlines()[0]
-            raise duckdb.OutOfMemoryException(f"the derived table {name}: {first}") from exc
+        with connection() as con:
+            try:
+                con.execute(
+                    f'COPY (SELECT * FROM "{name}") TO {engine.quote(str(partial))} '
+                    "(FORMAT parquet, COMPRESSION zstd)"
+                )
+            except duckdb.OutOfMemoryException as exc:  # named: which table did not fit
+                first = str(exc).splitlines()[0]
+                raise duckdb.OutOfMemoryException(f"the derived table {name}: {first}") from exc
         os.replace(partial, target)
-        engine.create_view(con, name, "", str(target))  # later tables read this one
-        rows[name] = int(con.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
+        rows[name] = pq.ParquetFile(target).metadata.num_rows
         files[name] = target.name
-    rows[RATING_LOG] = _write_rating_log(con, folder / f"{RATING_LOG}.parquet")
+    with connection() as con:
+        rows[RATING_LOG] = _write_rating_log(con, folder / f"{RATING_LOG}.parquet")
     files[RATING_LOG] = f"{RATING_LOG}.parquet"
     manifest = {
         "fingerprint": fingerprint(paths),
