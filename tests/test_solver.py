@@ -126,7 +126,7 @@ def test_a_table_filled_from_one_past_answers_right_for_another(kind: str) -> No
     is the seats sitting out, which its exactness test already varies)."""
     rules = get_rules(kind)
     for state in endgames(kind, seed=11, count=60, limit=LIMIT):
-        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        shared: dict[int, tuple[int, ...]] = {}
         solve(state, rules, line=False, table=shared)
         other = _other_past(state)
         assert solve(other, rules, line=False, table=shared).values == card_values(rules, other)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from replay.games import hiifuu
 from replay.games.solving import CardMap, GameSolver, Model
 from replay.model.cards import popcount
@@ -46,7 +48,8 @@ class HiifuuModel(Model):
         return suited or hand
 
     def play(self, card: int) -> None:
-        self.hands[self.mover()] &= ~(1 << card)
+        seat = self.mover()
+        self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
         self.plays.append(card)
         self.tlen += 1
         if self.tlen == self.n:
@@ -75,7 +78,7 @@ class HiifuuModel(Model):
             record = self.records.pop()
             winner = record & 7
             change = record >> 3 & 3
-            self.won[winner] -= 1
+            self.won[winner] = self.won[winner] - 1
             if change == 1:
                 self.token_of[winner] = UNTAKEN
                 self.next_token -= 1
@@ -86,7 +89,8 @@ class HiifuuModel(Model):
             self.tlen = self.n
         card = self.plays.pop()
         self.tlen -= 1
-        self.hands[self.mover()] |= 1 << card
+        seat = self.mover()
+        self.hands[seat] = self.hands[seat] | 1 << card
 
     def over(self) -> bool:
         return self.live == 0
@@ -111,20 +115,24 @@ class HiifuuModel(Model):
             return 2 + self.token_of[seat]
         return -1
 
-    def key(self) -> tuple[int, ...]:
-        past = 0
+    def key(self) -> int:
+        """The hands relative to the cards left (:meth:`Model.owners`), how many of each suit
+        are left, the leader, the next token and each seat's :meth:`standing`."""
+        past: int = self.next_token << 3 | self.leader
         for seat in range(self.n):
             past = past << 4 | (self.standing(seat) + 1)
-        return (self.owners(), self.suit_counts(self.suit_mask), self.leader, self.next_token, past)
+        return (self.owners() << 28 | self.suit_counts(self.suit_mask)) << 64 | past
 
-    def upper(self, seat: int) -> int:
+    def upper(self, seat: i64) -> int:
         """The token the seat holds (it may take no more trick), 0 for a dead seat or one
         that can no longer reach two tricks (counting the trick in progress when it is surely
         the seat's, :meth:`Model.sure_winner`), else the best token still to take."""
         standing = self.standing(seat)
         if standing < 0:
             return 0
-        sure = int(self.sure_winner(self.suit, self.suit_mask) == seat)
+        sure = int(
+            self.sure_winner(self.suit, self.suit_mask, self.top_position(self.suit)) == seat
+        )
         if standing >= 2:
             return 0 if sure else self.layout[standing - 2]
         on_table = int((seat - self.leader) % self.n < self.tlen)
