@@ -35,6 +35,7 @@ class HeartsModel(Model):
         self.point_mask = 0
         self.two_clubs = 0
         self.heart_mask = 0  # the hearts (HEARTS-BREAK)
+        self.queen_points = hearts.card_points(hearts.QUEEN_OF_SPADES)
         for i, card in enumerate(cards.cards):
             self.suit_mask[card // 13] |= 1 << i
             if self.points[i]:
@@ -49,7 +50,10 @@ class HeartsModel(Model):
         for seat in range(4):
             if taken[seat]:
                 self.holds = seat if self.holds == -1 else -2
+        self.on_table = 0  # the cards of the trick on the table
         self.lay(table)
+        for card in table:
+            self.on_table |= 1 << card
 
     def legal(self) -> int:
         """As :func:`replay.games.hearts.legal_mask`."""
@@ -72,6 +76,7 @@ class HeartsModel(Model):
         seat = self.mover()
         self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
         self.plays.append(card)
+        self.on_table |= 1 << card
         self.tlen += 1
         if not self.broken and self.heart_mask >> card & 1:
             self.broken = True
@@ -92,6 +97,7 @@ class HeartsModel(Model):
         if points and self.holds != winner:
             self.holds = winner if self.holds == -1 else -2
         self.remove_trick()
+        self.on_table = 0
         self.leader = winner
         self.first = False
         self.tlen = 0
@@ -104,12 +110,13 @@ class HeartsModel(Model):
             self.leader = record >> 9 & 3
             self.first = bool(record >> 11 & 1)
             self.holds = (record >> 12) - 2
-            self.restore_trick(4)
+            self.on_table = self.restore_trick(4)
             self.tlen = 4
         if self.broken_at == len(self.plays):
             self.broken = False
             self.broken_at = -1
         card = self.plays.pop()
+        self.on_table &= ~(1 << card)
         self.tlen -= 1
         seat = self.mover()
         self.hands[seat] = self.hands[seat] | 1 << card
@@ -171,12 +178,12 @@ class HeartsModel(Model):
         return self.table_points() + self.forced_points() == 0
 
     def table_points(self) -> int:
-        """The points of the cards on the table."""
-        points = 0
-        plays = self.plays
-        for position in range(len(plays) - self.tlen, len(plays)):
-            points += self.points[plays[position]]
-        return points
+        """The points of the cards on the table (as :func:`replay.games.hearts.mask_points`)."""
+        cards = self.on_table & self.point_mask
+        if not cards:
+            return 0
+        queen = self.queen_points if cards & ~self.heart_mask else 0
+        return popcount(cards & self.heart_mask) + queen
 
     def sure_points(self, seat: i64, top: i64) -> int:
         """The points on the table, and those the seats still to play must add, when the trick

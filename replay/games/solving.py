@@ -41,14 +41,14 @@ class CardMap:
         return mask
 
 
-#: The cards a C integer holds in :func:`compress` (63: the sign bit left alone).
-WORD: Final = 63
+#: The cards a C integer holds in :func:`compress` (62: a short integer in the compiled build).
+WORD: Final = 62
 WORD_MASK: Final = (1 << WORD) - 1
 
 
 def compress(cards: int, live: int) -> int:
     """The cards of ``cards`` among ``live`` as ranks in ``live`` (bit ``r``: the card of rank
-    ``r`` among the live cards, lowest first), 63 cards at a time in C integers."""
+    ``r`` among the live cards, lowest first), 62 cards at a time in C integers."""
     out = 0
     shift = 0
     while True:
@@ -62,7 +62,7 @@ def compress(cards: int, live: int) -> int:
 
 
 def compress_word(cards: i64, live: i64) -> i64:
-    """:func:`compress` of at most 63 cards."""
+    """:func:`compress` of at most 62 cards."""
     out: i64 = 0
     bit: i64 = 1
     while live:
@@ -256,13 +256,14 @@ class Model:
             live &= ~(1 << plays[position])
         self.live = live
 
-    def restore_trick(self, count: i64) -> None:
-        """Undo :meth:`remove_trick` of a trick of ``count`` cards."""
+    def restore_trick(self, count: i64) -> int:
+        """Undo :meth:`remove_trick` of a trick of ``count`` cards; the trick's cards."""
         plays = self.plays
-        live = self.live
+        trick = 0
         for position in range(len(plays) - count, len(plays)):
-            live |= 1 << plays[position]
-        self.live = live
+            trick |= 1 << plays[position]
+        self.live |= trick
+        return trick
 
     def suit_counts(self, suit_masks: list[int]) -> int:
         """The cards still in play of each suit, packed 7 bits a suit (where the owners' suits
