@@ -133,7 +133,7 @@ class FouModel(Model):
     def key(self) -> int:
         """The hands as they are (a card's penalty counts), the leader and the seats sitting
         out."""
-        width: int = self.width
+        width = len(self.map.cards)
         seats: int = self.n
         key: int = self.leader
         for hand in self.hands:

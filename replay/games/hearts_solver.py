@@ -10,7 +10,7 @@ from typing import Any
 from mypy_extensions import i64
 
 from replay.games import hearts
-from replay.games.solving import CardMap, GameSolver, Model
+from replay.games.solving import CardMap, GameSolver, Model, count_bits
 from replay.model.cards import popcount
 
 
@@ -51,6 +51,7 @@ class HeartsModel(Model):
             if taken[seat]:
                 self.holds = seat if self.holds == -1 else -2
         self.on_table = 0  # the cards of the trick on the table
+        self.count_bits = count_bits(self.suit_mask)
         self.lay(table)
         for card in table:
             self.on_table |= 1 << card
@@ -142,7 +143,8 @@ class HeartsModel(Model):
         queen = self.suit_mask[hearts.SPADES] & self.point_mask & self.live
         past: int = popcount(self.live & (queen - 1)) << 8 | self.leader << 5
         past |= int(self.broken) << 4 | int(self.first) << 3 | self.holds + 2
-        return (self.owners() << 28 | self.suit_counts(self.suit_mask)) << 14 | past
+        counts = self.suit_counts(self.suit_mask, self.count_bits)
+        return (self.owners() << 4 * self.count_bits | counts) << 14 | past
 
     def relative(self, value: tuple[int, ...]) -> tuple[int, ...]:
         if self.holder() != -2:

@@ -10,7 +10,7 @@ from typing import Any, Final
 from mypy_extensions import i64
 
 from replay.games import hiifuu
-from replay.games.solving import CardMap, GameSolver, Model
+from replay.games.solving import CardMap, GameSolver, Model, count_bits
 from replay.model.cards import popcount
 
 UNTAKEN: Final = -1
@@ -37,6 +37,8 @@ class HiifuuModel(Model):
         self.next_token = next_token
         self.layout = layout
         self.records: list[int] = []  # per ruled trick: winner | change << 3 | leader << 5
+        self.count_bits = count_bits(self.suit_mask)
+        self.past_bits = 4 * n + 3 + len(layout).bit_length()  # :meth:`key`'s past
         self.lay(table)
 
     def legal(self) -> int:
@@ -121,7 +123,8 @@ class HiifuuModel(Model):
         past: int = self.next_token << 3 | self.leader
         for seat in range(self.n):
             past = past << 4 | (self.standing(seat) + 1)
-        return (self.owners() << 28 | self.suit_counts(self.suit_mask)) << 64 | past
+        counts = self.suit_counts(self.suit_mask, self.count_bits)
+        return (self.owners() << 4 * self.count_bits | counts) << self.past_bits | past
 
     def upper(self, seat: i64) -> int:
         """The token the seat holds (it may take no more trick), 0 for a dead seat or one

@@ -74,6 +74,11 @@ def compress_word(cards: i64, live: i64) -> i64:
     return out
 
 
+def count_bits(suit_masks: list[int]) -> int:
+    """The bits that hold how many cards of a suit are in play (:meth:`Model.suit_counts`)."""
+    return max(popcount(mask) for mask in suit_masks).bit_length()
+
+
 def deck_cards(mask: int) -> list[int]:
     """The deck indices of a bit set, lowest first."""
     out = []
@@ -102,9 +107,8 @@ class Model:
         for hand in hands:
             live |= hand
         self.live = live
-        #: The table key's layout: the bits of a seat number, the width of a set of cards.
+        #: The table key's layout (:meth:`owners`): the bits of a seat number.
         self.seat_bits: i64 = max(1, (n - 1).bit_length())
-        self.width: i64 = len(cards.cards)
 
     # ------------------------------------------------------------- the game's own
     def mover(self) -> i64:
@@ -235,10 +239,11 @@ class Model:
         """Who holds each card still in play, at a trick's start: the hands relative to the
         cards left, so that positions differing only by which equivalent cards were played
         share a key. Bit ``b`` of the seat holding the card of rank ``r`` among the cards left
-        (deck order) is bit ``r`` of plane ``b``; the planes side by side, ``width`` bits
-        each."""
+        (deck order) is bit ``r`` of plane ``b``; the planes side by side, as wide as the cards
+        left (so that a key of few cards left is a short integer: no allocation in the
+        compiled build)."""
         live = self.live
-        width: int = self.width
+        width = popcount(live)
         out = 0
         for plane in range(self.seat_bits):
             cards = 0  # the cards of the seats whose number has bit ``plane`` set
@@ -265,12 +270,12 @@ class Model:
         self.live |= trick
         return trick
 
-    def suit_counts(self, suit_masks: list[int]) -> int:
-        """The cards still in play of each suit, packed 7 bits a suit (where the owners' suits
-        begin and end)."""
+    def suit_counts(self, suit_masks: list[int], bits: int) -> int:
+        """The cards still in play of each suit, packed ``bits`` a suit (where the owners'
+        suits begin and end; :func:`count_bits`)."""
         packed = 0
         for mask in suit_masks:
-            packed = packed << 7 | popcount(self.live & mask)
+            packed = packed << bits | popcount(self.live & mask)
         return packed
 
     def top_position(self, suit: list[int]) -> i64:
