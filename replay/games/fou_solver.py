@@ -67,9 +67,8 @@ class FouModel(Model):
     def play(self, card: int) -> None:
         seat = self.mover()
         self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
-        self.plays.append(card)
+        self.put(card)
         self.seats.append(seat)
-        self.tlen += 1
         if self.tlen == self.need():
             self._rule_trick()
 
@@ -116,9 +115,8 @@ class FouModel(Model):
             self.result = ()
             self.tlen = self.need()
             self.restore_trick(self.tlen)
-        card = self.plays.pop()
+        card = self.take_back()
         seat = self.seats.pop()
-        self.tlen -= 1
         self.hands[seat] = self.hands[seat] | 1 << card
 
     def over(self) -> bool:

@@ -50,11 +50,9 @@ class HeartsModel(Model):
         for seat in range(4):
             if taken[seat]:
                 self.holds = seat if self.holds == -1 else -2
-        self.on_table = 0  # the cards of the trick on the table
         self.count_bits = count_bits(self.suit_mask)
+        self.set_runs(self.suit, self.suit_mask[hearts.SPADES] & self.point_mask)  # the queen
         self.lay(table)
-        for card in table:
-            self.on_table |= 1 << card
 
     def legal(self) -> int:
         """As :func:`replay.games.hearts.legal_mask`."""
@@ -76,9 +74,7 @@ class HeartsModel(Model):
     def play(self, card: int) -> None:
         seat = self.mover()
         self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
-        self.plays.append(card)
-        self.on_table |= 1 << card
-        self.tlen += 1
+        self.put(card)
         if not self.broken and self.heart_mask >> card & 1:
             self.broken = True
             self.broken_at = len(self.plays)
@@ -98,7 +94,6 @@ class HeartsModel(Model):
         if points and self.holds != winner:
             self.holds = winner if self.holds == -1 else -2
         self.remove_trick()
-        self.on_table = 0
         self.leader = winner
         self.first = False
         self.tlen = 0
@@ -111,14 +106,12 @@ class HeartsModel(Model):
             self.leader = record >> 9 & 3
             self.first = bool(record >> 11 & 1)
             self.holds = (record >> 12) - 2
-            self.on_table = self.restore_trick(4)
+            self.restore_trick(4)
             self.tlen = 4
         if self.broken_at == len(self.plays):
             self.broken = False
             self.broken_at = -1
-        card = self.plays.pop()
-        self.on_table &= ~(1 << card)
-        self.tlen -= 1
+        card = self.take_back()
         seat = self.mover()
         self.hands[seat] = self.hands[seat] | 1 << card
 
@@ -212,22 +205,32 @@ class HeartsModel(Model):
 
     def swept(self) -> tuple[int, ...]:
         """The leader takes every point left."""
-        left = 0
+        return self.takes_the_rest(self.leader)
+
+    def forced_out(self) -> tuple[int, ...]:
+        """The last trick, one card a seat: the highest card of the led suit (HEARTS-TRICK)
+        takes every point left."""
+        led = self.hands[self.leader]
+        suit = self.suit_mask[self.suit[led.bit_length() - 1]]
+        top = 1 << ((self.live & suit).bit_length() - 1)  # the suit's highest card in play
+        winner = 0
+        while not self.hands[winner] & top:
+            winner += 1
+        return self.takes_the_rest(winner)
+
+    def takes_the_rest(self, seat: int) -> tuple[int, ...]:
+        """The result when ``seat`` takes every point left (at a trick's start)."""
         cards = self.live & self.point_mask
-        while cards:
-            low = cards & -cards
-            left += self.points[low.bit_length() - 1]
-            cards ^= low
-        self.taken[self.leader] += left
+        queen = self.queen_points if cards & ~self.heart_mask else 0
+        left = popcount(cards & self.heart_mask) + queen  # as hearts.mask_points
+        taken = self.taken
+        taken[seat] = taken[seat] + left
         value = self.final()
-        self.taken[self.leader] -= left
+        taken[seat] = taken[seat] - left
         return value
 
     def same_move(self, low: int, high: int) -> bool:
-        return (
-            self.suit[low] == self.suit[high] and self.points[low] == self.points[high]
-            and self.no_live_between(low, high)
-        )  # fmt: skip
+        return self.in_one_run(low, high)
 
 
 class HeartsSolver(GameSolver):

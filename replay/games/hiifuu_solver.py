@@ -38,6 +38,7 @@ class HiifuuModel(Model):
         self.layout = layout
         self.records: list[int] = []  # per ruled trick: winner | change << 3 | leader << 5
         self.count_bits = count_bits(self.suit_mask)
+        self.set_runs(self.suit, 0)
         self.past_bits = 4 * n + 3 + len(layout).bit_length()  # :meth:`key`'s past
         self.lay(table)
 
@@ -52,8 +53,7 @@ class HiifuuModel(Model):
     def play(self, card: int) -> None:
         seat = self.mover()
         self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
-        self.plays.append(card)
-        self.tlen += 1
+        self.put(card)
         if self.tlen == self.n:
             self._rule_trick()
 
@@ -89,8 +89,7 @@ class HiifuuModel(Model):
             self.leader = record >> 5
             self.restore_trick(self.n)
             self.tlen = self.n
-        card = self.plays.pop()
-        self.tlen -= 1
+        card = self.take_back()
         seat = self.mover()
         self.hands[seat] = self.hands[seat] | 1 << card
 
@@ -149,7 +148,7 @@ class HiifuuModel(Model):
         return best
 
     def same_move(self, low: int, high: int) -> bool:
-        return self.suit[low] == self.suit[high] and self.no_live_between(low, high)
+        return self.in_one_run(low, high)
 
     def sweeps(self) -> bool:
         return self.top_cards_sweep(self.suit_mask)

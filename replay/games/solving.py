@@ -103,6 +103,9 @@ class Model:
         self.leader: i64 = leader
         self.plays: list[int] = []
         self.tlen: i64 = 0
+        self.on_table = 0  # the cards of the trick on the table
+        self.breaks = 0  # :meth:`set_runs`
+        self.alone = 0
         live = 0
         for hand in hands:
             live |= hand
@@ -188,6 +191,10 @@ class Model:
         """The result when :meth:`sweeps`: by default, one line played out."""
         return self.played_out()
 
+    def forced_out(self) -> tuple[int, ...]:
+        """The result when :meth:`forced`: by default, the one line played out."""
+        return self.played_out()
+
     def played_out(self) -> tuple[int, ...]:
         """The result of playing the first legal card at every turn to the unit's end (the
         model is left as it was): the value where every line gives the same."""
@@ -206,8 +213,20 @@ class Model:
         """Put the trick in progress on the table (at the model's start)."""
         for card in table:
             self.live |= 1 << card
-            self.plays.append(card)
-        self.tlen = len(table)
+            self.put(card)
+
+    def put(self, card: int) -> None:
+        """Lay ``card`` on the table (``plays``, ``on_table``, ``tlen``)."""
+        self.plays.append(card)
+        self.on_table |= 1 << card
+        self.tlen += 1
+
+    def take_back(self) -> int:
+        """Undo :meth:`put`: the card taken back."""
+        card = self.plays.pop()
+        self.on_table &= ~(1 << card)
+        self.tlen -= 1
+        return card
 
     def trick_start(self) -> bool:
         return self.tlen == 0
@@ -215,6 +234,23 @@ class Model:
     def table(self) -> list[int]:
         """The compact cards of the trick on the table, in play order."""
         return self.plays[len(self.plays) - self.tlen :]
+
+    def set_runs(self, suit: list[int], alone: int) -> None:
+        """For :meth:`in_one_run`: mark where a suit begins in deck order (``suit``: each
+        compact card's), and the cards ``alone`` that are like no other (the queen of
+        spades)."""
+        for card in range(1, len(suit)):
+            if suit[card] != suit[card - 1]:
+                self.breaks |= 1 << card
+        self.alone = alone
+
+    def in_one_run(self, low: int, high: int) -> bool:
+        """Whether two cards (``low < high``) are of one suit, neither of them alone
+        (:meth:`set_runs`), with no card still in play between them: a :meth:`same_move` for
+        a game where such cards are one move."""
+        if ((2 << high) - (2 << low)) & self.breaks or (1 << low | 1 << high) & self.alone:
+            return False
+        return self.no_live_between(low, high)
 
     def no_live_between(self, low: int, high: int) -> bool:
         """Whether no card still in play (in a hand or on the table) lies between two compact
@@ -254,21 +290,18 @@ class Model:
         return out
 
     def remove_trick(self) -> None:
-        """Take the ruled trick's cards (the last ``tlen`` played) out of play."""
-        plays = self.plays
-        live = self.live
-        for position in range(len(plays) - self.tlen, len(plays)):
-            live &= ~(1 << plays[position])
-        self.live = live
+        """Take the ruled trick's cards out of play."""
+        self.live &= ~self.on_table
+        self.on_table = 0
 
-    def restore_trick(self, count: i64) -> int:
-        """Undo :meth:`remove_trick` of a trick of ``count`` cards; the trick's cards."""
+    def restore_trick(self, count: i64) -> None:
+        """Undo :meth:`remove_trick` of a trick of ``count`` cards (the last played)."""
         plays = self.plays
         trick = 0
         for position in range(len(plays) - count, len(plays)):
             trick |= 1 << plays[position]
         self.live |= trick
-        return trick
+        self.on_table = trick
 
     def suit_counts(self, suit_masks: list[int], bits: int) -> int:
         """The cards still in play of each suit, packed ``bits`` a suit (where the owners'

@@ -56,7 +56,7 @@ class Search:
         if not model.trick_start():
             return self.best(model.mover())
         if model.forced():
-            return model.played_out()
+            return model.forced_out()
         if model.sweeps():
             return model.swept()
         key = model.key()
