@@ -290,6 +290,8 @@ def tried(scale: float) -> None:
         ("hez2 draws: 8 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=8)),
         ("hez2 draws: 16 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=16)),
         ("hez2 draws: 32 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=32)),
+        ("hez2 draws: 64 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=64)),
+        ("hez2 draws: 128 playouts", 150, lambda: LuckWalk(hez2, None, 16, 0, playouts=128)),
         ("hearts shipped (policy playout)", 60, lambda: LuckWalk(hearts, None, 16, 0)),
         ("hearts deal: random 10%, 8 playouts", 60, lambda: _CarelessDealWalk(hearts, 0.1, 8)),
         ("hearts deal: random 10%, 16 playouts", 60, lambda: _CarelessDealWalk(hearts, 0.1, 16)),

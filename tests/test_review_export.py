@@ -39,6 +39,7 @@ def test_the_html_replay_holds_the_review_of_each_decision(tmp_path: Path) -> No
     page = out.read_text("utf-8")
     review = page_data(page)["review"]
     assert "policy heuristic, 4 samples" in review["caption"] and not review["stop"]
+    assert review["columns"] == ["", "move", "expected [95%]"]  # no stakes, no payout
     library = review_game(events, Settings(samples=4))
     assert set(review["decisions"]) == {str(d.seq) for d in library.decisions}
     assert review["mistakes"] == library.mistakes and library.mistakes

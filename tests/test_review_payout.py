@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import random
+import re
 from pathlib import Path
 
 import jsonschema
@@ -104,6 +105,26 @@ def test_replay_review_gives_the_payout_in_every_format(tmp_path: Path) -> None:
     for fmt in ("markdown", "html"):
         out = run(*cheap, "-f", fmt)
         assert "mean payout loss [95%]" in out and " payout " in out
+
+
+def test_the_html_replay_gives_each_alternatives_payout_where_the_seat_is_paid(
+    tmp_path: Path,
+) -> None:
+    log, page = tmp_path / "staked.jsonl", tmp_path / "staked.html"
+    log.write_text("\n".join(event_to_line(e) for e in staked_game()[:30]), encoding="utf-8")
+    result = CliRunner().invoke(
+        app, ["export", str(log), "-f", "html", "--review", "--samples", "2", "-o", str(page)]
+    )
+    assert result.exit_code == 0, result.output
+    found = re.search(r'id="replay-data">(.*?)</script>', page.read_text("utf-8"), re.S)
+    assert found is not None
+    review = json.loads(found.group(1))["review"]
+    assert review["columns"] == ["", "move", "expected [95%]", "expected payout [95%]"]
+    seats = {d["seat"]: d for d in review["decisions"].values()}
+    assert {0, 3} <= set(seats)
+    assert all(len(row) == 4 for d in seats.values() for row in d["alternatives"])
+    assert all(row[3] != "-" for row in seats[0]["alternatives"])  # staked: a payout
+    assert all(row[3] == "-" for row in seats[3]["alternatives"])  # the bot staked nothing
 
 
 def test_a_table_without_stakes_gives_no_payout() -> None:

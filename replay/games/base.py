@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from replay.games.checks import card_in_turn as card_in_turn
 from replay.games.checks import check_deal as check_deal
+from replay.games.checks import check_hand_size as check_hand_size
 from replay.games.checks import check_round as check_round
 from replay.games.checks import check_trick as check_trick
 from replay.games.checks import deal_fault as deal_fault
@@ -56,6 +57,7 @@ from replay.games.setups import bot_flags as bot_flags
 from replay.games.setups import check_players as check_players
 from replay.games.setups import check_start as check_start
 from replay.games.setups import parse_setup as parse_setup
+from replay.games.setups import seat_list as seat_list
 from replay.games.setups import seat_names as seat_names
 from replay.games.setups import setup_of as setup_of
 from replay.games.simulation import Bot as Bot

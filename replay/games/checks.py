@@ -1,7 +1,7 @@
 """Checks that several games make the same way: the numbering of a play or a ruling, the
-faults of a deal, of its cards, of cards given up, of a card not held, of a round number, the
-seats still to be dealt, the winner of a trick without trumps and of a game, and the wording of
-an event in a finding."""
+faults of a deal, of its cards and their number, of cards given up, of a card not held, of a
+round number, the seats still to be dealt, the winner of a trick without trumps and of a game,
+and the wording of an event in a finding."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from replay.games.state import SeatHandsState
 from replay.model.cards import Deck, popcount, repeated
 from replay.model.events import COLUMNS, PAYLOAD_FIELDS, Event, field_values
 from replay.model.packed import CARD_BITS, nth
-from replay.model.violation import LogRule, RuleViolation
+from replay.model.violation import LogRule, RuleId, RuleViolation
 
 
 def game_winners(totals: list[int]) -> tuple[int, ...]:
@@ -217,6 +217,13 @@ def check_deal(event: Event, dealt_seats: int, n: int, round_: int | None) -> No
     fault = deal_fault(event, dealt_seats, n, round_)
     if fault is not None:
         raise fault
+
+
+def check_hand_size(event: Event, size: int, rule: RuleId) -> None:
+    """``rule`` (the game's setup rule) unless a deal gives its seat ``size`` cards."""
+    count = len(event.cards or ())
+    if count != size:
+        raise RuleViolation(rule, f"seat {event.player} dealt {count} cards, not {size}")
 
 
 def held_fault(event: Event, hand: int, deck: Any) -> RuleViolation | None:

@@ -33,6 +33,7 @@ from replay.games.base import (
     RuleViolation,
     bot_flags,
     check_deal,
+    check_hand_size,
     check_players,
     dealt_cards,
     event_table,
@@ -528,10 +529,7 @@ class Fou(Game[FouState]):
                     LogRule.CARD, f"seat {event.player} dealt {outside} not in play"
                 )
             dealt_cards(DECK, cards, state.deck & ~state.undealt())
-        if len(cards) != state.hand_size:
-            raise RuleViolation(
-                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {state.hand_size}"
-            )
+        check_hand_size(event, state.hand_size, Rule.SETUP)
         return low, high
 
     def verify_decision(self, state: FouState, event: Event) -> None:

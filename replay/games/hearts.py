@@ -29,6 +29,7 @@ from replay.games.base import (
     all_recorded,
     bot_flags,
     check_deal,
+    check_hand_size,
     check_players,
     check_round,
     check_trick,
@@ -319,10 +320,7 @@ class Hearts(Game[HeartsState]):
         check_deal(event, state.dealt_seats, 4, state.hand_no)
         cards = event.cards or ()
         dealt_cards(DECK, cards, state.dealt)  # a card dealt twice is LOG-CARD first
-        if len(cards) != HAND_SIZE:
-            raise RuleViolation(
-                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
-            )
+        check_hand_size(event, HAND_SIZE, Rule.SETUP)
 
     def verify_decision(self, state: HeartsState, event: Event) -> None:
         seat = event.player

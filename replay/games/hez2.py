@@ -29,6 +29,7 @@ from replay.games.base import (
     RuleViolation,
     SeatHandsState,
     check_deal,
+    check_hand_size,
     check_players,
     check_round,
     dealt_cards,
@@ -40,6 +41,7 @@ from replay.games.base import (
     round_fault,
     same,
     seat_hand_fault,
+    seat_list,
     setup_of,
     undealt_seats,
 )
@@ -114,7 +116,7 @@ def split_pot(stakes_by_rank: Sequence[int]) -> list[int]:
 
 
 #: A queued ruling: (event type, player, amount, rule ID).
-Ruling = tuple[str, int, int, RuleId]
+Ruling = tuple[str, int, int | None, RuleId]
 #: A fault refined: the rule that names its situation, and why.
 Refined = tuple[RuleId, str]
 
@@ -138,11 +140,8 @@ class Rule(RuleId):
 
 @dataclass(slots=True, init=False)
 class Hez2State(SeatHandsState):
-    """A Hez2 round between events, each field at its first value before the deal.
-
-    The hands are :class:`SeatHandsState`'s (``hand(seat)``, ``hands``). The other fields are
-    immutable values.
-    """
+    """A Hez2 round between events, each field at its first value before the deal; the hands
+    are :class:`SeatHandsState`'s, the other fields immutable values."""
 
     names: tuple[str, ...] = ()
     bots: tuple[bool, ...] = ()
@@ -249,16 +248,13 @@ class Hez2(Game[Hez2State]):
         if type_ == "game_end":
             event = self.new_event(state, "game_end", values=(player,))
         else:
-            event = self.new_event(
-                state, type_, round=queued_round(type_), player=player,
-                amount=queued_amount(type_, amount),
-            )  # fmt: skip
+            round_ = queued_round(type_)
+            event = self.new_event(state, type_, round=round_, player=player, amount=amount)
         return Due.of_ruling(event, rule)
 
     def verify(self, state: Hez2State, event: Event) -> None:
         """As :meth:`Rules.verify`, citing the game's rule that names the situation where a
-        generic check (the turn, the order of events) caught the fault (RULES.md, "Which rule
-        a finding cites", 2.), as soundly absorbed as the fault it refines."""
+        generic check caught the fault (RULES.md, "Which rule a finding cites", 2.)."""
         try:
             super().verify(state, event)
         except RuleViolation as exc:
@@ -289,8 +285,7 @@ class Hez2(Game[Hez2State]):
         )
 
     def _final_seven_undeclared(self, state: Hez2State, event: Event) -> Refined | None:
-        """HEZ2-OUT: a final 7 still declares the suit; anything else recorded instead (a
-        suit that is none of the four stays HEZ2-SEVEN)."""
+        """HEZ2-OUT: another event than ``declare_suit`` where a final 7's suit is due."""
         if state.stage != DECLARE or state.queue or state.hand(state.turn):
             return None
         if event.type == "declare_suit" and same(event.player, state.turn):
@@ -301,8 +296,7 @@ class Hez2(Game[Hez2State]):
         )
 
     def _skipped_seat_acts(self, state: Hez2State, event: Event) -> Refined | None:
-        """HEZ2-ACE: a skipped seat that plays or draws in the turn it lost (its skip due, or
-        just recorded)."""
+        """HEZ2-ACE: a skipped seat that plays or draws in the turn it lost."""
         if event.type not in ("play", "draw", "card_drawn"):
             return None
         seat = event.player
@@ -314,8 +308,7 @@ class Hez2(Game[Hez2State]):
         return Rule.ACE, f"seat {seat} made a {event.type} in the turn it lost to a skip"
 
     def _acts_after_draw(self, state: Hez2State, event: Event, caught: RuleId) -> Refined | None:
-        """HEZ2-DRAW (HEZ2-TWO after a penalty): acting again after one's own draw, which
-        ended the turn (caught as out of turn or out of order)."""
+        """HEZ2-DRAW (HEZ2-TWO after a penalty): acting again after one's own draw."""
         last = state.last
         if not (
             caught in (Rule.TURN, LogRule.ORDER)
@@ -330,8 +323,7 @@ class Hez2(Game[Hez2State]):
         return (Rule.TWO if state.forced else Rule.DRAW), why
 
     def _play_after_round(self, state: Hez2State, event: Event) -> Refined | None:
-        """HEZ2-RANKING: a decision or a card recorded after the round ended (the places, the
-        payouts and the end are due)."""
+        """HEZ2-RANKING: a decision or a card recorded after the round ended."""
         played = self.event_types.get(event.type) in (Category.DECISION, Category.CHANCE)
         if state.stage != END or not played:
             return None
@@ -350,12 +342,8 @@ class Hez2(Game[Hez2State]):
             raise RuleViolation(LogRule.ORDER, f"{event.type} while {self._due_words(due)}")
         if event.type == "deal":  # to a seat not dealt yet, of cards of the stock (LOG-CARD)
             check_deal(event, state.dealt_seats, state.n, None)  # the round: check_round below
-            cards = event.cards or ()
-            dealt_cards(DECK, cards, DECK.full & ~state.stock)
-            if len(cards) != HAND_SIZE:
-                raise RuleViolation(
-                    Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {HAND_SIZE}"
-                )
+            dealt_cards(DECK, event.cards or (), DECK.full & ~state.stock)
+            check_hand_size(event, HAND_SIZE, Rule.SETUP)
         else:
             fault = self.stock_fault(state, event)
             if fault is not None:
@@ -363,8 +351,7 @@ class Hez2(Game[Hez2State]):
         check_round(event, ROUND)
 
     def stock_fault(self, state: Hez2State, event: Event) -> RuleViolation | None:
-        """Why a start card or a drawn card is not a card of the stock drawn by the seat
-        drawing; ``None`` when it is."""
+        """Why a start card or a drawn card is not from the stock, to the seat drawing."""
         if event.type == "card_drawn" and not same(event.player, state.turn):
             return RuleViolation(
                 LogRule.ORDER, f"card drawn by seat {event.player} but seat {state.turn} is drawing"
@@ -387,10 +374,7 @@ class Hez2(Game[Hez2State]):
             raise fault
 
     def decision_fault(self, state: Hez2State, seat: int, event: Event) -> RuleViolation | None:
-        """Why a decision by the seat whose turn it is breaks the rules; ``None`` when legal.
-
-        Returned, not raised: :meth:`advance` accepts a legal decision without a ``try``.
-        """
+        """Why a decision by the seat whose turn it is breaks the rules; ``None`` when legal."""
         kind = event.type
         if state.stage == DECLARE:
             if kind != "declare_suit":
@@ -421,10 +405,8 @@ class Hez2(Game[Hez2State]):
         return round_fault(event, ROUND)
 
     def misplaced_decision(self, state: Hez2State, event: Event) -> RuleViolation | None:
-        """HEZ2-SEVEN, HEZ2-ACE or HEZ2-TWO for a decision that no seat may make now, whoever
-        made it (before HEZ2-TURN): a suit declared where no 7 was played, a skip or a draw
-        accepted where none is pending. While a suit is to be declared, :meth:`decision_fault`
-        judges the seat that played the 7."""
+        """HEZ2-SEVEN, HEZ2-ACE or HEZ2-TWO (before HEZ2-TURN) for a suit declared where no 7
+        was played, a skip or a draw accepted where none is pending, whoever made it."""
         if state.stage == DECLARE:
             return None
         seat = event.player
@@ -463,10 +445,14 @@ class Hez2(Game[Hez2State]):
         if state.queue and kind in self.ruling_types:
             state.queue = state.queue[1:]
         if kind == "card_drawn":
-            return self._reduce_card_drawn(state, event)
-        if kind == "play":
-            return self._reduce_play(state, event)
-        if kind == "draw":  # one card, by choice
+            bit = DECK.bit(event.card or "")
+            state.stock &= ~bit
+            state.set_hand(state.turn, state.hand(state.turn) | bit)
+            state.to_draw -= 1
+            self._settle_draw(state)
+        elif kind == "play":
+            self._reduce_play(state, event)
+        elif kind == "draw":  # one card, by choice
             state.forced = False
             state.to_draw = 1
             state.stage = DRAW
@@ -483,7 +469,7 @@ class Hez2(Game[Hez2State]):
             state.stage = DRAW
             self._settle_draw(state)
         elif kind == "accept_skip":  # the turn is lost (HEZ2-ACE)
-            state.queue = (("skip", state.turn, 0, Rule.ACE),)
+            state.queue = (("skip", state.turn, None, Rule.ACE),)
         elif kind == "skip":
             state.pending_skip = False
             _end_turn(state)
@@ -524,22 +510,13 @@ class Hez2(Game[Hez2State]):
         state.turns = 1
         state.stage = TURN
 
-    def _reduce_card_drawn(self, state: Hez2State, event: Event) -> Hez2State:
-        bit = DECK.bit(event.card or "")
-        seat = state.turn
-        state.stock &= ~bit
-        state.set_hand(seat, state.hand(seat) | bit)
-        state.to_draw -= 1
-        self._settle_draw(state)
-        return state
-
     def _settle_draw(self, state: Hez2State) -> None:
         """End the turn once nothing (more) can be drawn (HEZ2-DRAW, HEZ2-RESHUFFLE)."""
         if state.to_draw <= 0 or not (state.stock or reshuffled(state)):
             state.to_draw = 0
             _end_turn(state)
 
-    def _reduce_play(self, state: Hez2State, event: Event) -> Hez2State:
+    def _reduce_play(self, state: Hez2State, event: Event) -> None:
         seat = event.player
         assert seat is not None
         card = DECK.index(event.card or "")
@@ -556,7 +533,6 @@ class Hez2(Game[Hez2State]):
             state.stage = DECLARE
         else:
             self._after_play(state, seat)
-        return state
 
     def _after_play(self, state: Hez2State, seat: int) -> None:
         """``seat``'s card is down (a 7's suit declared): the turn passes, or ``seat`` goes out."""
@@ -571,7 +547,8 @@ class Hez2(Game[Hez2State]):
         state.pending_draw = 0
         queue: list[Ruling] = [("player_out", seat, len(state.places) + 1, Rule.OUT)]
         remaining = holders_after(state.hands, seat)
-        bots_only = self._bots_only(state, remaining)
+        bots = state.bots  # HEZ2-BOTS: every human is out, two or more bots hold cards
+        bots_only = not all(bots) and len(remaining) >= 2 and all(bots[s] for s in remaining)
         if not (state.n == 2 or len(remaining) == 1 or bots_only):
             state.queue = tuple(queue)
             state.turn = remaining[0]
@@ -589,14 +566,9 @@ class Hez2(Game[Hez2State]):
             for s in range(state.n)
             if state.stakes[s] is not None
         ]
-        queue.append(("game_end", order[0], 0, Rule.RANKING))
+        queue.append(("game_end", order[0], None, Rule.RANKING))
         state.queue = tuple(queue)
         state.stage = END
-
-    def _bots_only(self, state: Hez2State, remaining: list[int]) -> bool:
-        """HEZ2-BOTS: every human is out and two or more bots still hold cards."""
-        has_human = not all(state.bots)
-        return has_human and len(remaining) >= 2 and all(state.bots[s] for s in remaining)
 
     def legal_decisions(self, state: Hez2State, seat: int) -> list[Event]:
         if state.queue or seat != state.turn:
@@ -638,7 +610,7 @@ def net_winnings(state: Hez2State) -> list[int]:
     return [state.payouts[s] - (state.stakes[s] or 0) for s in range(state.n)]
 
 
-# Due values are immutable: one per seat, built once (due() runs before every event).
+# What is due on a seat's turn, one immutable value per seat.
 _ANSWER_SKIP = tuple(Due.decision(s, what="answer the skip") for s in range(4))
 _ANSWER_DRAW = tuple(Due.decision(s, what="answer the draw") for s in range(4))
 _PLAY_OR_DRAW = tuple(Due.decision(s, what="play or draw") for s in range(4))
@@ -656,11 +628,6 @@ def reshuffled(state: Hez2State) -> int:
 def queued_round(type_: str) -> int | None:
     """The round number of a queued ruling's event (a payout has none)."""
     return None if type_ == "payout" else ROUND
-
-
-def queued_amount(type_: str, amount: int) -> int | None:
-    """The amount of a queued ruling's event (a skip has none)."""
-    return None if type_ == "skip" else amount
 
 
 def _end_turn(state: Hez2State) -> None:
@@ -681,21 +648,13 @@ def _seats(
     """The names, bot flags and stakes of each seat and the dealer of a game's setup
     (LOG-SETUP, HEZ2-SETUP, HEZ2-STAKES)."""
     n = check_players(setup, 2, 4, Rule.SETUP)
-    names = _seat_list(setup, "names", n, str, "a player id")
-    bots = _seat_list(setup, "bots", n, bool, "true or false")
+    names = seat_list(setup, "names", n, str, "a player id")
+    bots = seat_list(setup, "bots", n, bool, "true or false")
     stakes = _stakes(setup, n, bots)
     dealer = setup.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise RuleViolation(Rule.SETUP, f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
     return tuple(names), tuple(bots), tuple(stakes), dealer
-
-
-def _seat_list(setup: Mapping[str, Any], key: str, n: int, type_: type, what: str) -> list[Any]:
-    values = setup.get(key)
-    ok = isinstance(values, list) and len(values) == n
-    if not ok or not all(isinstance(v, type_) for v in values or ()):
-        raise RuleViolation(LogRule.SETUP, f"{key} must list {what} per seat, not {values!r}")
-    return list(values or ())
 
 
 def _stakes(setup: Mapping[str, Any], n: int, bots: Sequence[bool]) -> list[int | None]:

@@ -35,7 +35,6 @@ from replay.games.hez2 import (
     TURN,
     Hez2,
     Hez2State,
-    queued_amount,
     queued_round,
     reshuffled,
 )
@@ -97,7 +96,7 @@ class FastHez2(FastPath[Hez2State]):
             return False
         return is_payload(
             event, or_absent(queued_round(type_)), ABSENT, or_absent(player),
-            amount=or_absent(queued_amount(type_, amount)),
+            amount=or_absent(amount),
         )  # fmt: skip
 
 

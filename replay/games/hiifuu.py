@@ -35,6 +35,7 @@ from replay.games.base import (
     all_recorded,
     bot_flags,
     check_deal,
+    check_hand_size,
     check_players,
     check_round,
     check_trick,
@@ -430,11 +431,7 @@ class Hiifuu(Game[HiifuuState]):
         check_deal(event, state.dealt_seats, state.n, state.round)
         cards = event.cards or ()
         dealt_cards(state.setup.deck, cards, state.dealt)
-        size = state.setup.deal_size
-        if len(cards) != size:
-            raise RuleViolation(
-                Rule.SETUP, f"seat {event.player} dealt {len(cards)} cards, not {size}"
-            )
+        check_hand_size(event, state.setup.deal_size, Rule.SETUP)
 
     def verify_decision(self, state: HiifuuState, event: Event) -> None:
         """A discard while the seats discard, else a play: a card its seat holds (LOG-CARD),

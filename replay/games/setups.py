@@ -1,6 +1,6 @@
 """Reading a ``game_start`` event: its kind and number checked, its setup data parsed (and
-remembered by text), the seats, names and bot flags a setup gives (LOG-SETUP or the game's own
-setup rule when they are wrong)."""
+remembered by text), the seats, names, bot flags and other per-seat lists a setup gives
+(LOG-SETUP or the game's own setup rule when they are wrong)."""
 
 from __future__ import annotations
 
@@ -90,3 +90,13 @@ def bot_flags(setup: Mapping[str, Any], n: int) -> tuple[bool, ...]:
     if not isinstance(bots, list) or len(bots) != n:
         raise RuleViolation(LogRule.SETUP, "bots must list one flag per seat")
     return tuple(bool(b) for b in bots)
+
+
+def seat_list(setup: Mapping[str, Any], key: str, n: int, type_: type, what: str) -> list[Any]:
+    """``setup[key]``, a list of one ``type_`` per seat (``what``: how a finding names one), or
+    LOG-SETUP."""
+    values = setup.get(key)
+    ok = isinstance(values, list) and len(values) == n
+    if not ok or not all(isinstance(v, type_) for v in values or ()):
+        raise RuleViolation(LogRule.SETUP, f"{key} must list {what} per seat, not {values!r}")
+    return list(values or ())

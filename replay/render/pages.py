@@ -23,7 +23,13 @@ from replay.model.faces import plain_card_label
 from replay.model.rulebook import rule_text
 from replay.render.svg import card_svg, cards_html
 from replay.review.impact import Impact
-from replay.review.report import loss_words, ranked_alternatives, review_caption, stop_words
+from replay.review.report import (
+    loss_words,
+    paid,
+    ranked_alternatives,
+    review_caption,
+    stop_words,
+)
 from replay.text import escaped
 
 if TYPE_CHECKING:
@@ -530,11 +536,17 @@ def replay_page(events: Sequence[Event], origin: str, review: GameReview | None 
 def review_frames(review: GameReview, last_step: int) -> dict[str, Any]:
     """What the replay page shows of a game's review: what it is made with, where the audit
     stopped it, and per reviewed decision (by step) its alternatives best first, the move
-    played marked, its loss and label."""
+    played marked, its loss and label; where the seat is paid (a staked table), each
+    alternative's expected payout too."""
     lower = review.unit.lower_is_better
+    money = paid(review)
 
     def shown(text: str) -> str:  # cards in the faces' notation, controls escaped
         return escaped(cards_in_text(text, lambda code: _label(review.kind, code)))
+
+    def cells(row: dict[str, str]) -> list[str]:
+        payout = [row.get("payout", "-")] if money else []
+        return [row["mark"], shown(row["move"]), row["expected"], *payout]
 
     decisions = {
         str(d.seq): {
@@ -543,15 +555,14 @@ def review_frames(review: GameReview, last_step: int) -> dict[str, Any]:
             "best": shown(d.best),
             "label": d.label,
             "words": escaped(loss_words(d)),
-            "alternatives": [
-                [r["mark"], shown(r["move"]), r["expected"]] for r in ranked_alternatives(d, lower)
-            ],
+            "alternatives": [cells(r) for r in ranked_alternatives(d, lower)],
         }
         for d in review.decisions
         if d.seq <= last_step
     }
     return {
         "caption": review_caption(review),
+        "columns": ["", "move", "expected [95%]", *(["expected payout [95%]"] if money else [])],
         "stop": shown(stop_words(review) or ""),
         "decisions": decisions,
         "mistakes": [s for s in review.mistakes if s <= last_step],
@@ -567,8 +578,8 @@ _REVIEW_CONTROLS = """
 <button data-do="nextMistake" title="next labelled decision (m)">mistake &rsaquo;</button>
 </p>
 <p id="review-words"></p>
-<table class="seats" id="review-table"><thead><tr><th></th><th>move</th>
-<th>expected [95%]</th></tr></thead><tbody id="review-alternatives"></tbody></table>
+<table class="seats" id="review-table"><thead><tr id="review-columns"></tr></thead>
+<tbody id="review-alternatives"></tbody></table>
 <h3>Labelled decisions</h3><ul id="review-mistakes"></ul>
 """
 
@@ -589,6 +600,9 @@ function drawReview(s) {
     const row = document.createElement("tr"); a.forEach((c) => cell(row, c)); rows.append(row);
   });
 }
+$("review-columns").replaceChildren(...R.columns.map((c) => {
+  const th = document.createElement("th"); th.textContent = c; return th;
+}));
 $("review-caption").textContent = R.caption;
 $("review-stop").textContent = R.stop; $("review-stop").hidden = !R.stop;
 actions.prevMistake = () => prev(R.mistakes); actions.nextMistake = () => next(R.mistakes);
