@@ -93,8 +93,9 @@ def deck_cards(mask: int) -> list[int]:
 class Model:
     """A position of one scoring unit (see the module docstring). ``plays`` lists the compact
     cards played since the root, ``tlen`` how many of the last of them are the trick on the
-    table, ``live`` the cards still in play (in a hand or on the table). The seat numbers and
-    the trick's length are C integers (``i64``) in the compiled build."""
+    table (``on_table``, as a bit set), ``live`` the cards still in play (in a hand or on the
+    table). The seat numbers and the trick's length are C integers (``i64``) in the compiled
+    build; the bit sets are integers, short ones (up to 62 cards) in the compiled build."""
 
     def __init__(self, n: int, cards: CardMap, hands: list[int], leader: int) -> None:
         self.n: i64 = n

@@ -32,7 +32,7 @@ from replay.games.solving import CardMap, GameSolver, Model, deck_cards
 
 __all__ = ["CAPACITY", "CardMap", "GameSolver", "Model", "Search", "deck_cards", "tree_size"]
 
-#: The table's default cap: about 270 bytes an entry, so at most about 270 MB.
+#: The table's default cap: about 160 bytes an entry, so at most about 160 MB.
 CAPACITY: Final = 1_000_000
 
 
