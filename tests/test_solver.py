@@ -12,6 +12,7 @@ import pytest
 from replay.engine.simulate import simulate_game
 from replay.games import get_rules
 from replay.games.base import Phase
+from replay.games.hearts import DECK
 from replay.games.hearts_solver import HeartsModel
 from replay.solver import (
     NotSolvable,
@@ -126,7 +127,7 @@ def test_a_table_filled_from_one_past_answers_right_for_another(kind: str) -> No
     is the seats sitting out, which its exactness test already varies)."""
     rules = get_rules(kind)
     for state in endgames(kind, seed=11, count=60, limit=LIMIT):
-        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        shared: dict[int, tuple[int, ...]] = {}
         solve(state, rules, line=False, table=shared)
         other = _other_past(state)
         assert solve(other, rules, line=False, table=shared).values == card_values(rules, other)
@@ -242,3 +243,16 @@ def test_a_follower_with_a_spade_beside_the_queen_adds_no_forced_point() -> None
     model = build_model(state, cards)
     model.play(cards.index[order.index("AS")])
     assert isinstance(model, HeartsModel) and model.forced_points() == 13
+
+
+def test_the_key_tells_apart_hands_alike_by_rank_in_other_suits() -> None:
+    """Two Hearts positions of one table (the same cards in play at the root) whose hands are
+    alike by rank among the cards left, one card a seat, but in other suits (the four clubs
+    left; two clubs and two diamonds): the key's suit counts tell them apart."""
+    cards = CardMap([DECK.index(c) for c in ("2C", "3C", "4C", "5C", "2D", "3D")])
+
+    def key(held: tuple[str, ...]) -> int:
+        hands = [1 << cards.index[DECK.index(card)] for card in held]
+        return HeartsModel(cards, hands, 0, [], False, False, [0, 0, 0, 0]).key()
+
+    assert key(("2C", "3C", "4C", "5C")) != key(("2C", "3C", "2D", "3D"))

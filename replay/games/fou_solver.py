@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import i64
+
 from replay.games import fou
 from replay.games.solving import CardMap, GameSolver, Model
 from replay.model.cards import popcount
@@ -38,7 +40,7 @@ class FouModel(Model):
         """The cards the trick takes (seats not sitting out)."""
         return self.n - popcount(self.out)
 
-    def mover(self) -> int:
+    def mover(self) -> i64:
         if self.tlen == 0:
             return self.leader
         return fou.next_seat(self.seats[len(self.seats) - 1], self.n, self.out)
@@ -64,10 +66,9 @@ class FouModel(Model):
 
     def play(self, card: int) -> None:
         seat = self.mover()
-        self.hands[seat] &= ~(1 << card)
-        self.plays.append(card)
+        self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
+        self.put(card)
         self.seats.append(seat)
-        self.tlen += 1
         if self.tlen == self.need():
             self._rule_trick()
 
@@ -114,10 +115,9 @@ class FouModel(Model):
             self.result = ()
             self.tlen = self.need()
             self.restore_trick(self.tlen)
-        card = self.plays.pop()
+        card = self.take_back()
         seat = self.seats.pop()
-        self.tlen -= 1
-        self.hands[seat] |= 1 << card
+        self.hands[seat] = self.hands[seat] | 1 << card
 
     def over(self) -> bool:
         return self.ended
@@ -128,10 +128,17 @@ class FouModel(Model):
     def final(self) -> tuple[int, ...]:
         return self.result
 
-    def key(self) -> tuple[int, ...]:
-        return (*self.hands, self.leader, self.out)
+    def key(self) -> int:
+        """The hands as they are (a card's penalty counts), the leader and the seats sitting
+        out."""
+        width = len(self.map.cards)
+        seats: int = self.n
+        key: int = self.leader
+        for hand in self.hands:
+            key = key << width | hand
+        return key << seats | self.out
 
-    def upper(self, seat: int) -> int:
+    def upper(self, seat: i64) -> int:
         """+10 while the seat may still empty its hand; otherwise minus its cheapest cards, as
         many as it surely still holds when the round ends (:meth:`cards_kept`)."""
         if self.ended:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import i64
+
 from replay.games import hearts
-from replay.games.solving import CardMap, GameSolver, Model
+from replay.games.solving import CardMap, GameSolver, Model, count_bits
 from replay.model.cards import popcount
 
 
@@ -32,10 +34,14 @@ class HeartsModel(Model):
         self.suit_mask = [0, 0, 0, 0]
         self.point_mask = 0
         self.two_clubs = 0
+        self.heart_mask = 0  # the hearts (HEARTS-BREAK)
+        self.queen_points = hearts.card_points(hearts.QUEEN_OF_SPADES)
         for i, card in enumerate(cards.cards):
             self.suit_mask[card // 13] |= 1 << i
             if self.points[i]:
                 self.point_mask |= 1 << i
+            if card // 13 == hearts.HEARTS:
+                self.heart_mask |= 1 << i
             if card == hearts.TWO_OF_CLUBS:
                 self.two_clubs = 1 << i
         #: Per ruled trick: winner | points << 2 | leader << 9 | first << 11 | holder + 2 << 12.
@@ -44,6 +50,8 @@ class HeartsModel(Model):
         for seat in range(4):
             if taken[seat]:
                 self.holds = seat if self.holds == -1 else -2
+        self.count_bits = count_bits(self.suit_mask)
+        self.set_runs(self.suit, self.suit_mask[hearts.SPADES] & self.point_mask)  # the queen
         self.lay(table)
 
     def legal(self) -> int:
@@ -54,7 +62,7 @@ class HeartsModel(Model):
                 return hand & self.two_clubs
             if self.broken:
                 return hand
-            safe = hand & ~self.suit_mask[hearts.HEARTS]
+            safe = hand & ~self.heart_mask
             return safe or hand
         suited = hand & self.suit_mask[self.suit[self.plays[len(self.plays) - self.tlen]]]
         if suited:
@@ -65,10 +73,9 @@ class HeartsModel(Model):
 
     def play(self, card: int) -> None:
         seat = self.mover()
-        self.hands[seat] &= ~(1 << card)
-        self.plays.append(card)
-        self.tlen += 1
-        if not self.broken and self.suit[card] == hearts.HEARTS:
+        self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
+        self.put(card)
+        if not self.broken and self.heart_mask >> card & 1:
             self.broken = True
             self.broken_at = len(self.plays)
         if self.tlen == 4:
@@ -77,13 +84,13 @@ class HeartsModel(Model):
     def _rule_trick(self) -> None:
         """The highest card of the led suit wins the trick's points (HEARTS-TRICK, as
         :func:`replay.games.hearts.trick_winner` and ``trick_points``)."""
-        winner = (self.leader + self.top_position(self.suit)) % 4
+        winner = self.seat_after(self.leader, self.top_position(self.suit))
         points = self.table_points()
         self.tricks.append(
             winner | points << 2 | self.leader << 9 | int(self.first) << 11
             | (self.holds + 2) << 12
         )  # fmt: skip
-        self.taken[winner] += points
+        self.taken[winner] = self.taken[winner] + points
         if points and self.holds != winner:
             self.holds = winner if self.holds == -1 else -2
         self.remove_trick()
@@ -95,7 +102,7 @@ class HeartsModel(Model):
         if self.tlen == 0:
             record = self.tricks.pop()
             winner = record & 3
-            self.taken[winner] -= record >> 2 & 127
+            self.taken[winner] = self.taken[winner] - (record >> 2 & 127)
             self.leader = record >> 9 & 3
             self.first = bool(record >> 11 & 1)
             self.holds = (record >> 12) - 2
@@ -104,34 +111,33 @@ class HeartsModel(Model):
         if self.broken_at == len(self.plays):
             self.broken = False
             self.broken_at = -1
-        card = self.plays.pop()
-        self.tlen -= 1
-        self.hands[self.mover()] |= 1 << card
+        card = self.take_back()
+        seat = self.mover()
+        self.hands[seat] = self.hands[seat] | 1 << card
 
     def over(self) -> bool:
         return not self.live & self.point_mask
 
     def final(self) -> tuple[int, ...]:
         taken = self.taken
-        return (
-            -hearts.round_score(taken, 0), -hearts.round_score(taken, 1),
-            -hearts.round_score(taken, 2), -hearts.round_score(taken, 3),
-        )  # fmt: skip
+        if hearts.shot_the_moon(taken):
+            return tuple([-hearts.round_score(taken, seat) for seat in range(4)])
+        return (-taken[0], -taken[1], -taken[2], -taken[3])  # as hearts.round_score
 
     def holder(self) -> int:
         """The one seat holding every point taken so far, -1 if none is taken, -2 if several
         seats took some (no moon is left)."""
         return self.holds
 
-    def key(self) -> tuple[int, ...]:
-        """The hands relative to the cards left (:meth:`Model.owners`), where the queen of
-        spades is among them, the leader, broken hearts and the first trick, and the points'
-        holder."""
+    def key(self) -> int:
+        """The hands relative to the cards left (:meth:`Model.owners`), how many of each suit
+        are left, where the queen of spades is among them, the leader, broken hearts and the
+        first trick, and the points' holder."""
         queen = self.suit_mask[hearts.SPADES] & self.point_mask & self.live
-        return (
-            self.owners(), self.suit_counts(self.suit_mask), popcount(self.live & (queen - 1)),
-            self.leader, int(self.broken) | int(self.first) << 1, self.holder(),
-        )  # fmt: skip
+        past: int = popcount(self.live & (queen - 1)) << 8 | self.leader << 5
+        past |= int(self.broken) << 4 | int(self.first) << 3 | self.holds + 2
+        counts = self.suit_counts(self.suit_mask, self.count_bits)
+        return (self.owners() << 4 * self.count_bits | counts) << 14 | past
 
     def relative(self, value: tuple[int, ...]) -> tuple[int, ...]:
         if self.holder() != -2:
@@ -145,38 +151,40 @@ class HeartsModel(Model):
         t = self.taken
         return (stored[0] - t[0], stored[1] - t[1], stored[2] - t[2], stored[3] - t[3])
 
-    def upper(self, seat: int) -> int:
+    def upper(self, seat: i64) -> int:
         """No more points, or the moon, while the seat may still shoot it (:meth:`may_shoot`);
         otherwise the points it took, and those on the table when the trick on it is surely
         the seat's."""
-        if self.may_shoot(seat):
+        top = self.top_position(self.suit)
+        if self.may_shoot(seat, top):
             return 0
-        return -self.taken[seat] - self.sure_points(seat)
+        return -self.taken[seat] - self.sure_points(seat, top)
 
-    def may_shoot(self, seat: int) -> bool:
+    def may_shoot(self, seat: i64, top: i64) -> bool:
         """Whether the seat, having just played, may still take every point of the hand:
         nobody else took one, and no point lies in the trick on the table unless the seat's
-        card is its highest of the led suit (a later card cannot make the seat the winner)."""
-        holder = self.holder()
+        card is its highest of the led suit (at position ``top`` in the trick: a later card
+        cannot make the seat the winner)."""
+        holder = self.holds
         if holder != -1 and holder != seat:
             return False
-        top = self.top_position(self.suit)
-        if top < 0 or (self.leader + top) % 4 == seat:
+        if top < 0 or self.seat_after(self.leader, top) == seat:
             return True
         return self.table_points() + self.forced_points() == 0
 
     def table_points(self) -> int:
-        """The points of the cards on the table."""
-        points = 0
-        plays = self.plays
-        for position in range(len(plays) - self.tlen, len(plays)):
-            points += self.points[plays[position]]
-        return points
+        """The points of the cards on the table (as :func:`replay.games.hearts.mask_points`)."""
+        cards = self.on_table & self.point_mask
+        if not cards:
+            return 0
+        queen = self.queen_points if cards & ~self.heart_mask else 0
+        return popcount(cards & self.heart_mask) + queen
 
-    def sure_points(self, seat: int) -> int:
+    def sure_points(self, seat: i64, top: i64) -> int:
         """The points on the table, and those the seats still to play must add, when the trick
-        in progress is surely ``seat``'s (:meth:`Model.sure_winner`)."""
-        if self.sure_winner(self.suit, self.suit_mask) != seat:
+        in progress is surely ``seat``'s (:meth:`Model.sure_winner`, the trick's top card at
+        position ``top``)."""
+        if self.sure_winner(self.suit, self.suit_mask, top) != seat:
             return 0
         return self.table_points() + self.forced_points()
 
@@ -187,7 +195,7 @@ class HeartsModel(Model):
         led = self.suit_mask[self.suit[plays[len(plays) - self.tlen]]]
         points = 0
         for position in range(self.tlen, 4):
-            cards = self.hands[(self.leader + position) % 4] & led
+            cards = self.hands[self.seat_after(self.leader, position)] & led
             if cards and not cards & ~self.point_mask:
                 points += self.points[(cards & -cards).bit_length() - 1]
         return points
@@ -197,22 +205,32 @@ class HeartsModel(Model):
 
     def swept(self) -> tuple[int, ...]:
         """The leader takes every point left."""
-        left = 0
+        return self.takes_the_rest(self.leader)
+
+    def forced_out(self) -> tuple[int, ...]:
+        """The last trick, one card a seat: the highest card of the led suit (HEARTS-TRICK)
+        takes every point left."""
+        led = self.hands[self.leader]
+        suit = self.suit_mask[self.suit[led.bit_length() - 1]]
+        top = 1 << ((self.live & suit).bit_length() - 1)  # the suit's highest card in play
+        winner = 0
+        while not self.hands[winner] & top:
+            winner += 1
+        return self.takes_the_rest(winner)
+
+    def takes_the_rest(self, seat: int) -> tuple[int, ...]:
+        """The result when ``seat`` takes every point left (at a trick's start)."""
         cards = self.live & self.point_mask
-        while cards:
-            low = cards & -cards
-            left += self.points[low.bit_length() - 1]
-            cards ^= low
-        self.taken[self.leader] += left
+        queen = self.queen_points if cards & ~self.heart_mask else 0
+        left = popcount(cards & self.heart_mask) + queen  # as hearts.mask_points
+        taken = self.taken
+        taken[seat] = taken[seat] + left
         value = self.final()
-        self.taken[self.leader] -= left
+        taken[seat] = taken[seat] - left
         return value
 
     def same_move(self, low: int, high: int) -> bool:
-        return (
-            self.suit[low] == self.suit[high] and self.points[low] == self.points[high]
-            and self.no_live_between(low, high)
-        )  # fmt: skip
+        return self.in_one_run(low, high)
 
 
 class HeartsSolver(GameSolver):

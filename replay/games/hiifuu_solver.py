@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from replay.games import hiifuu
-from replay.games.solving import CardMap, GameSolver, Model
+from replay.games.solving import CardMap, GameSolver, Model, count_bits
 from replay.model.cards import popcount
 
 UNTAKEN: Final = -1
@@ -35,6 +37,9 @@ class HiifuuModel(Model):
         self.next_token = next_token
         self.layout = layout
         self.records: list[int] = []  # per ruled trick: winner | change << 3 | leader << 5
+        self.count_bits = count_bits(self.suit_mask)
+        self.set_runs(self.suit, 0)
+        self.past_bits = 4 * n + 3 + len(layout).bit_length()  # :meth:`key`'s past
         self.lay(table)
 
     def legal(self) -> int:
@@ -46,9 +51,9 @@ class HiifuuModel(Model):
         return suited or hand
 
     def play(self, card: int) -> None:
-        self.hands[self.mover()] &= ~(1 << card)
-        self.plays.append(card)
-        self.tlen += 1
+        seat = self.mover()
+        self.hands[seat] = self.hands[seat] & ~(1 << card)  # not &=: see Model.play
+        self.put(card)
         if self.tlen == self.n:
             self._rule_trick()
 
@@ -75,7 +80,7 @@ class HiifuuModel(Model):
             record = self.records.pop()
             winner = record & 7
             change = record >> 3 & 3
-            self.won[winner] -= 1
+            self.won[winner] = self.won[winner] - 1
             if change == 1:
                 self.token_of[winner] = UNTAKEN
                 self.next_token -= 1
@@ -84,9 +89,9 @@ class HiifuuModel(Model):
             self.leader = record >> 5
             self.restore_trick(self.n)
             self.tlen = self.n
-        card = self.plays.pop()
-        self.tlen -= 1
-        self.hands[self.mover()] |= 1 << card
+        card = self.take_back()
+        seat = self.mover()
+        self.hands[seat] = self.hands[seat] | 1 << card
 
     def over(self) -> bool:
         return self.live == 0
@@ -111,20 +116,25 @@ class HiifuuModel(Model):
             return 2 + self.token_of[seat]
         return -1
 
-    def key(self) -> tuple[int, ...]:
-        past = 0
+    def key(self) -> int:
+        """The hands relative to the cards left (:meth:`Model.owners`), how many of each suit
+        are left, the leader, the next token and each seat's :meth:`standing`."""
+        past: int = self.next_token << 3 | self.leader
         for seat in range(self.n):
             past = past << 4 | (self.standing(seat) + 1)
-        return (self.owners(), self.suit_counts(self.suit_mask), self.leader, self.next_token, past)
+        counts = self.suit_counts(self.suit_mask, self.count_bits)
+        return (self.owners() << 4 * self.count_bits | counts) << self.past_bits | past
 
-    def upper(self, seat: int) -> int:
+    def upper(self, seat: i64) -> int:
         """The token the seat holds (it may take no more trick), 0 for a dead seat or one
         that can no longer reach two tricks (counting the trick in progress when it is surely
         the seat's, :meth:`Model.sure_winner`), else the best token still to take."""
         standing = self.standing(seat)
         if standing < 0:
             return 0
-        sure = int(self.sure_winner(self.suit, self.suit_mask) == seat)
+        sure = int(
+            self.sure_winner(self.suit, self.suit_mask, self.top_position(self.suit)) == seat
+        )
         if standing >= 2:
             return 0 if sure else self.layout[standing - 2]
         on_table = int((seat - self.leader) % self.n < self.tlen)
@@ -138,7 +148,7 @@ class HiifuuModel(Model):
         return best
 
     def same_move(self, low: int, high: int) -> bool:
-        return self.suit[low] == self.suit[high] and self.no_live_between(low, high)
+        return self.in_one_run(low, high)
 
     def sweeps(self) -> bool:
         return self.top_cards_sweep(self.suit_mask)

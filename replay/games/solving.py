@@ -15,7 +15,7 @@ moves and scores through a plain search over :meth:`replay.games.rules.Rules.app
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import i64, mypyc_attr
 
@@ -41,6 +41,44 @@ class CardMap:
         return mask
 
 
+#: The cards a C integer holds in :func:`compress` (62: a short integer in the compiled build).
+WORD: Final = 62
+WORD_MASK: Final = (1 << WORD) - 1
+
+
+def compress(cards: int, live: int) -> int:
+    """The cards of ``cards`` among ``live`` as ranks in ``live`` (bit ``r``: the card of rank
+    ``r`` among the live cards, lowest first), 62 cards at a time in C integers."""
+    out = 0
+    shift = 0
+    while True:
+        word: i64 = live & WORD_MASK
+        out |= compress_word(cards & WORD_MASK, word) << shift
+        live >>= WORD
+        if not live:
+            return out
+        cards >>= WORD
+        shift += popcount(word)
+
+
+def compress_word(cards: i64, live: i64) -> i64:
+    """:func:`compress` of at most 62 cards."""
+    out: i64 = 0
+    bit: i64 = 1
+    while live:
+        low = live & -live
+        if cards & low:
+            out |= bit
+        bit <<= 1
+        live ^= low
+    return out
+
+
+def count_bits(suit_masks: list[int]) -> int:
+    """The bits that hold how many cards of a suit are in play (:meth:`Model.suit_counts`)."""
+    return max(popcount(mask) for mask in suit_masks).bit_length()
+
+
 def deck_cards(mask: int) -> list[int]:
     """The deck indices of a bit set, lowest first."""
     out = []
@@ -55,33 +93,47 @@ def deck_cards(mask: int) -> list[int]:
 class Model:
     """A position of one scoring unit (see the module docstring). ``plays`` lists the compact
     cards played since the root, ``tlen`` how many of the last of them are the trick on the
-    table; ``code`` is who holds each card still in play (:meth:`owners`), kept up to date
-    as tricks are ruled (:meth:`remove_trick`) and taken back (:meth:`restore_trick`)."""
+    table (``on_table``, as a bit set), ``live`` the cards still in play (in a hand or on the
+    table). The seat numbers and the trick's length are C integers (``i64``) in the compiled
+    build; the bit sets are integers, short ones (up to 62 cards) in the compiled build."""
 
     def __init__(self, n: int, cards: CardMap, hands: list[int], leader: int) -> None:
-        self.n = n
+        self.n: i64 = n
         self.map = cards
         self.hands = hands
-        self.leader = leader
+        self.leader: i64 = leader
         self.plays: list[int] = []
-        self.tlen = 0
-        self.live = 0
+        self.tlen: i64 = 0
+        self.on_table = 0  # the cards of the trick on the table
+        self.breaks = 0  # :meth:`set_runs`
+        self.alone = 0
+        live = 0
         for hand in hands:
-            self.live |= hand
-        self.code = 0
-        self.codes: list[int] = []  # the code before each ruled trick
+            live |= hand
+        self.live = live
+        #: The table key's layout (:meth:`owners`): the bits of a seat number.
+        self.seat_bits: i64 = max(1, (n - 1).bit_length())
 
     # ------------------------------------------------------------- the game's own
-    def mover(self) -> int:
+    def mover(self) -> i64:
         """The seat to play."""
-        return (self.leader + self.tlen) % self.n
+        return self.seat_after(self.leader, self.tlen)
+
+    def seat_after(self, seat: i64, count: i64) -> i64:
+        """The seat ``count`` places after ``seat`` (``count < n``), without a division."""
+        after = seat + count
+        return after - self.n if after >= self.n else after
 
     def legal(self) -> int:
         """The cards the seat to play may play (a compact bit set)."""
         raise NotImplementedError
 
     def play(self, card: int) -> None:
-        """The seat to play plays ``card``, and the trick is ruled if it is complete."""
+        """The seat to play plays ``card``, and the trick is ruled if it is complete.
+
+        (In the compiled build an augmented assignment to a list's item, ``hands[seat] &=
+        mask``, is a generic operation on objects: the models write ``hands[seat] =
+        hands[seat] & mask``.)"""
         raise NotImplementedError
 
     def undo(self) -> None:
@@ -100,12 +152,12 @@ class Model:
         """Whether the unit's last trick is played (:meth:`over` may come before)."""
         return self.live == 0
 
-    def key(self) -> tuple[int, ...]:
+    def key(self) -> int:
         """The table key at a trick's start: the hands, the leader and what of the past still
-        decides the future."""
+        decides the future, as one integer."""
         raise NotImplementedError
 
-    def upper(self, seat: int) -> int:
+    def upper(self, seat: i64) -> int:
         """The best utility ``seat`` can still reach, asked right after its card (a bound: the
         cut-off's)."""
         raise NotImplementedError
@@ -140,6 +192,10 @@ class Model:
         """The result when :meth:`sweeps`: by default, one line played out."""
         return self.played_out()
 
+    def forced_out(self) -> tuple[int, ...]:
+        """The result when :meth:`forced`: by default, the one line played out."""
+        return self.played_out()
+
     def played_out(self) -> tuple[int, ...]:
         """The result of playing the first legal card at every turn to the unit's end (the
         model is left as it was): the value where every line gives the same."""
@@ -158,9 +214,20 @@ class Model:
         """Put the trick in progress on the table (at the model's start)."""
         for card in table:
             self.live |= 1 << card
-            self.plays.append(card)
-        self.tlen = len(table)
-        self.code = self.owners_code()
+            self.put(card)
+
+    def put(self, card: int) -> None:
+        """Lay ``card`` on the table (``plays``, ``on_table``, ``tlen``)."""
+        self.plays.append(card)
+        self.on_table |= 1 << card
+        self.tlen += 1
+
+    def take_back(self) -> int:
+        """Undo :meth:`put`: the card taken back."""
+        card = self.plays.pop()
+        self.on_table &= ~(1 << card)
+        self.tlen -= 1
+        return card
 
     def trick_start(self) -> bool:
         return self.tlen == 0
@@ -168,6 +235,23 @@ class Model:
     def table(self) -> list[int]:
         """The compact cards of the trick on the table, in play order."""
         return self.plays[len(self.plays) - self.tlen :]
+
+    def set_runs(self, suit: list[int], alone: int) -> None:
+        """For :meth:`in_one_run`: mark where a suit begins in deck order (``suit``: each
+        compact card's), and the cards ``alone`` that are like no other (the queen of
+        spades)."""
+        for card in range(1, len(suit)):
+            if suit[card] != suit[card - 1]:
+                self.breaks |= 1 << card
+        self.alone = alone
+
+    def in_one_run(self, low: int, high: int) -> bool:
+        """Whether two cards (``low < high``) are of one suit, neither of them alone
+        (:meth:`set_runs`), with no card still in play between them: a :meth:`same_move` for
+        a game where such cards are one move."""
+        if ((2 << high) - (2 << low)) & self.breaks or (1 << low | 1 << high) & self.alone:
+            return False
+        return self.no_live_between(low, high)
 
     def no_live_between(self, low: int, high: int) -> bool:
         """Whether no card still in play (in a hand or on the table) lies between two compact
@@ -189,57 +273,46 @@ class Model:
         return out
 
     def owners(self) -> int:
-        """Who holds each card still in play, in deck order (3 bits a seat, the lowest card in
-        the lowest bits), at a trick's start: the hands relative to the cards left, so that
-        positions differing only by which equivalent cards were played share a key."""
-        return self.code
-
-    def owners_code(self) -> int:
-        """:meth:`owners` computed from the hands (7 for a card on the table)."""
-        out = 0
+        """Who holds each card still in play, at a trick's start: the hands relative to the
+        cards left, so that positions differing only by which equivalent cards were played
+        share a key. Bit ``b`` of the seat holding the card of rank ``r`` among the cards left
+        (deck order) is bit ``r`` of plane ``b``; the planes side by side, as wide as the cards
+        left (so that a key of few cards left is a short integer: no allocation in the
+        compiled build)."""
         live = self.live
-        rank = 0
-        while live:
-            low = live & -live
-            live ^= low
-            seat = 0
-            while seat < self.n and not self.hands[seat] & low:
-                seat += 1
-            out |= min(seat, 7) << 3 * rank
-            rank += 1
+        width = popcount(live)
+        out = 0
+        for plane in range(self.seat_bits):
+            cards = 0  # the cards of the seats whose number has bit ``plane`` set
+            for seat in range(self.n):
+                if seat >> plane & 1:
+                    cards |= self.hands[seat]
+            out = out << width | compress(cards, live)
         return out
 
     def remove_trick(self) -> None:
-        """Take the ruled trick's cards (the last ``tlen`` played) out of play: ``live`` and
-        the owners' code."""
-        self.codes.append(self.code)
-        gone = 0
-        for position in range(len(self.plays) - self.tlen, len(self.plays)):
-            gone |= 1 << self.plays[position]
-        code = self.code
-        while gone:  # each card's 3 bits cut out at its rank among the cards still live
-            low = gone & -gone
-            gone ^= low
-            rank = popcount(self.live & (low - 1))
-            code = code >> (3 * rank + 3) << (3 * rank) | code & ((1 << 3 * rank) - 1)
-            self.live &= ~low
-        self.code = code
+        """Take the ruled trick's cards out of play."""
+        self.live &= ~self.on_table
+        self.on_table = 0
 
-    def restore_trick(self, count: int) -> None:
-        """Undo :meth:`remove_trick` of a trick of ``count`` cards."""
-        for position in range(len(self.plays) - count, len(self.plays)):
-            self.live |= 1 << self.plays[position]
-        self.code = self.codes.pop()
+    def restore_trick(self, count: i64) -> None:
+        """Undo :meth:`remove_trick` of a trick of ``count`` cards (the last played)."""
+        plays = self.plays
+        trick = 0
+        for position in range(len(plays) - count, len(plays)):
+            trick |= 1 << plays[position]
+        self.live |= trick
+        self.on_table = trick
 
-    def suit_counts(self, suit_masks: list[int]) -> int:
-        """The cards still in play of each suit, packed 7 bits a suit (where the owners' suits
-        begin and end)."""
+    def suit_counts(self, suit_masks: list[int], bits: int) -> int:
+        """The cards still in play of each suit, packed ``bits`` a suit (where the owners'
+        suits begin and end; :func:`count_bits`)."""
         packed = 0
         for mask in suit_masks:
-            packed = packed << 7 | popcount(self.live & mask)
+            packed = packed << bits | popcount(self.live & mask)
         return packed
 
-    def top_position(self, suit: list[int]) -> int:
+    def top_position(self, suit: list[int]) -> i64:
         """For a game where the highest card of the led suit wins: the position in the trick
         on the table of its highest card of the led suit so far (-1: no trick on the table)."""
         tlen = self.tlen
@@ -257,20 +330,20 @@ class Model:
                 winner = position
         return winner
 
-    def sure_winner(self, suit: list[int], suit_masks: list[int]) -> int:
+    def sure_winner(self, suit: list[int], suit_masks: list[int], top: i64) -> i64:
         """For a game where the highest card of the led suit wins: the seat that surely wins
-        the trick in progress (it played the trick's highest card of the led suit and no seat
-        still to play holds a higher one), or -1 (not known yet, or no trick on the table)."""
-        winner = self.top_position(suit)
-        if winner < 0:
+        the trick in progress (it played the trick's highest card of the led suit, at position
+        ``top`` (:meth:`top_position`), and no seat still to play holds a higher one), or -1
+        (not known yet, or no trick on the table)."""
+        if top < 0:
             return -1
         plays = self.plays
-        top = plays[len(plays) - self.tlen + winner]
-        above = suit_masks[suit[top]] & ~((2 << top) - 1)
+        card = plays[len(plays) - self.tlen + top]
+        above = suit_masks[suit[card]] & ~((2 << card) - 1)
         for position in range(self.tlen, self.n):
-            if self.hands[(self.leader + position) % self.n] & above:
+            if self.hands[self.seat_after(self.leader, position)] & above:
                 return -1
-        return (self.leader + winner) % self.n
+        return self.seat_after(self.leader, top)
 
     def top_cards_sweep(self, suit_masks: list[int]) -> bool:
         """:meth:`sweeps` for a game where the highest card of the led suit wins the trick:

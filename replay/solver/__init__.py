@@ -182,7 +182,7 @@ def solve(
     *,
     capacity: int = CAPACITY,
     line: bool = True,
-    table: dict[tuple[int, ...], tuple[int, ...]] | None = None,
+    table: dict[int, tuple[int, ...]] | None = None,
 ) -> Solution:
     """The all-cards-visible values of the state's position (see the module docstring).
 

@@ -26,11 +26,13 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import i64
+
 from replay.games.solving import CardMap, GameSolver, Model, deck_cards
 
 __all__ = ["CAPACITY", "CardMap", "GameSolver", "Model", "Search", "deck_cards", "tree_size"]
 
-#: The table's default cap: about 270 bytes an entry, so at most about 270 MB.
+#: The table's default cap: about 160 bytes an entry, so at most about 160 MB.
 CAPACITY: Final = 1_000_000
 
 
@@ -40,7 +42,7 @@ class Search:
 
     def __init__(self, model: Model, capacity: int = CAPACITY) -> None:
         self.model = model
-        self.table: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.table: dict[int, tuple[int, ...]] = {}
         self.capacity = capacity
         self.nodes = 0
         self.resets = 0
@@ -54,7 +56,7 @@ class Search:
         if not model.trick_start():
             return self.best(model.mover())
         if model.forced():
-            return model.played_out()
+            return model.forced_out()
         if model.sweeps():
             return model.swept()
         key = model.key()
@@ -68,7 +70,7 @@ class Search:
         self.table[key] = model.relative(value)
         return value
 
-    def best(self, seat: int) -> tuple[int, ...]:
+    def best(self, seat: i64) -> tuple[int, ...]:
         """The value of the best move of ``seat``, the seat to play (tie: the first card).
 
         The cards are searched in deck order, one of each group of equivalent cards, so the
