@@ -107,6 +107,41 @@ def test_reindex(store: Path) -> None:
     assert json.loads(again.stdout)[0]["n"] > 100
 
 
+def test_reindex_gives_a_table_a_connection_of_its_own_when_duckdb_holds_much(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where DuckDB still holds more than a share of its limit after a table, the next is
+    built on a new connection (what earlier queries left held would count against it): the
+    tables are the same either way."""
+    import duckdb
+    import pyarrow.parquet as pq
+
+    from replay.analytics import catalog, derived, engine
+
+    def tables() -> dict[str, list[str]]:  # each table's rows, in no particular order
+        folder = store / derived.DERIVED_DIR
+        return {
+            p.name: sorted(map(repr, pq.read_table(p).to_pylist()))
+            for p in sorted(folder.glob("*.parquet"))
+        }
+
+    assert run_cli("reindex", str(store)).exit_code == 0
+    shared = tables()
+    opened: list[int] = []
+    connect = engine.connect
+
+    def counted(*args: Any, **kwargs: Any) -> duckdb.DuckDBPyConnection:
+        opened.append(1)
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "connect", counted)
+    monkeypatch.setattr(derived, "HELD_SHARE", -1.0)  # always "too much": a connection each
+    _made_stale(store)
+    assert run_cli("reindex", str(store)).exit_code == 0
+    assert len(opened) == len(catalog.derived_views()) + 1  # and the rating log's
+    assert tables() == shared
+
+
 def _made_stale(store: Path) -> None:
     """The derived tables no longer match the snapshot (a data file's time moved on): the next
     reindex rebuilds them."""

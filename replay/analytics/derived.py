@@ -38,6 +38,10 @@ DEFAULT_MEMORY_LIMIT = "1GB"
 #: The least memory a DuckDB thread needs, by DuckDB's rule of thumb (its guide, "Environment":
 #: 125 MB a thread): ``reindex`` runs no more threads than its memory limit gives this each.
 MEMORY_PER_THREAD = 125 * 10**6
+#: The share of the memory limit DuckDB may still hold after a derived table for the next to be
+#: built on the same connection (on one connection for all, what earlier tables left held ran
+#: a 1M-hand store's ninth table out of the default 1GB).
+HELD_SHARE = 0.25
 #: Rows of results the rating log is computed from at a time.
 LOG_BATCH_ROWS = 1 << 20
 #: The stored tables whose content is made by Python code, not by the SQL files, and the
@@ -135,6 +139,32 @@ def _bytes(size: str) -> float:
         return float("inf")
 
 
+def _holds_much(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether DuckDB still holds more than :data:`HELD_SHARE` of its memory limit (cached
+    pages, hash tables of earlier queries): then the next table gets a connection of its own.
+    A new connection costs the views' set-up, so a small store keeps one throughout."""
+    held, limit = con.sql(
+        "SELECT coalesce(sum(memory_usage_bytes), 0), current_setting('memory_limit') "
+        "FROM duckdb_memory()"
+    ).fetchall()[0]
+    return int(held) > HELD_SHARE * _bytes(str(limit))
+
+
+def _write_derived(con: duckdb.DuckDBPyConnection, name: str, target: Path) -> None:
+    """The view ``name`` written to ``target`` (whole or not at all); a table past DuckDB's
+    memory limit is named in the error."""
+    partial = target.with_suffix(".parquet.partial")
+    try:
+        con.execute(
+            f'COPY (SELECT * FROM "{name}") TO {engine.quote(str(partial))} '
+            "(FORMAT parquet, COMPRESSION zstd)"
+        )
+    except duckdb.OutOfMemoryException as exc:  # named: which table did not fit
+        first = str(exc).splitlines()[0]
+        raise duckdb.OutOfMemoryException(f"the derived table {name}: {first}") from exc
+    os.replace(partial, target)
+
+
 def rebuild(
     store: EventStore,
     *,
@@ -152,8 +182,7 @@ def rebuild(
     files: dict[str, str] = {}
 
     def connection() -> duckdb.DuckDBPyConnection:
-        """A connection of its own for each table (what a query leaves held in DuckDB's memory
-        does not count against the next), its views reading the tables written before."""
+        """A new connection, its views reading the tables written before."""
         written = {n: str(folder / f) for n, f in files.items()}
         con = engine.connect(paths, written, threads=threads)
         con.execute(f"SET temp_directory = {engine.quote(str(folder / '.tmp'))}")
@@ -162,23 +191,21 @@ def rebuild(
         _fit_threads(con)
         return con
 
-    for name in catalog.derived_views():
-        target = folder / f"{name}.parquet"
-        partial = folder / f"{name}.parquet.partial"
-        with connection() as con:
-            try:
-                con.execute(
-                    f'COPY (SELECT * FROM "{name}") TO {engine.quote(str(partial))} '
-                    "(FORMAT parquet, COMPRESSION zstd)"
-                )
-            except duckdb.OutOfMemoryException as exc:  # named: which table did not fit
-                first = str(exc).splitlines()[0]
-                raise duckdb.OutOfMemoryException(f"the derived table {name}: {first}") from exc
-        os.replace(partial, target)
-        rows[name] = pq.ParquetFile(target).metadata.num_rows
-        files[name] = target.name
-    with connection() as con:
+    con = connection()
+    try:
+        for name in catalog.derived_views():
+            target = folder / f"{name}.parquet"
+            _write_derived(con, name, target)
+            rows[name] = pq.ParquetFile(target).metadata.num_rows
+            files[name] = target.name
+            if _holds_much(con):  # what it left held would count against the next table
+                con.close()
+                con = connection()  # its views read the tables written so far
+            else:
+                engine.create_view(con, name, "", str(target))  # later tables read this one
         rows[RATING_LOG] = _write_rating_log(con, folder / f"{RATING_LOG}.parquet")
+    finally:
+        con.close()
     files[RATING_LOG] = f"{RATING_LOG}.parquet"
     manifest = {
         "fingerprint": fingerprint(paths),
