@@ -107,12 +107,11 @@ def test_reindex(store: Path) -> None:
     assert json.loads(again.stdout)[0]["n"] > 100
 
 
-def test_reindex_gives_a_table_a_connection_of_its_own_when_duckdb_holds_much(
+def test_reindex_of_a_large_store_gives_each_table_a_connection_of_its_own(
     store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Where DuckDB still holds more than a share of its limit after a table, the next is
-    built on a new connection (what earlier queries left held would count against it): the
-    tables are the same either way."""
+    """A store past a size builds each derived table on a new connection (what earlier
+    queries left held would count against it): the tables are the same either way."""
     import duckdb
     import pyarrow.parquet as pq
 
@@ -135,7 +134,7 @@ def test_reindex_gives_a_table_a_connection_of_its_own_when_duckdb_holds_much(
         return connect(*args, **kwargs)
 
     monkeypatch.setattr(engine, "connect", counted)
-    monkeypatch.setattr(derived, "HELD_SHARE", -1.0)  # always "too much": a connection each
+    monkeypatch.setattr(derived, "PER_TABLE_BYTES", 0)  # every store "large": a connection each
     _made_stale(store)
     assert run_cli("reindex", str(store)).exit_code == 0
     assert len(opened) == len(catalog.derived_views()) + 1  # and the rating log's

@@ -38,10 +38,11 @@ DEFAULT_MEMORY_LIMIT = "1GB"
 #: The least memory a DuckDB thread needs, by DuckDB's rule of thumb (its guide, "Environment":
 #: 125 MB a thread): ``reindex`` runs no more threads than its memory limit gives this each.
 MEMORY_PER_THREAD = 125 * 10**6
-#: The share of the memory limit DuckDB may still hold after a derived table for the next to be
-#: built on the same connection (on one connection for all, what earlier tables left held ran
-#: a 1M-hand store's ninth table out of the default 1GB).
-HELD_SHARE = 0.25
+#: Data files of at least this many bytes in all get a DuckDB connection per derived table (on
+#: one connection for all, a 1M-hand store's ninth table ran out of the default 1GB in two runs
+#: of four, though it fits alone); a smaller store keeps one, sparing each table the views'
+#: set-up.
+PER_TABLE_BYTES = 64 << 20
 #: Rows of results the rating log is computed from at a time.
 LOG_BATCH_ROWS = 1 << 20
 #: The stored tables whose content is made by Python code, not by the SQL files, and the
@@ -139,17 +140,6 @@ def _bytes(size: str) -> float:
         return float("inf")
 
 
-def _holds_much(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether DuckDB still holds more than :data:`HELD_SHARE` of its memory limit (cached
-    pages, hash tables of earlier queries): then the next table gets a connection of its own.
-    A new connection costs the views' set-up, so a small store keeps one throughout."""
-    held, limit = con.sql(
-        "SELECT coalesce(sum(memory_usage_bytes), 0), current_setting('memory_limit') "
-        "FROM duckdb_memory()"
-    ).fetchall()[0]
-    return int(held) > HELD_SHARE * _bytes(str(limit))
-
-
 def _write_derived(con: duckdb.DuckDBPyConnection, name: str, target: Path) -> None:
     """The view ``name`` written to ``target`` (whole or not at all); a table past DuckDB's
     memory limit is named in the error."""
@@ -191,6 +181,7 @@ def rebuild(
         _fit_threads(con)
         return con
 
+    per_table = sum(os.path.getsize(p) for p in paths) >= PER_TABLE_BYTES
     con = connection()
     try:
         for name in catalog.derived_views():
@@ -198,7 +189,7 @@ def rebuild(
             _write_derived(con, name, target)
             rows[name] = pq.ParquetFile(target).metadata.num_rows
             files[name] = target.name
-            if _holds_much(con):  # what it left held would count against the next table
+            if per_table:  # what this query left held does not count against the next
                 con.close()
                 con = connection()  # its views read the tables written so far
             else:
